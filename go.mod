@@ -1,0 +1,10 @@
+module github.com/agentio/agentio
+
+go 1.23.0
+
+require (
+	github.com/google/jsonschema-go v0.4.3
+	github.com/stretchr/testify v1.12.1
+)
+
+require go.yaml.in/yaml/v3 v3.0.5 // indirect

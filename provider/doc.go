@@ -1,0 +1,28 @@
+// Package provider defines the seam between agentio and a language model: the
+// [Provider] interface, the [Request] sent to a model and the [Response] it
+// gives back, in a form that every model API can be mapped to.
+//
+// A host wraps its existing client call with [Func]:
+//
+//	p := provider.Func(func(ctx context.Context, req *provider.Request) (*provider.Response, error) {
+//		text, err := myClient.Complete(ctx, req.System, req.Messages[len(req.Messages)-1].Content)
+//		if err != nil {
+//			return nil, err
+//		}
+//		return &provider.Response{Text: text, StopReason: provider.StopEnd}, nil
+//	})
+//
+// A Func declares no native capabilities, so the enforcement loop puts the
+// schema into the prompt; [WithCapabilities] declares what the wrapped API
+// can do (native schema mode, forced tool calls).
+//
+// Adapters for real SDKs live in nested modules (provider/openai, ...) so that
+// this module never depends on an SDK. Package providertest holds a scripted
+// Provider for tests.
+//
+// # Errors
+//
+// Adapters report API failures as [*Error], classified by [ErrorKind]:
+// errors.Is(err, provider.ErrRateLimited) and friends match on the kind, and
+// errors.As gives the HTTP status and the provider's own message.
+package provider

@@ -1,0 +1,120 @@
+package provider
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrorKind classifies a provider API failure so that callers can decide
+// what to do about it without parsing messages.
+type ErrorKind string
+
+// The error kinds.
+const (
+	// ErrorOther is any failure not classified below.
+	ErrorOther ErrorKind = "other"
+	// ErrorSchemaRejected: the provider refused the output schema or a
+	// tool's input schema (typically an HTTP 400 naming the schema). The
+	// enforcement loop may fall back to prompt mode.
+	ErrorSchemaRejected ErrorKind = "schema_rejected"
+	// ErrorRateLimited: too many requests or tokens (HTTP 429).
+	ErrorRateLimited ErrorKind = "rate_limited"
+	// ErrorAuth: missing or invalid credentials, or no permission (HTTP 401, 403).
+	ErrorAuth ErrorKind = "auth"
+	// ErrorOverloaded: the provider is overloaded or unavailable (HTTP 500,
+	// 502, 503, 529); trying later may succeed.
+	ErrorOverloaded ErrorKind = "overloaded"
+	// ErrorInvalidRequest: the provider rejected the request for another
+	// reason (HTTP 400, 404, 422).
+	ErrorInvalidRequest ErrorKind = "invalid_request"
+)
+
+// Sentinels matching an [*Error] of each kind with errors.Is:
+//
+//	if errors.Is(err, provider.ErrRateLimited) { ... }
+var (
+	ErrSchemaRejected = &Error{Kind: ErrorSchemaRejected}
+	ErrRateLimited    = &Error{Kind: ErrorRateLimited}
+	ErrAuth           = &Error{Kind: ErrorAuth}
+	ErrOverloaded     = &Error{Kind: ErrorOverloaded}
+	ErrInvalidRequest = &Error{Kind: ErrorInvalidRequest}
+)
+
+// An Error is a failure reported by a model API, classified by Kind.
+// Adapters return it (possibly wrapped) from Generate.
+type Error struct {
+	// Kind classifies the failure.
+	Kind ErrorKind
+	// Provider names the adapter ("openai").
+	Provider string
+	// StatusCode is the HTTP status, or 0 when there was none.
+	StatusCode int
+	// Code is the provider's own error code or type, when it sends one.
+	Code string
+	// Message is the provider's own error message.
+	Message string
+	// RequestID is the provider's request identifier, when known.
+	RequestID string
+	// Err is the underlying error (the SDK's), if any.
+	Err error
+}
+
+// Error returns "<provider>: <kind> (HTTP <status>): <message>".
+func (e *Error) Error() string {
+	name := e.Provider
+	if name == "" {
+		name = "provider"
+	}
+	s := fmt.Sprintf("%s: %s", name, e.Kind)
+	if e.StatusCode != 0 {
+		s += fmt.Sprintf(" (HTTP %d)", e.StatusCode)
+	}
+	switch {
+	case e.Message != "":
+		s += ": " + e.Message
+	case e.Err != nil:
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is an *Error of the same Kind whose other
+// fields are zero: the sentinels [ErrRateLimited] and friends.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	if !ok {
+		return false
+	}
+	return t.Kind == e.Kind && t.Provider == "" && t.StatusCode == 0 && t.Message == "" && t.Err == nil
+}
+
+// KindOf returns the ErrorKind of the first [*Error] in err's chain, or
+// ErrorOther when there is none.
+func KindOf(err error) ErrorKind {
+	var pe *Error
+	if errors.As(err, &pe) && pe.Kind != "" {
+		return pe.Kind
+	}
+	return ErrorOther
+}
+
+// KindForStatus maps an HTTP status code to an ErrorKind, for adapters.
+// A 400 is ErrorInvalidRequest; an adapter that recognises a schema
+// complaint in the message reports ErrorSchemaRejected instead.
+func KindForStatus(status int) ErrorKind {
+	switch {
+	case status == 401 || status == 403:
+		return ErrorAuth
+	case status == 429:
+		return ErrorRateLimited
+	case status == 400 || status == 404 || status == 409 || status == 413 || status == 422:
+		return ErrorInvalidRequest
+	case status >= 500:
+		return ErrorOverloaded
+	default:
+		return ErrorOther
+	}
+}
