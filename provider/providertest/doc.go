@@ -1,0 +1,32 @@
+// Package providertest provides a scripted [provider.Provider] for tests: it
+// answers each call with the next of a list of replies and records every
+// request it receives, so a test can drive code that calls a model without a
+// network and then check what that code sent.
+//
+//	p := providertest.New(
+//		providertest.Text(`{"summary": 42}`),     // first call: an invalid answer
+//		providertest.Text(`{"summary": "done"}`), // second call: a valid one
+//	)
+//	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Summarise."}, s)
+//	reqs := p.Requests() // what the enforcement loop sent, deep copies
+//
+// # Cues
+//
+// A [Reply] is a plain struct; [Text], [Truncated], [Refused], [Failed] and
+// [CallTool] build the common ones: a normal answer, a reply cut off at the
+// token limit, a refusal, an API failure and a tool call.
+//
+// # Capabilities
+//
+// A [Provider] reports text-only capabilities. Declare more with
+// [provider.WithCapabilities], keeping the *Provider to read its requests:
+//
+//	p := providertest.New(providertest.CallTool("submit_result", `{"ok": true}`))
+//	tooled := provider.WithCapabilities(p, provider.Capabilities{Tools: true, ForcedTool: true})
+//
+// # Running out
+//
+// A call made after the last scripted reply fails with an [*ExhaustedError]
+// that says how many replies were scripted; the request is still recorded,
+// so the test can show what the extra call asked.
+package providertest
