@@ -1,0 +1,295 @@
+package blueprint
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentio/agentio/schema"
+)
+
+// Type is the kind of agent a blueprint describes.
+type Type string
+
+// The agent types.
+const (
+	// TypeAutonomous agents are run by a model: their parameters always
+	// include a "prompt", and the others are rendered into the user prompt.
+	TypeAutonomous Type = "autonomous"
+	// TypeProcedural agents run a script with their parameters as they are.
+	TypeProcedural Type = "procedural"
+)
+
+// A Blueprint is one agent's definition, as read from its agent.json.
+// It is immutable and safe for concurrent use: [Parse] or [Load] it once and
+// share it. Every schema in it was compiled at load time; a schema field
+// that is absent or null is "not configured" and its accessor returns nil.
+type Blueprint struct {
+	name          string
+	description   string
+	typ           Type
+	systemPrompt  string
+	promptFile    bool // systemPrompt came from agent.system-prompt.md
+	tags          []string
+	params        *schema.Schema
+	output        *schema.Schema
+	defaultOutput *schema.Schema
+	defaults      OutputOptions
+	fields        []field // every top-level member, document order, compacted
+	path          string
+}
+
+// The top-level fields this package interprets; any other is kept as is.
+var knownFields = []string{
+	"name", "description", "type", "system_prompt", "tags",
+	"parameters_schema", "output_schema", "default_output_schema", "default_output_schema_options",
+}
+
+// Parse reads an agent.json document. It checks that name is a safe
+// identifier (ASCII letters, digits, '-' and '_', starting with a letter or
+// digit, at most 64 bytes), that type is "autonomous" or "procedural"
+// (absent or null means autonomous), that every schema compiles, and that
+// output_schema and default_output_schema describe an object with
+// properties. Each bad field is reported as a [*FieldError]; several are
+// joined with errors.Join. Fields it does not know are kept, in order, and
+// written back by [Blueprint.MarshalJSON]. A key given twice is an error.
+func Parse(data []byte) (*Blueprint, error) {
+	return parse(data, nil)
+}
+
+// parse is Parse with an optional system prompt read from a file beside
+// the agent.json.
+func parse(data []byte, filePrompt *string) (*Blueprint, error) {
+	fields, err := objectFields(data)
+	if err != nil {
+		return nil, &FieldError{Reason: "agent.json must hold one JSON object: " + cut(err.Error()), Err: err}
+	}
+	b := &Blueprint{typ: TypeAutonomous}
+	var errs []error
+	fail := func(f string, reason string) { errs = append(errs, &FieldError{Field: f, Reason: reason}) }
+	hasName := false
+	for i, f := range fields {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, f.raw); err == nil {
+			fields[i].raw = buf.Bytes()
+		}
+		if isNull(f.raw) {
+			continue
+		}
+		switch f.key {
+		case "name":
+			hasName = true
+			if json.Unmarshal(f.raw, &b.name) != nil {
+				fail("name", "must be a string")
+			} else if err := checkName(b.name); err != "" {
+				fail("name", err)
+			}
+		case "description":
+			if json.Unmarshal(f.raw, &b.description) != nil {
+				fail("description", "must be a string")
+			}
+		case "type":
+			var t string
+			if json.Unmarshal(f.raw, &t) != nil {
+				fail("type", `must be "autonomous" or "procedural"`)
+				break
+			}
+			b.typ = Type(t)
+			if b.typ != TypeAutonomous && b.typ != TypeProcedural {
+				fail("type", fmt.Sprintf(`must be "autonomous" or "procedural", got %q`, cut(t)))
+			}
+		case "system_prompt":
+			if json.Unmarshal(f.raw, &b.systemPrompt) != nil {
+				fail("system_prompt", "must be a string")
+			} else if filePrompt != nil {
+				fail("system_prompt", "is set both in agent.json and in "+promptFileName+"; keep one")
+			}
+		case "tags":
+			if json.Unmarshal(f.raw, &b.tags) != nil || slices.Contains(b.tags, "") {
+				fail("tags", "must be an array of non-empty strings")
+				b.tags = nil
+			}
+		case "parameters_schema":
+			s, err := schema.Parse(f.raw)
+			if err != nil {
+				errs = append(errs, schemaFieldError(f.key, err))
+			}
+			b.params = s
+		case "output_schema", "default_output_schema":
+			s, err := schema.Parse(f.raw)
+			if err == nil {
+				err = checkObjectSchema(f.raw)
+			}
+			if err != nil {
+				errs = append(errs, schemaFieldError(f.key, err))
+				s = nil
+			}
+			if f.key == "output_schema" {
+				b.output = s
+			} else {
+				b.defaultOutput = s
+			}
+		case "default_output_schema_options":
+			o, ferrs := parseOptions(f.raw)
+			for _, fe := range ferrs {
+				fe.Field = strings.TrimSuffix(f.key+"."+fe.Field, ".")
+				errs = append(errs, fe)
+			}
+			b.defaults = o
+		}
+	}
+	if !hasName {
+		fail("name", "is required")
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if filePrompt != nil {
+		b.systemPrompt = *filePrompt
+		b.promptFile = true
+	}
+	b.fields = fields
+	return b, nil
+}
+
+// checkName returns why name is not a safe identifier, or "".
+func checkName(name string) string {
+	if name == "" {
+		return "must not be empty"
+	}
+	if len(name) > 64 {
+		return "must be at most 64 bytes long"
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if i == 0 && !alnum {
+			return fmt.Sprintf("%q must start with an ASCII letter or digit", cut(name))
+		}
+		if !alnum && c != '-' && c != '_' {
+			return fmt.Sprintf("%q may hold only ASCII letters, digits, '-' and '_'", cut(name))
+		}
+	}
+	return ""
+}
+
+// checkObjectSchema enforces the shape of an output schema: "type" is
+// "object" (or a list holding it) and "properties" is an object.
+func checkObjectSchema(raw json.RawMessage) error {
+	var root struct {
+		Type       json.RawMessage `json:"type"`
+		Properties json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(raw, &root) != nil {
+		return ErrOutputNotObject
+	}
+	var one string
+	var many []string
+	isObject := json.Unmarshal(root.Type, &one) == nil && one == "object" ||
+		json.Unmarshal(root.Type, &many) == nil && slices.Contains(many, "object")
+	props := bytes.TrimSpace(root.Properties)
+	if !isObject || len(props) == 0 || props[0] != '{' {
+		return ErrOutputNotObject
+	}
+	return nil
+}
+
+// Name returns the agent's name, a safe identifier.
+func (b *Blueprint) Name() string { return b.name }
+
+// Description returns the agent's description, "" when none.
+func (b *Blueprint) Description() string { return b.description }
+
+// Type returns the agent's type; a blueprint without one is autonomous.
+func (b *Blueprint) Type() Type { return b.typ }
+
+// Tags returns a copy of the agent's tags, nil when none.
+func (b *Blueprint) Tags() []string { return slices.Clone(b.tags) }
+
+// Instructions returns the system prompt as the author wrote it (from
+// system_prompt, or from agent.system-prompt.md beside the agent.json), ""
+// when none. [Blueprint.SystemPrompt] adds the output-format section.
+func (b *Blueprint) Instructions() string { return b.systemPrompt }
+
+// ParametersSchema returns the compiled parameters_schema as stored (not
+// merged with "prompt"), nil when not configured.
+func (b *Blueprint) ParametersSchema() *schema.Schema { return b.params }
+
+// OutputSchema returns the compiled output_schema, nil when not configured.
+func (b *Blueprint) OutputSchema() *schema.Schema { return b.output }
+
+// DefaultOutputSchema returns the compiled default_output_schema, nil when
+// not configured.
+func (b *Blueprint) DefaultOutputSchema() *schema.Schema { return b.defaultOutput }
+
+// DefaultOutputOptions returns default_output_schema_options; knobs the
+// blueprint does not set are nil.
+func (b *Blueprint) DefaultOutputOptions() OutputOptions {
+	o := b.defaults
+	if o.MaxRetries != nil {
+		n := *o.MaxRetries
+		o.MaxRetries = &n
+	}
+	if o.ExtractJSON != nil {
+		v := *o.ExtractJSON
+		o.ExtractJSON = &v
+	}
+	if o.StrictJSONOnly != nil {
+		v := *o.StrictJSONOnly
+		o.StrictJSONOnly = &v
+	}
+	return o
+}
+
+// Path returns the file the blueprint was loaded from, "" when it came from
+// [Parse].
+func (b *Blueprint) Path() string { return b.path }
+
+// Extra returns the top-level fields this package does not interpret, by
+// name, as compact JSON. The map and its values are the caller's.
+func (b *Blueprint) Extra() map[string]json.RawMessage {
+	m := map[string]json.RawMessage{}
+	for _, f := range b.fields {
+		if !slices.Contains(knownFields, f.key) {
+			m[f.key] = bytes.Clone(f.raw)
+		}
+	}
+	return m
+}
+
+// MarshalJSON writes the blueprint back as it was loaded: every field,
+// known or not, in the author's order and with the author's values
+// (white space aside). A system prompt read from agent.system-prompt.md is
+// written into "system_prompt", so the output stands on its own.
+func (b *Blueprint) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	wrote := false
+	for _, f := range b.fields {
+		raw := f.raw
+		if f.key == "system_prompt" && b.promptFile {
+			raw, _ = json.Marshal(b.systemPrompt)
+			wrote = true
+		}
+		if buf.Len() > 1 {
+			buf.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.key)
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(raw)
+	}
+	if b.promptFile && !wrote {
+		if buf.Len() > 1 {
+			buf.WriteByte(',')
+		}
+		p, _ := json.Marshal(b.systemPrompt)
+		buf.WriteString(`"system_prompt":`)
+		buf.Write(p)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}

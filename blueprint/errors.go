@@ -1,0 +1,147 @@
+package blueprint
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/agentio/agentio/schema"
+)
+
+// ErrOutputNotObject is the cause (inside a [*FieldError]) when a
+// blueprint's output_schema or default_output_schema does not describe an
+// object with properties: a structured result is always a JSON object whose
+// fields downstream code can rely on.
+var ErrOutputNotObject = errors.New(`blueprint: an output schema must declare "type": "object" and "properties" at its root`)
+
+// ErrDuplicateName is the cause (inside a [*LoadError]) when [LoadDir] finds
+// a second blueprint with a name already taken; the first one is kept.
+var ErrDuplicateName = errors.New("blueprint: duplicate agent name")
+
+// ErrSchemaNotFound matches, with errors.Is, a run that names an output
+// schema its registry does not hold. It is the schema package's
+// [schema.ErrNotFound] itself (one sentinel, two names), so either name
+// matches; [ResolveOutputSchema] returns it inside a [*SchemaNotFoundError]
+// that carries the name.
+var ErrSchemaNotFound = schema.ErrNotFound
+
+// ErrNotAutonomous is returned by [Blueprint.Prompt] and [Run] for a
+// procedural agent: its parameters go to a script, not to a model.
+var ErrNotAutonomous = errors.New("blueprint: not an autonomous agent")
+
+// ErrLenientUnsupported is returned by [ResolveOutputSchema] and [Run] when
+// the effective validation_mode is "lenient": the enforcement loop has no
+// coercion stage yet, and validating strictly while claiming leniency would
+// mislead the caller.
+var ErrLenientUnsupported = errors.New(`blueprint: validation_mode "lenient" is not supported yet; use "strict"`)
+
+// A FieldError reports a blueprint field (or run option) whose value is not
+// acceptable. [Parse] returns one per bad field, joined with errors.Join.
+type FieldError struct {
+	// Field names the offending field, dotted below the top level
+	// ("output_schema", "default_output_schema_options.max_retries").
+	Field string
+	// Reason says what is wrong. For a schema that does not compile it
+	// says where in that schema ("invalid schema at $.properties.x: ...").
+	Reason string
+	// Err is the cause, when there is one: a [*schema.InvalidSchemaError]
+	// for a schema that does not compile, [ErrOutputNotObject] for an
+	// output schema of the wrong shape.
+	Err error
+}
+
+// Error returns "blueprint: <field>: <reason>".
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return "blueprint: " + e.Reason
+	}
+	return "blueprint: " + e.Field + ": " + e.Reason
+}
+
+// Unwrap returns the cause, or nil.
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// MarshalJSON renders the error for an API response. A schema problem has
+// seed 002's InvalidSchema shape ({"error": "InvalidSchema", "message":
+// "<field> is not a valid JSON Schema", "details": ...}); any other field
+// problem is {"error": "InvalidBlueprint", "message": ..., "details": ...}.
+// Both carry "field".
+func (e *FieldError) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Error   string `json:"error"`
+		Message string `json:"message"`
+		Details string `json:"details"`
+		Field   string `json:"field"`
+	}{Error: "InvalidBlueprint", Message: e.Field + " is not valid", Details: e.Reason, Field: e.Field}
+	var ise *schema.InvalidSchemaError
+	if errors.As(e.Err, &ise) || errors.Is(e.Err, ErrOutputNotObject) {
+		out.Error = "InvalidSchema"
+		out.Message = e.Field + " is not a valid JSON Schema"
+		if errors.Is(e.Err, ErrOutputNotObject) {
+			out.Message = e.Field + " is not a valid output schema"
+		}
+	}
+	return json.Marshal(out)
+}
+
+// schemaFieldError wraps a schema compile error for field.
+func schemaFieldError(field string, err error) *FieldError {
+	reason := err.Error()
+	var ise *schema.InvalidSchemaError
+	if errors.As(err, &ise) {
+		reason = "invalid schema at " + ise.Path + ": " + ise.Reason
+	}
+	return &FieldError{Field: field, Reason: reason, Err: err}
+}
+
+// A LoadError reports a blueprint file that could not be read or parsed.
+// [Load] returns one; [LoadDir] returns one per bad file, joined.
+type LoadError struct {
+	// Path is the agent.json file (or the folder given to [Load]).
+	Path string
+	// Err is the cause: an I/O error (errors.Is(err, fs.ErrNotExist) works),
+	// [Parse]'s joined [*FieldError]s, or [ErrDuplicateName].
+	Err error
+}
+
+// Error returns "<path>: <cause>", one line per cause.
+func (e *LoadError) Error() string {
+	lines := strings.Split(e.Err.Error(), "\n")
+	for i, l := range lines {
+		lines[i] = e.Path + ": " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap returns the cause.
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// A SchemaNotFoundError reports a run that names an output schema the
+// registry does not hold (or a name given with no registry to look in).
+// errors.Is(err, [ErrSchemaNotFound]) matches it.
+type SchemaNotFoundError struct {
+	// Name is the schema name the run asked for.
+	Name string
+	// Err is the registry's error (wrapping [schema.ErrNotFound]), or
+	// [ErrSchemaNotFound] itself when there was no registry.
+	Err error
+}
+
+// Error returns "blueprint: output schema "<name>" not found".
+func (e *SchemaNotFoundError) Error() string {
+	return `blueprint: output schema "` + cut(e.Name) + `" not found`
+}
+
+// Unwrap returns the cause.
+func (e *SchemaNotFoundError) Unwrap() error { return e.Err }
+
+// MarshalJSON renders seed 002's SchemaNotFound shape:
+// {"error": "SchemaNotFound", "message": "Output schema '<name>' not found",
+// "status_code": 404}.
+func (e *SchemaNotFoundError) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Error      string `json:"error"`
+		Message    string `json:"message"`
+		StatusCode int    `json:"status_code"`
+	}{"SchemaNotFound", "Output schema '" + e.Name + "' not found", 404})
+}

@@ -1,0 +1,170 @@
+package blueprint
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// ValidationMode says how strictly a model's output is held to its schema.
+type ValidationMode string
+
+// The validation modes.
+const (
+	// ValidationStrict accepts only output that validates as it is
+	// (after extraction from the surrounding text).
+	ValidationStrict ValidationMode = "strict"
+	// ValidationLenient would first coerce near misses ("5" for 5, "High"
+	// for "high"). The enforcement loop does not implement it yet:
+	// [ResolveOutputSchema] and [Run] refuse it with [ErrLenientUnsupported]
+	// rather than silently validating strictly.
+	ValidationLenient ValidationMode = "lenient"
+)
+
+// OutputOptions are the knobs of output-schema enforcement as written in
+// JSON: a blueprint's default_output_schema_options or a run's
+// output_schema_options. A nil pointer (or an empty ValidationMode) means
+// "not set here", so that [OutputOptions.Over] can layer run options over
+// blueprint defaults over library defaults. The zero value sets nothing.
+type OutputOptions struct {
+	// MaxRetries is how many times a model may be asked again after an
+	// invalid reply; it must not be negative.
+	MaxRetries *int `json:"max_retries,omitempty"`
+	// ExtractJSON lets the enforcement loop look for the JSON inside
+	// surrounding prose and code fences.
+	ExtractJSON *bool `json:"extract_json,omitempty"`
+	// StrictJSONOnly rejects a reply with any text around its JSON.
+	StrictJSONOnly *bool `json:"strict_json_only,omitempty"`
+	// ValidationMode is ValidationStrict or ValidationLenient.
+	ValidationMode ValidationMode `json:"validation_mode,omitempty"`
+}
+
+// EffectiveOptions are the enforcement options a run actually uses: every
+// knob set, by the run, else the blueprint, else [DefaultOptions].
+type EffectiveOptions struct {
+	// MaxRetries is how many re-asks follow a first invalid reply.
+	MaxRetries int `json:"max_retries"`
+	// ExtractJSON lets the loop find JSON inside surrounding text.
+	ExtractJSON bool `json:"extract_json"`
+	// StrictJSONOnly rejects text around the JSON.
+	StrictJSONOnly bool `json:"strict_json_only"`
+	// ValidationMode is the validation mode.
+	ValidationMode ValidationMode `json:"validation_mode"`
+}
+
+// DefaultOptions returns the library defaults: two retries, JSON extracted
+// from surrounding text, text around the JSON allowed, strict validation.
+// These match the enforce package's own defaults.
+func DefaultOptions() EffectiveOptions {
+	return EffectiveOptions{
+		MaxRetries:     2,
+		ExtractJSON:    true,
+		StrictJSONOnly: false,
+		ValidationMode: ValidationStrict,
+	}
+}
+
+// Over returns base with every knob that o sets replaced by o's value.
+func (o OutputOptions) Over(base EffectiveOptions) EffectiveOptions {
+	if o.MaxRetries != nil {
+		base.MaxRetries = *o.MaxRetries
+	}
+	if o.ExtractJSON != nil {
+		base.ExtractJSON = *o.ExtractJSON
+	}
+	if o.StrictJSONOnly != nil {
+		base.StrictJSONOnly = *o.StrictJSONOnly
+	}
+	if o.ValidationMode != "" {
+		base.ValidationMode = o.ValidationMode
+	}
+	return base
+}
+
+// Check reports the first knob with an unusable value (a negative
+// MaxRetries, an unknown ValidationMode) as a [*FieldError] naming it.
+// The field names are relative ("max_retries"); callers that know where the
+// options came from prefix them.
+func (o OutputOptions) Check() error {
+	if o.MaxRetries != nil && *o.MaxRetries < 0 {
+		return &FieldError{Field: "max_retries", Reason: fmt.Sprintf("must not be negative, got %d", *o.MaxRetries)}
+	}
+	switch o.ValidationMode {
+	case "", ValidationStrict, ValidationLenient:
+	default:
+		return &FieldError{Field: "validation_mode", Reason: fmt.Sprintf(`must be "strict" or "lenient", got %q`, cut(string(o.ValidationMode)))}
+	}
+	return nil
+}
+
+// parseOptions decodes default_output_schema_options. Unknown keys are
+// errors: a misspelt retry count must not pass unnoticed.
+func parseOptions(raw json.RawMessage) (OutputOptions, []*FieldError) {
+	var o OutputOptions
+	fields, err := objectFields(raw)
+	if err != nil {
+		return o, []*FieldError{{Reason: "must be an object or null"}}
+	}
+	var errs []*FieldError
+	for _, f := range fields {
+		fail := func(reason string) { errs = append(errs, &FieldError{Field: f.key, Reason: reason}) }
+		if isNull(f.raw) {
+			continue
+		}
+		switch f.key {
+		case "max_retries":
+			var n json.Number
+			if f.raw[0] == '"' || json.Unmarshal(f.raw, &n) != nil { // json.Number takes "2" too
+				fail("must be an integer")
+				continue
+			}
+			v, err := n.Int64()
+			if err != nil || v < 0 || int64(int(v)) != v {
+				fail("must be a non-negative integer, got " + cut(n.String()))
+				continue
+			}
+			i := int(v)
+			o.MaxRetries = &i
+		case "extract_json", "strict_json_only":
+			var b bool
+			if json.Unmarshal(f.raw, &b) != nil {
+				fail("must be true or false")
+				continue
+			}
+			if f.key == "extract_json" {
+				o.ExtractJSON = &b
+			} else {
+				o.StrictJSONOnly = &b
+			}
+		case "validation_mode":
+			var s string
+			if json.Unmarshal(f.raw, &s) != nil {
+				fail(`must be "strict" or "lenient"`)
+				continue
+			}
+			o.ValidationMode = ValidationMode(s)
+			if err := (OutputOptions{ValidationMode: o.ValidationMode}).Check(); err != nil {
+				fail(err.(*FieldError).Reason)
+				o.ValidationMode = ""
+			}
+		default:
+			fail("unknown option (known: max_retries, extract_json, strict_json_only, validation_mode)")
+		}
+	}
+	return o, errs
+}
+
+// cut shortens s for an error message.
+func cut(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && !utf8Start(s[i]) {
+		i--
+	}
+	return strings.TrimSpace(s[:i]) + "…"
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
