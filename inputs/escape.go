@@ -1,0 +1,229 @@
+package inputs
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// validKey reports whether k is a simple identifier: a letter or '_', then
+// letters, combining marks, decimal digits, '_', '-' or '.'. Such a name
+// holds no space, line break, colon or '<', so its line cannot be mistaken
+// for anything but the start of one parameter.
+func validKey(k string) bool {
+	if k == "" || !utf8.ValidString(k) {
+		return false
+	}
+	for i, r := range k {
+		switch {
+		case r == '_' || unicode.IsLetter(r):
+		case i == 0:
+			return false
+		case r == '-' || r == '.' || unicode.IsDigit(r) || unicode.IsMark(r):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// tagName is the block's element name; tagAt compares it ignoring ASCII case.
+const tagName = "inputs"
+
+// tagAt reports whether s[i] is a '<' that, after any run of backslashes,
+// starts something a reader could take for the block's own tag: an optional
+// '/', "inputs" in any ASCII letter case, then the end of s or a character
+// that cannot continue an XML name (so `</inputs>`, `<INPUTS >`,
+// `<inputs id="x">` and a trailing `</inputs` all count; `<inputs2>` does
+// not). It is the single predicate behind the escaping, so Format and Parse
+// agree on it by construction.
+func tagAt(s string, i int) bool {
+	if s[i] != '<' {
+		return false
+	}
+	j := i + 1
+	for j < len(s) && s[j] == '\\' {
+		j++
+	}
+	if j < len(s) && s[j] == '/' {
+		j++
+	}
+	if len(s)-j < len(tagName) {
+		return false
+	}
+	for k := 0; k < len(tagName); k++ {
+		if s[j+k]|0x20 != tagName[k] {
+			return false
+		}
+	}
+	j += len(tagName)
+	return j == len(s) || !isNameByte(s[j])
+}
+
+// isNameByte reports whether b continues an ASCII XML name. Any other byte,
+// including every byte of a non-ASCII character, ends the tag name, which
+// errs on the side of escaping.
+func isNameByte(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' ||
+		b == '-' || b == '_' || b == '.' || b == ':'
+}
+
+// hasTag reports whether s holds any position where tagAt is true.
+func hasTag(s string) bool {
+	for i := strings.IndexByte(s, '<'); i >= 0; {
+		if tagAt(s, i) {
+			return true
+		}
+		n := strings.IndexByte(s[i+1:], '<')
+		if n < 0 {
+			break
+		}
+		i += 1 + n
+	}
+	return false
+}
+
+// escapeTags inserts one backslash after every '<' where tagAt holds:
+// `</inputs>` becomes `<\/inputs>` and `<\/inputs>` becomes `<\\/inputs>`.
+// Because tagAt looks past the backslashes, the escaped text has no bare
+// tag and unescapeTags restores the original exactly.
+func escapeTags(s string) string {
+	if !hasTag(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if tagAt(s, i) {
+			b.WriteString(s[last : i+1])
+			b.WriteByte('\\')
+			last = i + 1
+		}
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// unescapeTags undoes escapeTags: it removes one backslash after every '<'
+// that is followed by at least one backslash and where tagAt holds.
+func unescapeTags(s string) string {
+	if !hasTag(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for i := 0; i+1 < len(s); i++ {
+		if s[i+1] == '\\' && tagAt(s, i) {
+			b.WriteString(s[last : i+1])
+			last = i + 2
+		}
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// escapeJSONTags rewrites, in JSON text written by appendPython, every '<'
+// where tagAt holds as the JSON escape \u003c. Such a '<' can only sit
+// inside a JSON string, where \u003c means the same character, so the text
+// stays valid JSON with the same value and holds no tag for unescapeTags
+// to act on.
+func escapeJSONTags(js []byte) []byte {
+	s := string(js)
+	if !hasTag(s) {
+		return js
+	}
+	out := make([]byte, 0, len(js)+16)
+	for i := 0; i < len(s); i++ {
+		if tagAt(s, i) {
+			out = append(out, `\u003c`...)
+			continue
+		}
+		out = append(out, s[i])
+	}
+	return out
+}
+
+// breakLen returns the length of the line break starting at s[i], or 0.
+// Line breaks are those of Python's str.splitlines: \n, \r, \v, \f,
+// \x1c, \x1d, \x1e, U+0085, U+2028 and U+2029. A "\r\n" pair counts as the
+// single break "\r\n".
+func breakLen(s string, i int) int {
+	switch c := s[i]; c {
+	case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e:
+		return 1
+	case '\r':
+		if i+1 < len(s) && s[i+1] == '\n' {
+			return 2
+		}
+		return 1
+	case 0xc2:
+		if i+1 < len(s) && s[i+1] == 0x85 {
+			return 2
+		}
+	case 0xe2:
+		if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
+			return 3
+		}
+	}
+	return 0
+}
+
+// hasBreak reports whether s holds a line break in the sense of breakLen.
+func hasBreak(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if breakLen(s, i) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// indent is what follows every line break of a multi-line value.
+const indent = "  "
+
+// appendIndented appends s with indent after every line break, so that no
+// line of s can start at the block's left margin.
+func appendIndented(dst []byte, s string) []byte {
+	last := 0
+	for i := 0; i < len(s); {
+		n := breakLen(s, i)
+		if n == 0 {
+			i++
+			continue
+		}
+		i += n
+		dst = append(dst, s[last:i]...)
+		dst = append(dst, indent...)
+		last = i
+	}
+	return append(dst, s[last:]...)
+}
+
+// unindent undoes appendIndented: it removes the indent after every line
+// break of s. It reports false when a break is not followed by the indent.
+func unindent(s string) (string, bool) {
+	if !hasBreak(s) {
+		return s, true
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for i := 0; i < len(s); {
+		n := breakLen(s, i)
+		if n == 0 {
+			i++
+			continue
+		}
+		i += n
+		if !strings.HasPrefix(s[i:], indent) {
+			return "", false
+		}
+		b.WriteString(s[last:i])
+		i += len(indent)
+		last = i
+	}
+	b.WriteString(s[last:])
+	return b.String(), true
+}

@@ -1,0 +1,247 @@
+package inputs
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Block delimiters, as the seed writes them.
+const (
+	openTag  = "<inputs>"
+	closeTag = "</inputs>"
+)
+
+// Format renders an autonomous agent's parameters into the text the model
+// receives. The prompt parameter (key "prompt", or the one [WithPromptKey]
+// names) must be a string; without it Format returns an error wrapping
+// [ErrNoPrompt]. With no other parameter the result is the prompt unchanged.
+// Otherwise it is an `<inputs>` block with one `key: value` line per other
+// parameter, `</inputs>`, an empty line, then the prompt:
+//
+//	<inputs>
+//	topic: AI Safety
+//	max_words: 200
+//	</inputs>
+//
+//	Create content about this topic.
+//
+// Values render as described in the package documentation ("Values"); the
+// line order is [WithOrder]'s, then [WithSchema]'s, then sorted by key.
+// A key that is not a simple identifier yields a [*KeyError], a value with
+// no JSON form a [*ValueError]; nothing is returned beside an error.
+// Format does not modify params and is safe for concurrent use.
+func Format(params map[string]any, opts ...Option) (string, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return "", err
+	}
+	p, ok := params[cfg.promptKey]
+	if !ok {
+		return "", fmt.Errorf("%w: no %q parameter", ErrNoPrompt, clip(cfg.promptKey))
+	}
+	prompt, ok := p.(string)
+	if !ok {
+		return "", fmt.Errorf("%w: %q is %T, not a string", ErrNoPrompt, clip(cfg.promptKey), p)
+	}
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		if k != cfg.promptKey {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	keys = cfg.arrange(keys)
+	return render(prompt, keys, func(dst []byte, key string) ([]byte, error) {
+		return appendEntry(dst, key, params[key])
+	})
+}
+
+// FormatJSON is [Format] for parameters given as the bytes of a JSON object,
+// such as the `parameters` of an API request. It keeps what a decoded Go map
+// loses: the lines follow the order in which the object lists its keys (as
+// the seed's Python dict did), nested objects keep their key order, and
+// numbers keep the text the caller wrote (1.0 stays 1.0, 3e2 stays 3e2).
+// [WithOrder] and [WithSchema] still take precedence over the document's
+// order. Besides Format's errors it returns an error wrapping
+// [ErrInvalidJSON] (and the *json.SyntaxError) for malformed input,
+// [ErrNotObject] for JSON that is not an object, and a [*KeyError] with
+// [ErrDuplicateKey] for a key the object repeats. data is not modified or
+// retained.
+func FormatJSON(data []byte, opts ...Option) (string, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return "", err
+	}
+	members, err := objectMembers(data)
+	if err != nil {
+		return "", err
+	}
+	var (
+		prompt    string
+		hasPrompt bool
+		keys      = make([]string, 0, len(members))
+		values    = make(map[string][]byte, len(members))
+	)
+	for _, m := range members {
+		if _, dup := values[m.key]; dup || (hasPrompt && m.key == cfg.promptKey) {
+			return "", &KeyError{Key: m.key, Err: ErrDuplicateKey}
+		}
+		if m.key == cfg.promptKey {
+			if m.value[0] != '"' {
+				return "", fmt.Errorf("%w: %q is not a string", ErrNoPrompt, clip(cfg.promptKey))
+			}
+			if err := json.Unmarshal(m.value, &prompt); err != nil {
+				return "", fmt.Errorf("%w: %q: %w", ErrNoPrompt, clip(cfg.promptKey), err)
+			}
+			hasPrompt = true
+			continue
+		}
+		keys = append(keys, m.key)
+		values[m.key] = m.value
+	}
+	if !hasPrompt {
+		return "", fmt.Errorf("%w: no %q parameter", ErrNoPrompt, clip(cfg.promptKey))
+	}
+	keys = cfg.arrange(keys)
+	return render(prompt, keys, func(dst []byte, key string) ([]byte, error) {
+		return appendRaw(dst, key, values[key], false)
+	})
+}
+
+// render assembles the result from the prompt and the entry of every key.
+// The keys are checked first, so no line is written for an invalid name.
+func render(prompt string, keys []string, entry func(dst []byte, key string) ([]byte, error)) (string, error) {
+	if len(keys) == 0 {
+		if strings.HasPrefix(prompt, openTag+"\n") {
+			// Returned unchanged, this prompt would read back as a block
+			// (see Parse); an empty block keeps the reading exact.
+			return openTag + "\n" + closeTag + "\n\n" + prompt, nil
+		}
+		return prompt, nil
+	}
+	for _, k := range keys {
+		if !validKey(k) {
+			return "", &KeyError{Key: k, Err: ErrInvalidKey}
+		}
+	}
+	dst := make([]byte, 0, 64+len(prompt)+32*len(keys))
+	dst = append(dst, openTag+"\n"...)
+	var err error
+	for _, k := range keys {
+		if dst, err = entry(dst, k); err != nil {
+			return "", err
+		}
+	}
+	dst = append(dst, closeTag+"\n\n"...)
+	dst = append(dst, prompt...)
+	return string(dst), nil
+}
+
+// arrange orders keys (given in the default order): the keys of c.order
+// first, then those of c.schemaOrder, then the rest as given. keys is
+// reordered in place and returned.
+func (c *config) arrange(keys []string) []string {
+	if len(c.order) == 0 && len(c.schemaOrder) == 0 {
+		return keys
+	}
+	rank := make(map[string]int, len(c.order)+len(c.schemaOrder))
+	for _, list := range [][]string{c.order, c.schemaOrder} {
+		for _, k := range list {
+			if _, ok := rank[k]; !ok {
+				rank[k] = len(rank)
+			}
+		}
+	}
+	slices.SortStableFunc(keys, func(a, b string) int {
+		ra, oka := rank[a]
+		rb, okb := rank[b]
+		switch {
+		case oka && okb:
+			return ra - rb
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
+	return keys
+}
+
+// A member is one key and its raw JSON value in an object.
+type member struct {
+	key   string
+	value []byte
+}
+
+// objectMembers splits the JSON object in data into its members, in order.
+func objectMembers(data []byte) ([]member, error) {
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidJSON, err)
+	}
+	src := bytes.TrimSpace(data)
+	if src[0] != '{' {
+		return nil, ErrNotObject
+	}
+	var members []member
+	i := skipSpace(src, 1)
+	for src[i] != '}' {
+		end := stringEnd(src, i)
+		var key string
+		if err := json.Unmarshal(src[i:end], &key); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInvalidJSON, err)
+		}
+		i = skipSpace(src, end) // at ':'
+		i = skipSpace(src, i+1) // at the value
+		end = valueEnd(src, i)
+		members = append(members, member{key: key, value: src[i:end]})
+		i = skipSpace(src, end) // at ',' or '}'
+		if src[i] == ',' {
+			i = skipSpace(src, i+1)
+		}
+	}
+	return members, nil
+}
+
+// skipSpace returns the index of the first non-whitespace byte at or after i.
+func skipSpace(src []byte, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// valueEnd returns the index just past the JSON value starting at src[i],
+// in valid JSON.
+func valueEnd(src []byte, i int) int {
+	switch src[i] {
+	case '"':
+		return stringEnd(src, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(src); j++ {
+			switch src[j] {
+			case '"':
+				j = stringEnd(src, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(src)
+	}
+	j := i
+	for j < len(src) && (isNumberByte(src[j]) || 'a' <= src[j] && src[j] <= 'z') {
+		j++
+	}
+	return j
+}

@@ -1,0 +1,371 @@
+package inputs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// appendEntry appends the parameter line(s) of key and v, each ending in
+// "\n". It returns a [*ValueError] when v has no JSON form.
+func appendEntry(dst []byte, key string, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case string:
+		return appendString(dst, key, v), nil
+	case nil:
+		return appendLine(dst, key, "null"), nil
+	case bool:
+		return appendLine(dst, key, strconv.FormatBool(v)), nil
+	case float64:
+		return appendFloatEntry(dst, key, v, 64)
+	case float32:
+		return appendFloatEntry(dst, key, float64(v), 32)
+	case int:
+		return appendLine(dst, key, strconv.FormatInt(int64(v), 10)), nil
+	case int64:
+		return appendLine(dst, key, strconv.FormatInt(v, 10)), nil
+	case int32:
+		return appendLine(dst, key, strconv.FormatInt(int64(v), 10)), nil
+	case int16:
+		return appendLine(dst, key, strconv.FormatInt(int64(v), 10)), nil
+	case int8:
+		return appendLine(dst, key, strconv.FormatInt(int64(v), 10)), nil
+	case uint:
+		return appendLine(dst, key, strconv.FormatUint(uint64(v), 10)), nil
+	case uint64:
+		return appendLine(dst, key, strconv.FormatUint(v, 10)), nil
+	case uint32:
+		return appendLine(dst, key, strconv.FormatUint(uint64(v), 10)), nil
+	case uint16:
+		return appendLine(dst, key, strconv.FormatUint(uint64(v), 10)), nil
+	case uint8:
+		return appendLine(dst, key, strconv.FormatUint(uint64(v), 10)), nil
+	case json.Number:
+		// As written by whoever decoded it; encoding/json checks the syntax.
+		if _, err := json.Marshal(v); err != nil {
+			return dst, &ValueError{Key: key, Err: err}
+		}
+		return appendLine(dst, key, string(v)), nil
+	case json.RawMessage:
+		raw := bytes.TrimSpace(v)
+		if !json.Valid(raw) {
+			return dst, &ValueError{Key: key, Err: errors.New("invalid json.RawMessage")}
+		}
+		return appendRaw(dst, key, raw, false)
+	}
+	raw, err := marshal(v)
+	if err != nil {
+		return dst, &ValueError{Key: key, Err: err}
+	}
+	return appendRaw(dst, key, raw, true)
+}
+
+// marshal returns the compact JSON form of v, without encoding/json's HTML
+// escaping (appendPython re-escapes strings anyway).
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
+// appendRaw renders the valid JSON value raw as the value of key: a string
+// as its decoded text, a list or object in the seed's spacing, a number or
+// literal as written. goNumbers says the numbers came from encoding/json
+// (see expandExponent) rather than from the caller.
+func appendRaw(dst []byte, key string, raw []byte, goNumbers bool) ([]byte, error) {
+	switch raw[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return dst, &ValueError{Key: key, Err: err}
+		}
+		return appendString(dst, key, s), nil
+	case '[', '{':
+		dst = append(dst, key...)
+		dst = append(dst, ": "...)
+		dst = append(dst, escapeJSONTags(appendPython(nil, raw, goNumbers))...)
+		return append(dst, '\n'), nil
+	}
+	if goNumbers {
+		return appendLine(dst, key, string(expandExponent(raw))), nil
+	}
+	return appendLine(dst, key, string(raw)), nil
+}
+
+// appendLine appends "key: text\n" for a text that holds no line break and
+// no tag (a number or a JSON literal).
+func appendLine(dst []byte, key, text string) []byte {
+	dst = append(dst, key...)
+	dst = append(dst, ": "...)
+	dst = append(dst, text...)
+	return append(dst, '\n')
+}
+
+// appendString renders a string raw: "key: value" on one line, or, when the
+// value holds a line break, "key:" and every line of the value indented.
+// Tags are escaped first (see escapeTags).
+func appendString(dst []byte, key, s string) []byte {
+	s = escapeTags(s)
+	dst = append(dst, key...)
+	if !hasBreak(s) {
+		dst = append(dst, ": "...)
+		dst = append(dst, s...)
+		return append(dst, '\n')
+	}
+	dst = append(dst, ":\n"...)
+	dst = append(dst, indent...)
+	dst = appendIndented(dst, s)
+	return append(dst, '\n')
+}
+
+// appendFloatEntry renders a float as encoding/json would, except that an
+// integral value is never written in exponent form.
+func appendFloatEntry(dst []byte, key string, f float64, bits int) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return dst, &ValueError{Key: key, Err: &json.UnsupportedValueError{Str: strconv.FormatFloat(f, 'g', -1, bits)}}
+	}
+	dst = append(dst, key...)
+	dst = append(dst, ": "...)
+	dst = appendFloat(dst, f, bits)
+	return append(dst, '\n'), nil
+}
+
+// appendFloat formats f like encoding/json (shortest form that reads back
+// the same value, exponent form below 1e-6), but writes an integral value in
+// full: 300, not 3e+02; 1e21 as 1000000000000000000000.
+func appendFloat(dst []byte, f float64, bits int) []byte {
+	if f == math.Trunc(f) {
+		return strconv.AppendFloat(dst, f, 'f', -1, bits)
+	}
+	format := byte('f')
+	if abs := math.Abs(f); bits == 64 && abs < 1e-6 || bits == 32 && float32(abs) < 1e-6 {
+		format = 'e'
+	}
+	n := len(dst)
+	dst = strconv.AppendFloat(dst, f, format, -1, bits)
+	if format == 'e' {
+		// Like encoding/json: 1e-07 becomes 1e-7.
+		if m := len(dst) - n; m >= 4 && dst[len(dst)-4] == 'e' && dst[len(dst)-3] == '-' && dst[len(dst)-2] == '0' {
+			dst[len(dst)-2] = dst[len(dst)-1]
+			dst = dst[:len(dst)-1]
+		}
+	}
+	return dst
+}
+
+// maxExpand bounds expandExponent: float64 exponents stop at 308, so every
+// number encoding/json writes from a float is expanded, and a caller's
+// json.Number such as 1e+999999 is kept as written rather than grown.
+const maxExpand = 310
+
+// expandExponent rewrites a number that encoding/json wrote in exponent
+// form with a '+' exponent (its form for floats of 1e21 and up, all of them
+// integral) as plain digits, exactly as appendFloat would: 1e+21 becomes
+// 1000000000000000000000. Any other number is returned as is.
+func expandExponent(num []byte) []byte {
+	e := bytes.IndexAny(num, "eE")
+	if e < 0 || e+1 >= len(num) || num[e+1] != '+' {
+		return num
+	}
+	exp, err := strconv.Atoi(string(num[e+2:]))
+	if err != nil || exp > maxExpand {
+		return num
+	}
+	mant := num[:e]
+	neg := len(mant) > 0 && mant[0] == '-'
+	if neg {
+		mant = mant[1:]
+	}
+	intPart, frac := mant, []byte(nil)
+	if d := bytes.IndexByte(mant, '.'); d >= 0 {
+		intPart, frac = mant[:d], mant[d+1:]
+	}
+	frac = bytes.TrimRight(frac, "0")
+	if len(frac) > exp {
+		return num // not integral: keep the exponent form
+	}
+	out := make([]byte, 0, len(num)+exp)
+	if neg {
+		out = append(out, '-')
+	}
+	out = append(out, intPart...)
+	out = append(out, frac...)
+	for i := len(frac); i < exp; i++ {
+		out = append(out, '0')
+	}
+	// Drop leading zeros a mantissa such as 0.5e+3 would leave.
+	digits := out
+	if neg {
+		digits = out[1:]
+	}
+	z := 0
+	for z < len(digits)-1 && digits[z] == '0' {
+		z++
+	}
+	if z > 0 {
+		copy(digits, digits[z:])
+		out = out[:len(out)-z]
+	}
+	return out
+}
+
+// appendPython appends the valid JSON text src re-spaced as Python's
+// json.dumps writes it with its defaults: ", " between items, ": " after a
+// key, no other whitespace, key order and number text kept, and strings
+// escaped with ensure_ascii (see appendPyString). goNumbers passes every
+// number through expandExponent.
+func appendPython(dst, src []byte, goNumbers bool) []byte {
+	for i := 0; i < len(src); {
+		switch c := src[i]; {
+		case c == '"':
+			end := stringEnd(src, i)
+			dst = appendPyString(dst, src[i+1:end-1])
+			i = end
+		case c == ',':
+			dst = append(dst, ", "...)
+			i++
+		case c == ':':
+			dst = append(dst, ": "...)
+			i++
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '-' || '0' <= c && c <= '9':
+			j := i + 1
+			for j < len(src) && isNumberByte(src[j]) {
+				j++
+			}
+			if goNumbers {
+				dst = append(dst, expandExponent(src[i:j])...)
+			} else {
+				dst = append(dst, src[i:j]...)
+			}
+			i = j
+		default: // brackets, braces and the letters of true, false, null
+			dst = append(dst, c)
+			i++
+		}
+	}
+	return dst
+}
+
+// isNumberByte reports whether b can continue a JSON number.
+func isNumberByte(b byte) bool {
+	return '0' <= b && b <= '9' || b == '.' || b == 'e' || b == 'E' || b == '+' || b == '-'
+}
+
+// stringEnd returns the index just past the closing quote of the JSON
+// string that opens at src[i], in valid JSON.
+func stringEnd(src []byte, i int) int {
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(src)
+}
+
+// appendPyString appends the content of a valid JSON string (between the
+// quotes) as Python's json.dumps writes it with ensure_ascii=True: quoted;
+// '"' and '\' escaped; \n, \r, \t, \b, \f as such; any other character
+// below U+0020 or above U+007E as \u followed by four lower-case hex digits,
+// a surrogate pair beyond U+FFFF. A lone surrogate escape is kept, as Python
+// keeps it; an invalid UTF-8 byte becomes U+FFFD, as encoding/json decodes it.
+func appendPyString(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		var r rune
+		if s[i] == '\\' {
+			switch esc := s[i+1]; esc {
+			case 'u':
+				r = hex4(s[i+2 : i+6])
+				i += 6
+				if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+					if lo := hex4(s[i+2 : i+6]); lo >= 0xdc00 && lo < 0xe000 {
+						r = utf16.DecodeRune(r, lo)
+						i += 6
+					}
+				}
+			case 'b':
+				r, i = '\b', i+2
+			case 'f':
+				r, i = '\f', i+2
+			case 'n':
+				r, i = '\n', i+2
+			case 'r':
+				r, i = '\r', i+2
+			case 't':
+				r, i = '\t', i+2
+			default: // '"', '\\', '/'
+				r, i = rune(esc), i+2
+			}
+		} else {
+			var n int
+			r, n = utf8.DecodeRune(s[i:])
+			i += n
+		}
+		dst = appendPyRune(dst, r)
+	}
+	return append(dst, '"')
+}
+
+// appendPyRune appends r escaped as in appendPyString.
+func appendPyRune(dst []byte, r rune) []byte {
+	switch r {
+	case '"':
+		return append(dst, `\"`...)
+	case '\\':
+		return append(dst, `\\`...)
+	case '\n':
+		return append(dst, `\n`...)
+	case '\r':
+		return append(dst, `\r`...)
+	case '\t':
+		return append(dst, `\t`...)
+	case '\b':
+		return append(dst, `\b`...)
+	case '\f':
+		return append(dst, `\f`...)
+	}
+	if r >= 0x20 && r < 0x7f {
+		return append(dst, byte(r))
+	}
+	if r > 0xffff {
+		hi, lo := utf16.EncodeRune(r)
+		return appendU(appendU(dst, hi), lo)
+	}
+	return appendU(dst, r)
+}
+
+// appendU appends \u and the four lower-case hex digits of the code unit u.
+func appendU(dst []byte, u rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(dst, '\\', 'u', hex[u>>12&0xf], hex[u>>8&0xf], hex[u>>4&0xf], hex[u&0xf])
+}
+
+// hex4 decodes four hex digits, already checked by the JSON syntax.
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		r <<= 4
+		switch {
+		case '0' <= c && c <= '9':
+			r |= rune(c - '0')
+		case 'a' <= c && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		default:
+			r |= rune(c - 'A' + 10)
+		}
+	}
+	return r
+}
