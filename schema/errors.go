@@ -1,14 +1,42 @@
 package schema
 
+import "errors"
+
+// Sentinel errors. Parse returns them wrapped in an [*InvalidSchemaError]
+// (its Err field), so errors.Is finds them and errors.As finds the location.
+var (
+	// ErrSyntax means the schema document is not well-formed JSON.
+	ErrSyntax = errors.New("schema: malformed JSON")
+	// ErrLimit means the schema document is larger or deeper than Parse
+	// accepts (8 MiB, 256 levels of nesting).
+	ErrLimit = errors.New("schema: schema exceeds a size or depth limit")
+	// ErrRemoteRef means the schema refers to a document outside itself
+	// (a remote or relative $ref) and no [Loader] was supplied, or the
+	// loader could not provide it. Nothing is ever fetched by default.
+	ErrRemoteRef = errors.New("schema: remote reference not loaded")
+	// ErrUnsupportedDraft means the root $schema names a dialect this
+	// package cannot validate (only draft 2020-12, 2019-09, draft-07,
+	// draft-06 and draft-04 are understood).
+	ErrUnsupportedDraft = errors.New("schema: unsupported $schema")
+	// ErrRefCycle means references and in-place applicators (allOf,
+	// anyOf, ...) loop without descending into the instance, so validation
+	// could never end.
+	ErrRefCycle = errors.New("schema: reference cycle")
+)
+
 // An InvalidSchemaError reports a schema that cannot be compiled: malformed
 // JSON, a keyword with a value of the wrong kind, a $ref that points nowhere.
+// Parse reports the first problem in document order.
 type InvalidSchemaError struct {
 	// Path locates the problem in the schema document, JSONPath style
-	// ("$.properties.severity.enum").
+	// ("$.properties.severity.enum"). For a problem in a document supplied
+	// by a [Loader], Path is prefixed with that document's URI.
 	Path string
-	// Reason says what is wrong.
+	// Reason says what is wrong, in words.
 	Reason string
-	// Err is the underlying error, if any.
+	// Err is the underlying error, if any: one of this package's sentinels
+	// ([ErrSyntax], [ErrLimit], [ErrRemoteRef], ...) or the error of
+	// github.com/google/jsonschema-go.
 	Err error
 }
 

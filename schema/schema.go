@@ -3,35 +3,77 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
+	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// A Schema is a compiled JSON Schema. It is immutable and safe for
-// concurrent use: compile it once with [Parse] and share it.
+// ErrNotJSON is returned (wrapped, with the decoder's error) by
+// [Schema.ValidateJSON] when the instance bytes are not one JSON value.
+var ErrNotJSON = errors.New("schema: instance is not JSON")
+
+// A Schema is a compiled JSON Schema (draft 2020-12 or draft-07). It is
+// immutable and safe for concurrent use: compile it once with [Parse],
+// [ParseWith], [New] or [For] and share it. It keeps the author's bytes for
+// prompts ([Schema.JSON]).
+//
+// The zero Schema (and a nil *Schema) is the schema true: it accepts every
+// value.
 type Schema struct {
 	src      []byte // the author's bytes
 	min      []byte // src minified, key order kept
-	root     *jsonschema.Schema
+	c        *compiled
 	resolved *jsonschema.Resolved
 }
 
 // Parse compiles a JSON Schema document. It returns an [*InvalidSchemaError]
-// when data is not JSON or does not describe a valid schema.
+// saying where and why when data is not JSON, breaks the draft's
+// meta-schema rules, has a $ref that points nowhere, or refers to a remote
+// document (use [ParseWith] with a [Loader] for those).
 func Parse(data []byte) (*Schema, error) {
-	var root jsonschema.Schema
-	if err := json.Unmarshal(data, &root); err != nil {
-		return nil, &InvalidSchemaError{Path: "$", Reason: err.Error(), Err: err}
+	return ParseWith(data, nil)
+}
+
+// ParseWith is [Parse] with options; a nil opts means the defaults.
+func ParseWith(data []byte, opts *ParseOptions) (*Schema, error) {
+	var o ParseOptions
+	if opts != nil {
+		o = *opts
+	}
+	c, err := compileDocument(data, o.Loader)
+	if err != nil {
+		return nil, err
+	}
+	resolved, err := c.root.Resolve(&jsonschema.ResolveOptions{Loader: c.authorityLoader})
+	if err != nil {
+		return nil, &InvalidSchemaError{Path: "$", Reason: cleanAuthorityMessage(err.Error()), Err: err}
 	}
 	var min bytes.Buffer
 	if err := json.Compact(&min, data); err != nil {
-		return nil, &InvalidSchemaError{Path: "$", Reason: err.Error(), Err: err}
+		return nil, &InvalidSchemaError{Path: "$", Reason: err.Error(), Err: fmt.Errorf("%w: %w", ErrSyntax, err)}
 	}
-	return compile(&root, bytes.Clone(data), min.Bytes())
+	return &Schema{src: bytes.Clone(data), min: min.Bytes(), c: c, resolved: resolved}, nil
 }
 
-// New compiles a schema built in Go. The caller must not modify s afterwards.
+// authorityLoader serves jsonschema-go the documents compile loaded.
+func (c *compiled) authorityLoader(u *url.URL) (*jsonschema.Schema, error) {
+	norm, ok := c.docs[u.String()]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrRemoteRef, u)
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(norm, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// New compiles a schema built in Go. s is marshalled, so the caller keeps
+// ownership and may modify it afterwards.
 func New(s *jsonschema.Schema) (*Schema, error) {
 	if s == nil {
 		return nil, &InvalidSchemaError{Path: "$", Reason: "nil schema"}
@@ -43,8 +85,8 @@ func New(s *jsonschema.Schema) (*Schema, error) {
 	return Parse(data)
 }
 
-// For infers the schema of the Go type T (as jsonschema.For does) and
-// compiles it.
+// For infers the schema of the Go type T (as jsonschema.For does, property
+// order following the struct fields) and compiles it.
 func For[T any]() (*Schema, error) {
 	js, err := jsonschema.For[T](nil)
 	if err != nil {
@@ -53,39 +95,158 @@ func For[T any]() (*Schema, error) {
 	return New(js)
 }
 
-func compile(root *jsonschema.Schema, src, min []byte) (*Schema, error) {
-	resolved, err := root.Resolve(nil)
-	if err != nil {
-		return nil, &InvalidSchemaError{Path: "$", Reason: err.Error(), Err: err}
-	}
-	return &Schema{src: src, min: min, root: root, resolved: resolved}, nil
-}
-
 // JSON returns the schema as its author wrote it (key order kept). The
 // caller may modify the returned slice.
-func (s *Schema) JSON() []byte { return bytes.Clone(s.src) }
+func (s *Schema) JSON() []byte {
+	if s == nil || s.c == nil {
+		return []byte("true")
+	}
+	return bytes.Clone(s.src)
+}
 
 // Minified returns the schema without insignificant white space, key order
 // kept. The caller may modify the returned slice.
-func (s *Schema) Minified() []byte { return bytes.Clone(s.min) }
+func (s *Schema) Minified() []byte {
+	if s == nil || s.c == nil {
+		return []byte("true")
+	}
+	return bytes.Clone(s.min)
+}
+
+// MarshalJSON returns the author's bytes, so a Schema can sit inside a JSON
+// document.
+func (s *Schema) MarshalJSON() ([]byte, error) { return s.JSON(), nil }
+
+// UnmarshalJSON compiles data as [Parse] does (remote references are
+// refused) and replaces *s with the result; on error *s is unchanged.
+func (s *Schema) UnmarshalJSON(data []byte) error {
+	p, err := Parse(data)
+	if err != nil {
+		return err
+	}
+	*s = *p
+	return nil
+}
+
+// PropertyOrder returns the names under the root's "properties" in the
+// order the author wrote them; nil when the root declares none. The caller
+// may modify the returned slice.
+func (s *Schema) PropertyOrder() []string {
+	if s == nil || s.c == nil {
+		return nil
+	}
+	return slices.Clone(s.c.infos[s.c.root].propOrder)
+}
+
+// Types returns the root's declared "type" values ("object"; or
+// "string", "null" for a list); nil when the root does not constrain the
+// type. The caller may modify the returned slice.
+func (s *Schema) Types() []string {
+	if s == nil || s.c == nil {
+		return nil
+	}
+	if t := s.c.root.Type; t != "" {
+		return []string{t}
+	}
+	return slices.Clone(s.c.root.Types)
+}
+
+// Warnings returns the lint findings of the schema, in document order:
+// unknown keywords (with a suggestion for a likely typo) and keywords its
+// draft ignores. The caller may modify the returned slice.
+func (s *Schema) Warnings() []Warning {
+	if s == nil || s.c == nil {
+		return nil
+	}
+	return slices.Clone(s.c.warnings)
+}
 
 // Validate reports every way v violates the schema, in a stable order; none
 // when v is valid. v is a decoded JSON value (as from json.Unmarshal into an
-// any: map[string]any, []any, string, float64, bool, nil).
+// any, without UseNumber: map[string]any, []any, string, float64, bool,
+// nil); other Go values are accepted as github.com/google/jsonschema-go
+// accepts them.
+//
+// jsonschema-go decides validity: a valid v costs one call to it. For an
+// invalid v a diagnostic pass collects all violations; if it finds none,
+// the result is jsonschema-go's own message at "$".
 func (s *Schema) Validate(v any) []Violation {
+	if s == nil || s.c == nil {
+		return nil
+	}
 	err := s.resolved.Validate(v)
 	if err == nil {
 		return nil
 	}
-	return []Violation{{Path: "$", Pointer: "", Message: err.Error()}}
+	var findings []finding
+	if pv, ok := plainValue(v); ok {
+		findings = s.c.diagnose(pv)
+	}
+	if len(findings) == 0 {
+		msg := cleanAuthorityMessage(err.Error())
+		kw, _, _ := strings.Cut(msg, ":")
+		if _, known := subschemaKeywords[kw]; !known && valueKeywords[kw] == nil {
+			kw = ""
+		}
+		return []Violation{{Path: "$", Pointer: "", Keyword: kw, Message: msg}}
+	}
+	out := make([]Violation, len(findings))
+	for i, f := range findings {
+		segs := f.at.segments()
+		out[i] = Violation{Path: segs.jsonPath(), Pointer: segs.pointer(), Keyword: f.keyword, SchemaPath: f.schema, Message: f.message}
+	}
+	return out
 }
 
-// ValidateJSON decodes data and validates it. The error is non-nil only when
-// data is not a single JSON value.
+// ValidateJSON decodes data and validates it. The error, wrapping
+// [ErrNotJSON], is non-nil only when data is not a single JSON value.
 func (s *Schema) ValidateJSON(data []byte) ([]Violation, error) {
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, fmt.Errorf("schema: instance is not JSON: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrNotJSON, err)
 	}
 	return s.Validate(v), nil
+}
+
+// plainValue returns v when it holds only the types json.Unmarshal
+// produces for an any; otherwise v round-tripped through JSON, if that
+// works.
+func plainValue(v any) (any, bool) {
+	if isPlain(v, 0) {
+		return v, true
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	var out any
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
+func isPlain(v any, depth int) bool {
+	if depth > maxDiagnoseDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case nil, bool, string, float64:
+		return true
+	case []any:
+		for _, e := range x {
+			if !isPlain(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !isPlain(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

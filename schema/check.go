@@ -1,0 +1,450 @@
+package schema
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A Warning is a lint finding in a schema that compiled: a keyword the
+// validator does not know (often a typo such as "minLenght"), or one the
+// schema's draft ignores. Warnings never stop a schema from compiling.
+type Warning struct {
+	// Path locates the keyword in the schema, JSONPath style
+	// ("$.properties.name.minLenght").
+	Path string `json:"path"`
+	// Keyword is the keyword concerned.
+	Keyword string `json:"keyword"`
+	// Message says what is wrong and, for a likely typo, what was meant.
+	Message string `json:"message"`
+}
+
+// String returns "<path>: <message>".
+func (w Warning) String() string { return w.Path + ": " + w.Message }
+
+// annotationKeywords are keywords that carry no validation but are known.
+var annotationKeywords = map[string]bool{
+	"$comment": true, "title": true, "description": true, "default": true, "examples": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true, "format": true,
+	"contentEncoding": true, "contentMediaType": true, "$vocabulary": true,
+}
+
+// draft7Only and draft2020Only are keywords one draft ignores.
+var (
+	draft7Only    = map[string]string{"additionalItems": "items (after prefixItems)", "dependencies": "dependentRequired or dependentSchemas"}
+	draft2020Only = map[string]string{"prefixItems": "array-form items", "dependentRequired": "dependencies", "dependentSchemas": "dependencies"}
+)
+
+// valueKeywords maps the other validation keywords to their value check.
+var valueKeywords = map[string]func(*jnode) string{
+	"$id": checkString, "$schema": checkString, "$ref": checkString, "$dynamicRef": checkString,
+	"$anchor": checkAnchor, "$dynamicAnchor": checkAnchor,
+	"type": checkType, "enum": checkArray, "const": func(*jnode) string { return "" },
+	"required":          checkStringSet,
+	"dependentRequired": checkDependentRequired,
+	"minLength":         checkCount, "maxLength": checkCount, "minItems": checkCount, "maxItems": checkCount,
+	"minProperties": checkCount, "maxProperties": checkCount, "minContains": checkCount, "maxContains": checkCount,
+	"minimum": checkNumber, "maximum": checkNumber, "exclusiveMinimum": checkNumber, "exclusiveMaximum": checkNumber,
+	"multipleOf":  checkMultipleOf,
+	"pattern":     checkPattern,
+	"uniqueItems": checkBool,
+}
+
+var simpleTypes = []string{"array", "boolean", "integer", "null", "number", "object", "string"}
+
+// checker checks a schema document against its draft's meta-schema rules
+// and collects lint warnings. It stops at the first error.
+type checker struct {
+	draft    draft
+	path     segments
+	err      *InvalidSchemaError
+	warnings []Warning
+}
+
+func (c *checker) fail(reason string) {
+	if c.err == nil {
+		c.err = &InvalidSchemaError{Path: c.path.jsonPath(), Reason: reason}
+	}
+}
+
+func (c *checker) warn(keyword, msg string) {
+	c.warnings = append(c.warnings, Warning{Path: c.path.jsonPath(), Keyword: keyword, Message: msg})
+}
+
+// checkDocument checks root, a whole schema document, compiled under d.
+func checkDocument(root *jnode, d draft) (*InvalidSchemaError, []Warning) {
+	c := &checker{draft: d}
+	c.schema(root)
+	return c.err, c.warnings
+}
+
+func (c *checker) schema(n *jnode) {
+	if c.err != nil {
+		return
+	}
+	if n.kind == jBool {
+		return
+	}
+	if n.kind != jObject {
+		c.fail("a schema must be an object or a boolean, not " + describeNode(n))
+		return
+	}
+	for i, k := range n.keys {
+		if c.err != nil {
+			return
+		}
+		v := n.vals[i]
+		c.path.push(segment{key: k, isKey: true})
+		c.keyword(n, k, v)
+		c.path.pop()
+	}
+}
+
+func (c *checker) keyword(parent *jnode, k string, v *jnode) {
+	if c.draft == draft7 && parent.get("$ref") != nil && ignoredBesideRef(k) {
+		c.warn(k, k+" is ignored beside $ref under draft-07; wrap both in allOf to apply them")
+	}
+	if shape, ok := subschemaKeywords[k]; ok {
+		c.subschemas(k, shape, v)
+		return
+	}
+	if check, ok := valueKeywords[k]; ok {
+		if reason := check(v); reason != "" {
+			c.fail(k + " " + reason)
+		}
+		return
+	}
+	if annotationKeywords[k] {
+		if (k == "title" || k == "description" || k == "$comment" || k == "format") && v.kind != jString {
+			c.fail(k + " must be a string, not " + describeNode(v))
+		}
+		if k == "examples" && v.kind != jArray {
+			c.fail("examples must be an array, not " + describeNode(v))
+		}
+		return
+	}
+	if strings.HasPrefix(k, "x-") {
+		return // a vendor extension
+	}
+	msg := "unknown keyword " + quote(k, 60) + " is ignored"
+	if s := suggestKeyword(k); s != "" {
+		msg += " (did you mean " + quote(s, 60) + "?)"
+	}
+	c.warn(k, msg)
+}
+
+func (c *checker) subschemas(k string, shape keywordShape, v *jnode) {
+	if c.draft == draft2020 {
+		if alt, ok := draft7Only[k]; ok {
+			c.warn(k, k+" is a draft-07 keyword and is ignored under draft 2020-12; use "+alt)
+		}
+	} else if alt, ok := draft2020Only[k]; ok {
+		c.warn(k, k+" is a draft 2020-12 keyword and is ignored under draft-07; use "+alt)
+	}
+	switch shape {
+	case shapeSchema:
+		c.schema(v)
+	case shapeItems:
+		if v.kind == jArray {
+			if c.draft == draft2020 {
+				c.fail("items must be a schema under draft 2020-12; for a tuple use prefixItems")
+				return
+			}
+			c.list(k, v)
+			return
+		}
+		c.schema(v)
+	case shapeSchemaList:
+		if v.kind != jArray {
+			c.fail(k + " must be an array of schemas, not " + describeNode(v))
+			return
+		}
+		if len(v.arr) == 0 && k != "prefixItems" {
+			c.fail(k + " must not be empty")
+			return
+		}
+		c.list(k, v)
+	case shapeSchemaMap, shapeDependencies:
+		if v.kind != jObject {
+			c.fail(k + " must be an object, not " + describeNode(v))
+			return
+		}
+		for i, name := range v.keys {
+			e := v.vals[i]
+			c.path.push(segment{key: name, isKey: true})
+			switch {
+			case k == "patternProperties":
+				if _, err := regexp.Compile(name); err != nil {
+					c.fail("patternProperties key " + quote(name, 60) + " is not a regular expression Go supports: " + regexpReason(err))
+				}
+				c.schema(e)
+			case shape == shapeDependencies && e.kind == jArray:
+				if r := checkStringSet(e); r != "" {
+					c.fail("dependencies " + r)
+				}
+			default:
+				c.schema(e)
+			}
+			c.path.pop()
+			if c.err != nil {
+				return
+			}
+		}
+	}
+}
+
+func (c *checker) list(k string, v *jnode) {
+	for i, e := range v.arr {
+		c.path.push(segment{index: i})
+		c.schema(e)
+		c.path.pop()
+		if c.err != nil {
+			return
+		}
+	}
+}
+
+// ignoredBesideRef reports whether draft-07 ignores keyword k beside $ref
+// in a way that changes validation.
+func ignoredBesideRef(k string) bool {
+	switch k {
+	case "$ref", "$id", "$schema", "$defs", "definitions", "$comment":
+		return false
+	}
+	return !annotationKeywords[k]
+}
+
+func checkString(n *jnode) string {
+	if n.kind != jString {
+		return "must be a string, not " + describeNode(n)
+	}
+	return ""
+}
+
+var anchorRE = regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`)
+
+func checkAnchor(n *jnode) string {
+	if r := checkString(n); r != "" {
+		return r
+	}
+	if !anchorRE.MatchString(n.s) {
+		return "must be a plain name (a letter or '_' followed by letters, digits, '-', '_' or '.'), not " + quote(n.s, 60)
+	}
+	return ""
+}
+
+func checkBool(n *jnode) string {
+	if n.kind != jBool {
+		return "must be a boolean, not " + describeNode(n)
+	}
+	return ""
+}
+
+func checkArray(n *jnode) string {
+	if n.kind != jArray {
+		return "must be an array, not " + describeNode(n)
+	}
+	return ""
+}
+
+func checkType(n *jnode) string {
+	one := func(e *jnode) string {
+		if e.kind != jString {
+			return "must be a type name or an array of them, not " + describeNode(e)
+		}
+		if !slices.Contains(simpleTypes, e.s) {
+			msg := quote(e.s, 40) + " is not a JSON Schema type (one of " + strings.Join(simpleTypes, ", ") + ")"
+			if s := closest(e.s, simpleTypes); s != "" {
+				msg += "; did you mean " + quote(s, 40) + "?"
+			}
+			return "value " + msg
+		}
+		return ""
+	}
+	if n.kind != jArray {
+		return one(n)
+	}
+	if len(n.arr) == 0 {
+		return "must not be an empty array"
+	}
+	seen := map[string]bool{}
+	for _, e := range n.arr {
+		if r := one(e); r != "" {
+			return r
+		}
+		if seen[e.s] {
+			return "lists " + quote(e.s, 40) + " twice"
+		}
+		seen[e.s] = true
+	}
+	return ""
+}
+
+func checkStringSet(n *jnode) string {
+	if n.kind != jArray {
+		return "must be an array of strings, not " + describeNode(n)
+	}
+	seen := map[string]bool{}
+	for _, e := range n.arr {
+		if e.kind != jString {
+			return "must be an array of strings, but holds " + describeNode(e)
+		}
+		if seen[e.s] {
+			return "lists " + quote(e.s, 60) + " twice"
+		}
+		seen[e.s] = true
+	}
+	return ""
+}
+
+func checkDependentRequired(n *jnode) string {
+	if n.kind != jObject {
+		return "must be an object of string arrays, not " + describeNode(n)
+	}
+	for i, e := range n.vals {
+		if r := checkStringSet(e); r != "" {
+			return "[" + quote(n.keys[i], 60) + "] " + r
+		}
+	}
+	return ""
+}
+
+func checkNumber(n *jnode) string {
+	if n.kind != jNumber {
+		return "must be a number, not " + describeNode(n)
+	}
+	if _, err := strconv.ParseFloat(n.s, 64); err != nil {
+		return "is out of range: " + n.s
+	}
+	return ""
+}
+
+func checkMultipleOf(n *jnode) string {
+	if r := checkNumber(n); r != "" {
+		return r
+	}
+	if f, _ := strconv.ParseFloat(n.s, 64); f <= 0 {
+		return "must be greater than 0, not " + n.s
+	}
+	return ""
+}
+
+// checkCount accepts a non-negative integer that jsonschema-go can hold
+// (at most 2^31-1); 2.0 counts as an integer.
+func checkCount(n *jnode) string {
+	if n.kind != jNumber {
+		return "must be a non-negative integer, not " + describeNode(n)
+	}
+	f, err := strconv.ParseFloat(n.s, 64)
+	if err != nil || f != math.Trunc(f) {
+		return "must be a non-negative integer, not " + n.s
+	}
+	if f < 0 {
+		return "must be a non-negative integer, not " + n.s
+	}
+	if f > math.MaxInt32 {
+		return fmt.Sprintf("is too large: %s (at most %d)", n.s, math.MaxInt32)
+	}
+	return ""
+}
+
+func checkPattern(n *jnode) string {
+	if r := checkString(n); r != "" {
+		return r
+	}
+	if _, err := regexp.Compile(n.s); err != nil {
+		return quote(n.s, 60) + " is not a regular expression Go supports: " + regexpReason(err)
+	}
+	return ""
+}
+
+// regexpReason shortens a regexp compile error to its cause.
+func regexpReason(err error) string {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "error parsing regexp: ")
+	return msg
+}
+
+// describeNode names a JSON value's kind, with the value when short.
+func describeNode(n *jnode) string {
+	switch n.kind {
+	case jString:
+		return "string " + quote(n.s, 40)
+	case jNumber:
+		return "number " + n.s
+	case jBool:
+		return "boolean " + strconv.FormatBool(n.b)
+	case jNull:
+		return "null"
+	}
+	return n.kindName()
+}
+
+// knownKeywords lists every keyword the checker knows, for suggestions.
+func knownKeywords() []string {
+	var out []string
+	for k := range subschemaKeywords {
+		out = append(out, k)
+	}
+	for k := range valueKeywords {
+		out = append(out, k)
+	}
+	for k := range annotationKeywords {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// suggestKeyword returns the known keyword closest to k, if one is close.
+func suggestKeyword(k string) string {
+	return closest(k, knownKeywords())
+}
+
+// closest returns the candidate within a small edit distance of s
+// (ignoring case), or "".
+func closest(s string, candidates []string) string {
+	best, bestD := "", 3
+	if len(s) <= 4 {
+		bestD = 2
+	}
+	ls := strings.ToLower(s)
+	for _, c := range candidates {
+		if d := editDistance(ls, strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Damerau-Levenshtein (optimal string alignment)
+// distance between a and b, counted in bytes.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 1 << 30
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,552 @@
+package schema
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// A Loader returns the schema document at uri (absolute, without
+// fragment), for a $ref that points outside the schema being parsed. It is
+// called at most once per URI during [ParseWith]; it may read files or
+// embedded data, and must not be given a network it should not use. An
+// error fails the parse with [ErrRemoteRef].
+type Loader func(uri string) ([]byte, error)
+
+// ParseOptions configures [ParseWith]. A nil *ParseOptions and the zero
+// value mean the defaults.
+type ParseOptions struct {
+	// Loader supplies documents for remote $refs (http, https, file or a
+	// relative reference). Nil, the default, refuses every remote $ref
+	// with [ErrRemoteRef]: nothing is ever fetched.
+	Loader Loader
+}
+
+// sinfo is what the diagnostic pass needs to know about one subschema,
+// computed once at compile time (the same facts jsonschema-go computes but
+// does not export).
+type sinfo struct {
+	doc       string   // URI of the document holding it; "" for the root document
+	loc       segments // location in that document
+	src       *jnode   // its source
+	base      *jsonschema.Schema
+	uri       *url.URL // set for a document root or a schema with an $id
+	anchors   map[string]anchor
+	ref       *jsonschema.Schema // $ref target
+	dynRef    *jsonschema.Schema // $dynamicRef target when it acts lexically
+	dynAnchor string             // $dynamicRef anchor when it acts dynamically
+	pattern   *regexp.Regexp
+	patterns  []patternProp // patternProperties in author order
+	propOrder []string      // properties names in author order
+	isFalse   bool          // written as the boolean schema false
+}
+
+type anchor struct {
+	s       *jsonschema.Schema
+	dynamic bool
+}
+
+type patternProp struct {
+	key string
+	re  *regexp.Regexp
+	s   *jsonschema.Schema
+}
+
+// schemaPointer returns the JSON Pointer of the subschema, prefixed with
+// its document's URI and '#' when it comes from a loaded document.
+func (in *sinfo) schemaPointer() string {
+	if in.doc == "" {
+		return in.loc.pointer()
+	}
+	return in.doc + "#" + in.loc.pointer()
+}
+
+// compiled holds everything compile derives from a document.
+type compiled struct {
+	draft    draft
+	root     *jsonschema.Schema
+	infos    map[*jsonschema.Schema]*sinfo
+	uris     map[string]*jsonschema.Schema // resolved URI -> schema
+	docs     map[string][]byte             // loaded document URI -> normalised bytes
+	order    []*jsonschema.Schema          // every subschema, documents in load order
+	loader   Loader
+	warnings []Warning
+}
+
+// prepare decodes, normalises and checks one schema document, returning the
+// normalised tree. docURI is "" for the document being parsed.
+func prepare(data []byte, docURI string) (*jnode, draft, []Warning, error) {
+	if len(data) > maxSchemaBytes {
+		return nil, 0, nil, &InvalidSchemaError{Path: "$", Reason: fmt.Sprintf("schema is %d bytes, more than the limit of %d", len(data), maxSchemaBytes), Err: ErrLimit}
+	}
+	tree, err := decodeTree(data, maxSchemaDepth)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	d, dl, ierr := detectDraft(tree)
+	if ierr != nil {
+		return nil, 0, nil, ierr
+	}
+	if dl == dialect4 {
+		rewriteDraft4(tree)
+	}
+	var warnings []Warning
+	if tree.kind == jObject {
+		switch {
+		case d == draft7:
+			tree.set("$schema", &jnode{kind: jString, s: draft7URI})
+		case dl != dialectNone:
+			tree.set("$schema", &jnode{kind: jString, s: draft2020URI})
+		}
+		if dl == dialectNone || dl == dialect2019 {
+			if _, mixed := formsDraft(tree); mixed {
+				warnings = append(warnings, Warning{Path: "$", Keyword: "$schema",
+					Message: "the schema mixes draft-07 forms (array items, additionalItems, dependencies) with draft 2020-12 keywords; it is read as draft 2020-12 and the draft-07 forms are ignored"})
+			}
+		}
+	}
+	ierr, lint := checkDocument(tree, d)
+	if ierr != nil {
+		return nil, 0, nil, ierr
+	}
+	warnings = append(warnings, lint...)
+	if docURI != "" {
+		for i := range warnings {
+			warnings[i].Path = docURI + "#" + warnings[i].Path
+		}
+	}
+	return tree, d, warnings, nil
+}
+
+// unmarshalTree turns a normalised tree into a jsonschema.Schema.
+func unmarshalTree(tree *jnode) (*jsonschema.Schema, []byte, error) {
+	norm := tree.appendJSON(nil)
+	var s jsonschema.Schema
+	if err := json.Unmarshal(norm, &s); err != nil {
+		return nil, nil, &InvalidSchemaError{Path: "$", Reason: err.Error(), Err: err}
+	}
+	return &s, norm, nil
+}
+
+// compileDocument builds the compiled form of the root document.
+func compileDocument(data []byte, loader Loader) (*compiled, error) {
+	tree, d, warnings, err := prepare(data, "")
+	if err != nil {
+		return nil, err
+	}
+	root, _, err := unmarshalTree(tree)
+	if err != nil {
+		return nil, err
+	}
+	c := &compiled{
+		draft:    d,
+		root:     root,
+		infos:    map[*jsonschema.Schema]*sinfo{},
+		uris:     map[string]*jsonschema.Schema{},
+		docs:     map[string][]byte{},
+		loader:   loader,
+		warnings: warnings,
+	}
+	if err := c.addDocument(root, tree, "", &url.URL{}); err != nil {
+		return nil, err
+	}
+	if err := c.checkCycles(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// addDocument registers the subschemas of one document, resolves their
+// identifiers, then their references (loading remote documents as needed).
+func (c *compiled) addDocument(root *jsonschema.Schema, tree *jnode, docURI string, base *url.URL) error {
+	var all []*jsonschema.Schema
+	var walk func(s *jsonschema.Schema, src *jnode, loc segments)
+	walk = func(s *jsonschema.Schema, src *jnode, loc segments) {
+		in := &sinfo{doc: docURI, loc: loc, src: src, isFalse: src != nil && src.kind == jBool && !src.b}
+		c.infos[s] = in
+		c.order = append(c.order, s)
+		all = append(all, s)
+		if s.Pattern != "" {
+			in.pattern, _ = regexp.Compile(s.Pattern) // checked by checkDocument
+		}
+		if src != nil {
+			if pp := src.get("patternProperties"); pp != nil {
+				for _, k := range pp.keys {
+					if ps, ok := s.PatternProperties[k]; ok {
+						re, _ := regexp.Compile(k)
+						in.patterns = append(in.patterns, patternProp{key: k, re: re, s: ps})
+					}
+				}
+			}
+			if p := src.get("properties"); p != nil {
+				in.propOrder = append([]string(nil), p.keys...)
+			}
+		}
+		eachChild(s, src, func(child *jsonschema.Schema, csrc *jnode, steps ...segment) {
+			cl := make(segments, len(loc), len(loc)+len(steps))
+			copy(cl, loc)
+			walk(child, csrc, append(cl, steps...))
+		})
+	}
+	walk(root, tree, nil)
+	if err := c.resolveIDs(root, base); err != nil {
+		return err
+	}
+	for _, s := range all {
+		if err := c.resolveRefs(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachChild calls fn for every direct subschema of s with the steps from s
+// to it and its source node (nil when unknown).
+func eachChild(s *jsonschema.Schema, src *jnode, fn func(*jsonschema.Schema, *jnode, ...segment)) {
+	key := func(k string) segment { return segment{key: k, isKey: true} }
+	one := func(kw string, c *jsonschema.Schema) {
+		if c != nil {
+			fn(c, src.get(kw), key(kw))
+		}
+	}
+	list := func(kw string, cs []*jsonschema.Schema) {
+		ls := src.get(kw)
+		for i, c := range cs {
+			var cs *jnode
+			if ls != nil && ls.kind == jArray && i < len(ls.arr) {
+				cs = ls.arr[i]
+			}
+			fn(c, cs, key(kw), segment{index: i})
+		}
+	}
+	mapping := func(kw string, m map[string]*jsonschema.Schema) {
+		ms := src.get(kw)
+		if ms == nil {
+			for k, c := range m {
+				fn(c, nil, key(kw), key(k))
+			}
+			return
+		}
+		for _, k := range ms.keys {
+			if c, ok := m[k]; ok {
+				fn(c, ms.get(k), key(kw), key(k))
+			}
+		}
+	}
+	mapping("$defs", s.Defs)
+	mapping("definitions", s.Definitions)
+	mapping("properties", s.Properties)
+	mapping("patternProperties", s.PatternProperties)
+	mapping("dependentSchemas", s.DependentSchemas)
+	mapping("dependencies", s.DependencySchemas)
+	one("additionalProperties", s.AdditionalProperties)
+	one("propertyNames", s.PropertyNames)
+	one("unevaluatedProperties", s.UnevaluatedProperties)
+	list("prefixItems", s.PrefixItems)
+	one("items", s.Items)
+	list("items", s.ItemsArray)
+	one("additionalItems", s.AdditionalItems)
+	one("contains", s.Contains)
+	one("unevaluatedItems", s.UnevaluatedItems)
+	list("allOf", s.AllOf)
+	list("anyOf", s.AnyOf)
+	list("oneOf", s.OneOf)
+	one("not", s.Not)
+	one("if", s.If)
+	one("then", s.Then)
+	one("else", s.Else)
+	one("contentSchema", s.ContentSchema)
+}
+
+// resolveIDs assigns base URIs and anchors, as jsonschema-go does.
+func (c *compiled) resolveIDs(root *jsonschema.Schema, base *url.URL) error {
+	setAnchor := func(bi *sinfo, name string, s *jsonschema.Schema, dynamic bool) error {
+		if name == "" {
+			return nil
+		}
+		if _, dup := bi.anchors[name]; dup {
+			return c.errAt(s, fmt.Sprintf("duplicate anchor %s", quote(name, 60)), nil)
+		}
+		if bi.anchors == nil {
+			bi.anchors = map[string]anchor{}
+		}
+		bi.anchors[name] = anchor{s: s, dynamic: dynamic}
+		return nil
+	}
+	var walk func(s, b *jsonschema.Schema) error
+	walk = func(s, b *jsonschema.Schema) error {
+		in := c.infos[s]
+		bi := c.infos[b]
+		if s.ID != "" && !(c.draft == draft7 && s.Ref != "") {
+			id, err := url.Parse(s.ID)
+			if err != nil {
+				return c.errAt(s, "$id "+quote(s.ID, 80)+" is not a URI reference", err)
+			}
+			switch {
+			case c.draft == draft2020 && id.Fragment != "":
+				return c.errAt(s, "$id "+quote(s.ID, 80)+" must not have a fragment; use $anchor", nil)
+			case c.draft == draft7 && id.Fragment != "":
+				if err := setAnchor(bi, strings.TrimPrefix(s.ID, "#"), s, false); err != nil {
+					return err
+				}
+			default:
+				in.uri = bi.uri.ResolveReference(id)
+				if !in.uri.IsAbs() {
+					return c.errAt(s, "$id "+quote(s.ID, 80)+" does not resolve to an absolute URI", nil)
+				}
+				c.uris[in.uri.String()] = s
+				b, bi = s, in
+			}
+		}
+		in.base = b
+		if c.draft == draft2020 {
+			if err := setAnchor(bi, s.Anchor, s, false); err != nil {
+				return err
+			}
+			if err := setAnchor(bi, s.DynamicAnchor, s, true); err != nil {
+				return err
+			}
+		}
+		var err error
+		eachChild(s, nil, func(child *jsonschema.Schema, _ *jnode, _ ...segment) {
+			if err == nil {
+				err = walk(child, b)
+			}
+		})
+		return err
+	}
+	c.infos[root].uri = base
+	c.uris[base.String()] = root
+	return walk(root, root)
+}
+
+// resolveRefs resolves the $ref and $dynamicRef of s.
+func (c *compiled) resolveRefs(s *jsonschema.Schema) error {
+	in := c.infos[s]
+	if s.Ref != "" {
+		target, _, err := c.resolveRef(s, s.Ref, "$ref")
+		if err != nil {
+			return err
+		}
+		in.ref = target
+	}
+	if s.DynamicRef != "" {
+		target, frag, err := c.resolveRef(s, s.DynamicRef, "$dynamicRef")
+		if err != nil {
+			return err
+		}
+		if frag != "" {
+			in.dynAnchor = frag
+		} else {
+			in.dynRef = target
+		}
+	}
+	return nil
+}
+
+func (c *compiled) resolveRef(s *jsonschema.Schema, ref, kw string) (*jsonschema.Schema, string, error) {
+	at := func(reason string, err error) error {
+		e := c.errAt(s, reason, err)
+		e.(*InvalidSchemaError).Path += "." + kw
+		return e
+	}
+	refURI, err := url.Parse(ref)
+	if err != nil {
+		return nil, "", at(kw+" "+quote(ref, 80)+" is not a URI reference", err)
+	}
+	base := c.infos[c.infos[s].base]
+	refURI = base.uri.ResolveReference(refURI)
+	u := *refURI
+	u.Fragment = ""
+	docKey := u.String()
+	target := c.uris[docKey]
+	if target == nil {
+		target, err = c.load(docKey)
+		if err != nil {
+			return nil, "", at(kw+" "+quote(ref, 80)+" cannot be resolved: "+strings.TrimPrefix(err.Error(), ErrRemoteRef.Error()+": "), err)
+		}
+	}
+	frag := refURI.Fragment
+	if frag != "" && !strings.HasPrefix(frag, "/") {
+		a, ok := c.infos[target].anchors[frag]
+		if !ok {
+			return nil, "", at(kw+" "+quote(ref, 80)+" points nowhere: no anchor "+quote(frag, 60), nil)
+		}
+		if a.dynamic {
+			return a.s, frag, nil
+		}
+		return a.s, "", nil
+	}
+	t, reason := c.dereference(target, frag)
+	if t == nil {
+		return nil, "", at(kw+" "+quote(ref, 80)+" points nowhere: "+reason, nil)
+	}
+	return t, "", nil
+}
+
+// dereference follows a JSON Pointer from s through schema keywords, as
+// jsonschema-go does: every step must land on a subschema or a container
+// of subschemas.
+func (c *compiled) dereference(s *jsonschema.Schema, ptr string) (*jsonschema.Schema, string) {
+	if ptr == "" {
+		return s, ""
+	}
+	unescape := strings.NewReplacer("~1", "/", "~0", "~")
+	toks := strings.Split(ptr[1:], "/")
+	for i := range toks {
+		toks[i] = unescape.Replace(toks[i])
+	}
+	for len(toks) > 0 {
+		var next *jsonschema.Schema
+		n := 0
+		eachChild(s, nil, func(child *jsonschema.Schema, _ *jnode, steps ...segment) {
+			if next != nil || len(steps) > len(toks) {
+				return
+			}
+			for j, st := range steps {
+				if st.isKey && st.key != toks[j] || !st.isKey && strconv.Itoa(st.index) != toks[j] {
+					return
+				}
+			}
+			next, n = child, len(steps)
+		})
+		if next == nil {
+			return nil, "nothing at " + quote(ptr, 80)
+		}
+		s, toks = next, toks[n:]
+	}
+	return s, ""
+}
+
+// load returns the root of the remote document at uri, loading and
+// compiling it on first use.
+func (c *compiled) load(uri string) (*jsonschema.Schema, error) {
+	if c.loader == nil {
+		return nil, fmt.Errorf("%w: no loader configured, so %s is not fetched (see ParseOptions.Loader)", ErrRemoteRef, quote(uri, 80))
+	}
+	if len(c.docs) >= maxDocuments {
+		return nil, fmt.Errorf("%w: more than %d documents referenced", ErrLimit, maxDocuments)
+	}
+	data, err := c.loader(uri)
+	if err != nil {
+		return nil, fmt.Errorf("%w: loading %s: %w", ErrRemoteRef, quote(uri, 80), err)
+	}
+	tree, _, warnings, err := prepare(data, uri)
+	if err != nil {
+		var ie *InvalidSchemaError
+		if errors.As(err, &ie) {
+			return nil, fmt.Errorf("%w: %s at %s: %s", ErrRemoteRef, quote(uri, 80), ie.Path, ie.Reason)
+		}
+		return nil, err
+	}
+	if tree.kind == jObject && tree.get("$schema") == nil && c.draft == draft7 {
+		tree.set("$schema", &jnode{kind: jString, s: draft7URI})
+	}
+	s, norm, err := unmarshalTree(tree)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrRemoteRef, quote(uri, 80), err)
+	}
+	c.docs[uri] = norm
+	c.warnings = append(c.warnings, warnings...)
+	u, _ := url.Parse(uri)
+	if err := c.addDocument(s, tree, uri, u); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// maxDocuments bounds how many remote documents one schema may pull in.
+const maxDocuments = 64
+
+// errAt returns an *InvalidSchemaError located at s.
+func (c *compiled) errAt(s *jsonschema.Schema, reason string, err error) error {
+	in := c.infos[s]
+	p := in.loc.jsonPath()
+	if in.doc != "" {
+		p = in.doc + "#" + p
+	}
+	if err == nil {
+		err = errors.New(reason)
+	}
+	return &InvalidSchemaError{Path: p, Reason: reason, Err: err}
+}
+
+// checkCycles refuses schemas whose references and in-place applicators
+// form a loop that does not descend into the instance: jsonschema-go would
+// recurse without end on them.
+func (c *compiled) checkCycles() error {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[*jsonschema.Schema]int{}
+	dynamic := map[string][]*jsonschema.Schema{}
+	for _, s := range c.order {
+		if s.DynamicAnchor != "" {
+			dynamic[s.DynamicAnchor] = append(dynamic[s.DynamicAnchor], s)
+		}
+	}
+	var visit func(s *jsonschema.Schema) error
+	visit = func(s *jsonschema.Schema) error {
+		switch color[s] {
+		case grey:
+			return c.errAt(s, "references loop back to this schema without descending into the value", ErrRefCycle)
+		case black:
+			return nil
+		}
+		color[s] = grey
+		for _, t := range c.inPlace(s, dynamic) {
+			if err := visit(t); err != nil {
+				return err
+			}
+		}
+		color[s] = black
+		return nil
+	}
+	for _, s := range c.order {
+		if err := visit(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inPlace lists the schemas s applies to the same instance.
+func (c *compiled) inPlace(s *jsonschema.Schema, dynamic map[string][]*jsonschema.Schema) []*jsonschema.Schema {
+	in := c.infos[s]
+	var out []*jsonschema.Schema
+	if in.ref != nil {
+		out = append(out, in.ref)
+		if c.draft == draft7 {
+			return out
+		}
+	}
+	if in.dynRef != nil {
+		out = append(out, in.dynRef)
+	}
+	if in.dynAnchor != "" {
+		out = append(out, dynamic[in.dynAnchor]...)
+	}
+	out = append(out, s.AllOf...)
+	out = append(out, s.AnyOf...)
+	out = append(out, s.OneOf...)
+	for _, t := range []*jsonschema.Schema{s.Not, s.If, s.Then, s.Else} {
+		if t != nil {
+			out = append(out, t)
+		}
+	}
+	for _, t := range s.DependentSchemas {
+		out = append(out, t)
+	}
+	for _, t := range s.DependencySchemas {
+		out = append(out, t)
+	}
+	return out
+}

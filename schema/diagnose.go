@@ -1,0 +1,697 @@
+package schema
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// maxDiagnoseDepth bounds the nesting of subschema applications the
+// diagnostic pass follows; deeper, it reports that it stopped.
+const maxDiagnoseDepth = 4000
+
+// A finding is a violation as the pass builds it, with what an anyOf or
+// oneOf summary needs to know about it.
+type finding struct {
+	at       *ipath
+	keyword  string
+	schema   string // JSON Pointer of the keyword in the schema
+	message  string
+	expected []string // for a type mismatch: the types wanted
+}
+
+// annotations records which items and properties a schema evaluated, for
+// unevaluatedItems and unevaluatedProperties (the rules of jsonschema-go's
+// annotations type).
+type annotations struct {
+	allItems      bool
+	endIndex      int
+	indexes       map[int]bool
+	allProperties bool
+	properties    map[string]bool
+}
+
+func (a *annotations) merge(b *annotations) {
+	if a == nil || b == nil {
+		return
+	}
+	a.allItems = a.allItems || b.allItems
+	a.endIndex = max(a.endIndex, b.endIndex)
+	for i := range b.indexes {
+		a.noteIndex(i)
+	}
+	a.allProperties = a.allProperties || b.allProperties
+	for p := range b.properties {
+		a.noteProperty(p)
+	}
+}
+
+func (a *annotations) noteIndex(i int) {
+	if a.indexes == nil {
+		a.indexes = map[int]bool{}
+	}
+	a.indexes[i] = true
+}
+
+func (a *annotations) noteProperty(p string) {
+	if a.properties == nil {
+		a.properties = map[string]bool{}
+	}
+	a.properties[p] = true
+}
+
+// diagnosis is the state of one diagnostic pass. It walks the compiled
+// schema the way jsonschema-go's validator does, but records every failure
+// instead of returning at the first, and keeps going below failures.
+type diagnosis struct {
+	c     *compiled
+	stack []*jsonschema.Schema // dynamic scope, for $dynamicRef
+	depth int
+}
+
+// diagnose returns every violation of v, which must be a plain decoded
+// JSON value (see plainValue).
+func (c *compiled) diagnose(v any) []finding {
+	d := &diagnosis{c: c}
+	var out []finding
+	d.eval(v, c.root, nil, &out, nil)
+	return dedupe(out)
+}
+
+func (d *diagnosis) add(out *[]finding, at *ipath, s *jsonschema.Schema, keyword, msg string) {
+	*out = append(*out, finding{at: at, keyword: keyword, schema: d.keywordPointer(s, keyword), message: msg})
+}
+
+func (d *diagnosis) keywordPointer(s *jsonschema.Schema, keyword string) string {
+	p := d.c.infos[s].schemaPointer()
+	if keyword == "false" || keyword == "" {
+		return p
+	}
+	return p + "/" + escapePointer(keyword)
+}
+
+func (d *diagnosis) isFalse(s *jsonschema.Schema) bool { return s != nil && d.c.infos[s].isFalse }
+
+// ok reports whether v satisfies s, collecting s's annotations into anns
+// when it does; it also returns the violations and s's annotations.
+func (d *diagnosis) ok(v any, s *jsonschema.Schema, at *ipath, anns *annotations) ([]finding, bool, *annotations) {
+	var out []finding
+	local := &annotations{}
+	d.eval(v, s, at, &out, local)
+	if len(out) == 0 {
+		anns.merge(local)
+	}
+	return out, len(out) == 0, local
+}
+
+// eval appends to out every way v violates s. Whatever the outcome, the
+// items and properties s evaluated are merged into callerAnns: when s
+// fails, the caller fails too, and marking them keeps unevaluated* from
+// repeating a complaint already made.
+func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *ipath, out *[]finding, callerAnns *annotations) {
+	if d.depth >= maxDiagnoseDepth {
+		d.add(out, at, s, "", "the value or the schema nests too deeply to check further")
+		return
+	}
+	d.depth++
+	d.stack = append(d.stack, s)
+	defer func() {
+		d.depth--
+		d.stack = d.stack[:len(d.stack)-1]
+	}()
+	in := d.c.infos[s]
+	if in.isFalse {
+		d.add(out, at, s, "false", "no value is allowed here")
+		return
+	}
+	var anns annotations
+	defer callerAnns.merge(&anns)
+
+	if in.ref != nil {
+		d.eval(v, in.ref, at, out, &anns)
+		if d.c.draft == draft7 {
+			return
+		}
+	}
+
+	typeOK := true
+	if s.Type != "" || s.Types != nil {
+		want := s.Types
+		if s.Type != "" {
+			want = []string{s.Type}
+		}
+		got := jsonType(v)
+		if !slices.Contains(want, got) && !(got == "integer" && slices.Contains(want, "number")) {
+			typeOK = false
+			msg := "expected " + orList(want) + ", got " + got
+			if r := jsonRepr(v); r != "" {
+				msg += " " + r
+			}
+			*out = append(*out, finding{at: at, keyword: "type", schema: d.keywordPointer(s, "type"), message: msg, expected: want})
+		}
+	}
+	if typeOK && s.Enum != nil && !slices.ContainsFunc(s.Enum, func(e any) bool { return equal(e, v) }) {
+		d.add(out, at, s, "enum", repr(v)+" is not one of "+listValues(s.Enum))
+	}
+	if typeOK && s.Const != nil && !equal(*s.Const, v) {
+		d.add(out, at, s, "const", "expected "+repr(*s.Const)+", got "+repr(v))
+	}
+	if n, isNum := asRat(v); isNum {
+		d.numeric(n, repr(v), s, at, out)
+	}
+	if str, isStr := v.(string); isStr {
+		d.str(str, s, in, at, out)
+	}
+
+	if s.DynamicRef != "" {
+		target := in.dynRef
+		if target == nil {
+			for _, f := range d.stack {
+				base := d.c.infos[d.c.infos[f].base]
+				if a, ok := base.anchors[in.dynAnchor]; ok && a.dynamic {
+					target = a.s
+					break
+				}
+			}
+		}
+		if target == nil {
+			d.add(out, at, s, "$dynamicRef", "no schema in scope has the dynamic anchor "+quote(in.dynAnchor, 60))
+		} else {
+			d.eval(v, target, at, out, &anns)
+		}
+	}
+
+	for _, sub := range s.AllOf {
+		d.eval(v, sub, at, out, &anns)
+	}
+	if s.AnyOf != nil {
+		d.alternatives(v, s, s.AnyOf, "anyOf", at, out, &anns)
+	}
+	if s.OneOf != nil {
+		d.alternatives(v, s, s.OneOf, "oneOf", at, out, &anns)
+	}
+	if s.Not != nil {
+		if _, ok, _ := d.ok(v, s.Not, at, nil); ok {
+			d.add(out, at, s, "not", "the value must not match "+d.describe(s.Not))
+		}
+	}
+	if s.If != nil {
+		branch := s.Else
+		if _, ok, _ := d.ok(v, s.If, at, &anns); ok {
+			branch = s.Then
+		}
+		if branch != nil {
+			d.eval(v, branch, at, out, &anns)
+		}
+	}
+
+	switch x := v.(type) {
+	case []any:
+		d.array(x, s, at, out, &anns)
+	case map[string]any:
+		d.object(x, s, in, at, out, &anns)
+	}
+}
+
+func (d *diagnosis) numeric(n *big.Rat, num string, s *jsonschema.Schema, at *ipath, out *[]finding) {
+	if s.MultipleOf != nil {
+		nf, _ := n.Float64()
+		if _, frac := math.Modf(nf / *s.MultipleOf); frac != 0 {
+			d.add(out, at, s, "multipleOf", num+" is not a multiple of "+formatFloat(*s.MultipleOf))
+		}
+	}
+	cmp := func(f float64) int { return n.Cmp(new(big.Rat).SetFloat64(f)) }
+	if s.Minimum != nil && cmp(*s.Minimum) < 0 {
+		d.add(out, at, s, "minimum", num+" is less than the minimum of "+formatFloat(*s.Minimum))
+	}
+	if s.Maximum != nil && cmp(*s.Maximum) > 0 {
+		d.add(out, at, s, "maximum", num+" is greater than the maximum of "+formatFloat(*s.Maximum))
+	}
+	if s.ExclusiveMinimum != nil && cmp(*s.ExclusiveMinimum) <= 0 {
+		d.add(out, at, s, "exclusiveMinimum", num+" must be greater than "+formatFloat(*s.ExclusiveMinimum))
+	}
+	if s.ExclusiveMaximum != nil && cmp(*s.ExclusiveMaximum) >= 0 {
+		d.add(out, at, s, "exclusiveMaximum", num+" must be less than "+formatFloat(*s.ExclusiveMaximum))
+	}
+}
+
+func (d *diagnosis) str(str string, s *jsonschema.Schema, in *sinfo, at *ipath, out *[]finding) {
+	n := utf8.RuneCountInString(str)
+	if s.MinLength != nil && n < *s.MinLength {
+		d.add(out, at, s, "minLength", quote(str, maxQuoted)+" is too short: "+plural(n, "character")+", at least "+strconv.Itoa(*s.MinLength)+" required")
+	}
+	if s.MaxLength != nil && n > *s.MaxLength {
+		d.add(out, at, s, "maxLength", quote(str, maxQuoted)+" is too long: "+plural(n, "character")+", at most "+strconv.Itoa(*s.MaxLength)+" allowed")
+	}
+	if in.pattern != nil && !in.pattern.MatchString(str) {
+		d.add(out, at, s, "pattern", quote(str, maxQuoted)+" does not match the pattern "+quote(s.Pattern, maxQuoted))
+	}
+}
+
+// alternatives checks anyOf or oneOf. When no alternative matches, it
+// reports the violations of the one that came closest, or a summary when
+// every alternative rejects the value outright.
+func (d *diagnosis) alternatives(v any, s *jsonschema.Schema, subs []*jsonschema.Schema, keyword string, at *ipath, out *[]finding, anns *annotations) {
+	branches := make([][]finding, len(subs))
+	branchAnns := make([]*annotations, len(subs))
+	var matched []int
+	for i, sub := range subs {
+		var ok bool
+		branches[i], ok, branchAnns[i] = d.ok(v, sub, at, anns)
+		if ok {
+			matched = append(matched, i)
+		}
+	}
+	switch {
+	case len(matched) == 1 || len(matched) > 1 && keyword == "anyOf":
+		return
+	case len(matched) > 1:
+		idx := make([]string, len(matched))
+		for i, m := range matched {
+			idx[i] = strconv.Itoa(m)
+		}
+		d.add(out, at, s, keyword, "the value matches "+strconv.Itoa(len(matched))+" of the alternatives ("+orList(idx)+") but must match exactly one")
+		return
+	}
+	depth := len(at.segments())
+	best, bestScore := 0, math.MaxInt
+	for i, b := range branches {
+		score := 0
+		for _, f := range b {
+			fd := len(f.at.segments())
+			switch {
+			case fd == depth && (f.keyword == "type" || f.keyword == "false"):
+				score += 1000
+			case fd <= depth+1 && (f.keyword == "const" || f.keyword == "enum"):
+				score += 100
+			case fd == depth+1 && (f.keyword == "required" || f.keyword == "additionalProperties"):
+				score += 3
+			default:
+				score++
+			}
+		}
+		if score < bestScore {
+			best, bestScore = i, score
+		}
+	}
+	if bestScore < 1000 {
+		*out = append(*out, branches[best]...)
+		anns.merge(branchAnns[best])
+		return
+	}
+	// Every alternative rejects the value's type (or all values).
+	var want []string
+	typesOnly := true
+	for _, b := range branches {
+		found := false
+		for _, f := range b {
+			if f.keyword == "type" && len(f.at.segments()) == depth {
+				for _, t := range f.expected {
+					if !slices.Contains(want, t) {
+						want = append(want, t)
+					}
+				}
+				found = true
+				break
+			}
+		}
+		typesOnly = typesOnly && found
+	}
+	msg := "the value matches none of the " + strconv.Itoa(len(subs)) + " alternatives"
+	if typesOnly {
+		msg = "expected " + orList(want) + ", got " + jsonType(v)
+		if r := jsonRepr(v); r != "" {
+			msg += " " + r
+		}
+	}
+	d.add(out, at, s, keyword, msg)
+}
+
+func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *ipath, out *[]finding, anns *annotations) {
+	items := func(from int, sub *jsonschema.Schema, kw string) {
+		if sub == nil || from >= len(arr) {
+			return
+		}
+		if d.isFalse(sub) {
+			d.add(out, at.index(from), s, kw, "unexpected item: the array may have at most "+plural(from, "item"))
+			return
+		}
+		for i := from; i < len(arr); i++ {
+			d.eval(arr[i], sub, at.index(i), out, nil)
+		}
+	}
+	if d.c.draft == draft7 {
+		if s.ItemsArray != nil {
+			for i, sub := range s.ItemsArray {
+				if i >= len(arr) {
+					break
+				}
+				d.eval(arr[i], sub, at.index(i), out, nil)
+			}
+			anns.endIndex = max(anns.endIndex, min(len(s.ItemsArray), len(arr)))
+			if s.AdditionalItems != nil {
+				items(len(s.ItemsArray), s.AdditionalItems, "additionalItems")
+				anns.allItems = true
+			}
+		} else if s.Items != nil {
+			items(0, s.Items, "items")
+			anns.allItems = true
+		}
+	} else {
+		for i, sub := range s.PrefixItems {
+			if i >= len(arr) {
+				break
+			}
+			d.eval(arr[i], sub, at.index(i), out, nil)
+		}
+		anns.endIndex = max(anns.endIndex, min(len(s.PrefixItems), len(arr)))
+		if s.Items != nil {
+			items(len(s.PrefixItems), s.Items, "items")
+			anns.allItems = true
+		}
+	}
+	nContains := 0
+	if s.Contains != nil {
+		for i, e := range arr {
+			if _, ok, _ := d.ok(e, s.Contains, at.index(i), nil); ok {
+				nContains++
+				anns.noteIndex(i)
+			}
+		}
+		if nContains == 0 && (s.MinContains == nil || *s.MinContains > 0) {
+			d.add(out, at, s, "contains", "the array must contain an item that matches "+d.describe(s.Contains))
+		}
+		if s.MinContains != nil && nContains < *s.MinContains && nContains > 0 {
+			d.add(out, at, s, "minContains", "the array has "+plural(nContains, "item")+" matching "+d.describe(s.Contains)+", fewer than the minimum of "+strconv.Itoa(*s.MinContains))
+		}
+		if s.MaxContains != nil && nContains > *s.MaxContains {
+			d.add(out, at, s, "maxContains", "the array has "+plural(nContains, "item")+" matching "+d.describe(s.Contains)+", more than the maximum of "+strconv.Itoa(*s.MaxContains))
+		}
+	}
+	if s.MinItems != nil && len(arr) < *s.MinItems {
+		d.add(out, at, s, "minItems", "the array has "+plural(len(arr), "item")+", fewer than the minimum of "+strconv.Itoa(*s.MinItems))
+	}
+	if s.MaxItems != nil && len(arr) > *s.MaxItems {
+		d.add(out, at, s, "maxItems", "the array has "+plural(len(arr), "item")+", more than the maximum of "+strconv.Itoa(*s.MaxItems))
+	}
+	if s.UniqueItems && len(arr) > 1 {
+		first := map[string]int{}
+		for i, e := range arr {
+			k := canonical(e)
+			if j, dup := first[k]; dup {
+				d.add(out, at.index(i), s, "uniqueItems", "items must be unique, but this item equals item "+strconv.Itoa(j)+": "+repr(e))
+				continue
+			}
+			first[k] = i
+		}
+	}
+	if s.UnevaluatedItems != nil && !anns.allItems {
+		for i := anns.endIndex; i < len(arr); i++ {
+			if anns.indexes[i] {
+				continue
+			}
+			if d.isFalse(s.UnevaluatedItems) {
+				d.add(out, at.index(i), s, "unevaluatedItems", "unexpected item "+repr(arr[i])+": no schema allows an item here")
+				continue
+			}
+			d.eval(arr[i], s.UnevaluatedItems, at.index(i), out, nil)
+		}
+		anns.allItems = true
+	}
+}
+
+func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, at *ipath, out *[]finding, anns *annotations) {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+
+	evaluated := map[string]bool{}
+	order := in.propOrder
+	if order == nil && s.Properties != nil {
+		for k := range s.Properties {
+			order = append(order, k)
+		}
+		slices.Sort(order)
+	}
+	for _, name := range order {
+		sub, ok := s.Properties[name]
+		val, present := obj[name]
+		if !ok || !present {
+			continue
+		}
+		d.eval(val, sub, at.key(name), out, nil)
+		evaluated[name] = true
+	}
+	for _, pp := range in.patterns {
+		for _, k := range keys {
+			if pp.re.MatchString(k) {
+				d.eval(obj[k], pp.s, at.key(k), out, nil)
+				evaluated[k] = true
+			}
+		}
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		for _, k := range keys {
+			if evaluated[k] {
+				continue
+			}
+			if d.isFalse(ap) {
+				d.add(out, at.key(k), s, "additionalProperties", "additional property "+quote(k, maxQuoted)+" is not allowed"+d.allowedHint(s))
+			} else {
+				d.eval(obj[k], ap, at.key(k), out, nil)
+			}
+			evaluated[k] = true
+		}
+	}
+	for k := range evaluated {
+		anns.noteProperty(k)
+	}
+	if s.PropertyNames != nil {
+		for _, k := range keys {
+			fs, ok, _ := d.ok(k, s.PropertyNames, at.key(k), nil)
+			if ok {
+				continue
+			}
+			for _, f := range fs {
+				d.add(out, at.key(k), s, "propertyNames", "property name "+quote(k, maxQuoted)+" is not allowed: "+f.message)
+			}
+		}
+	}
+	if s.MinProperties != nil && len(obj) < *s.MinProperties {
+		d.add(out, at, s, "minProperties", "the object has "+plural(len(obj), "property")+", fewer than the minimum of "+strconv.Itoa(*s.MinProperties))
+	}
+	if s.MaxProperties != nil && len(obj) > *s.MaxProperties {
+		d.add(out, at, s, "maxProperties", "the object has "+plural(len(obj), "property")+", more than the maximum of "+strconv.Itoa(*s.MaxProperties))
+	}
+	for _, r := range s.Required {
+		if _, ok := obj[r]; !ok {
+			d.add(out, at.key(r), s, "required", quote(r, maxQuoted)+" is a required property")
+		}
+	}
+	dependent := func(kw string, m map[string][]string) {
+		for _, k := range sortedKeys(m) {
+			if _, ok := obj[k]; !ok {
+				continue
+			}
+			for _, r := range m[k] {
+				if _, ok := obj[r]; !ok {
+					d.add(out, at.key(r), s, kw, quote(r, maxQuoted)+" is required when "+quote(k, maxQuoted)+" is present")
+				}
+			}
+		}
+	}
+	dependentSchemas := func(m map[string]*jsonschema.Schema) {
+		for _, k := range sortedKeys(m) {
+			if _, ok := obj[k]; ok {
+				d.eval(obj, m[k], at, out, anns)
+			}
+		}
+	}
+	if d.c.draft == draft7 {
+		dependent("dependencies", s.DependencyStrings)
+		dependentSchemas(s.DependencySchemas)
+	} else {
+		dependent("dependentRequired", s.DependentRequired)
+		dependentSchemas(s.DependentSchemas)
+	}
+	if s.UnevaluatedProperties != nil && !anns.allProperties {
+		for _, k := range keys {
+			if anns.properties[k] {
+				continue
+			}
+			if d.isFalse(s.UnevaluatedProperties) {
+				d.add(out, at.key(k), s, "unevaluatedProperties", "additional property "+quote(k, maxQuoted)+" is not allowed"+d.allowedHint(s))
+				continue
+			}
+			d.eval(obj[k], s.UnevaluatedProperties, at.key(k), out, nil)
+		}
+		anns.allProperties = true
+	}
+}
+
+// allowedHint lists the properties s declares, for a message about one it
+// does not.
+func (d *diagnosis) allowedHint(s *jsonschema.Schema) string {
+	names := d.c.infos[s].propOrder
+	if len(names) == 0 || len(names) > maxEnumShown {
+		return ""
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quote(n, 40)
+	}
+	return " (allowed: " + strings.Join(q, ", ") + ")"
+}
+
+// describe renders a subschema compactly for a message.
+func (d *diagnosis) describe(s *jsonschema.Schema) string {
+	in := d.c.infos[s]
+	if in.src == nil {
+		return "the schema at " + quote(in.schemaPointer(), 80)
+	}
+	b := in.src.appendJSON(nil)
+	if len(b) > maxRendered {
+		return "the schema at " + quote(in.schemaPointer(), 80)
+	}
+	return string(b)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// dedupe drops repeated findings (the same complaint reached through two
+// subschemas), keeping the first.
+func dedupe(fs []finding) []finding {
+	if len(fs) < 2 {
+		return fs
+	}
+	seen := map[[3]string]bool{}
+	out := fs[:0]
+	for _, f := range fs {
+		k := [3]string{f.at.segments().pointer(), f.keyword, f.message}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// jsonType names the JSON Schema type of a plain decoded value, as
+// jsonschema-go does (a whole number is an integer).
+func jsonType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case float64:
+		if _, f := math.Modf(x); f == 0 {
+			return "integer"
+		}
+		return "number"
+	}
+	if r, ok := asRat(v); ok {
+		if r.IsInt() {
+			return "integer"
+		}
+		return "number"
+	}
+	return "unknown"
+}
+
+// equal reports whether two JSON values are equal, numbers by value.
+func equal(a, b any) bool {
+	if ra, ok := asRat(a); ok {
+		rb, ok := asRat(b)
+		return ok && ra.Cmp(rb) == 0
+	}
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !equal(xv, yv) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+// canonical renders a JSON value so that equal values render alike.
+func canonical(v any) string {
+	var b strings.Builder
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			b.WriteByte('[')
+			for i, e := range x {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				walk(e)
+			}
+			b.WriteByte(']')
+		case map[string]any:
+			b.WriteByte('{')
+			for i, k := range sortedKeys(x) {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.Quote(k))
+				b.WriteByte(':')
+				walk(x[k])
+			}
+			b.WriteByte('}')
+		case string:
+			b.WriteString(strconv.Quote(x))
+		default:
+			if r, ok := asRat(v); ok {
+				b.WriteString("n" + r.RatString())
+				return
+			}
+			raw, _ := json.Marshal(v)
+			b.Write(raw)
+		}
+	}
+	walk(v)
+	return b.String()
+}

@@ -1,0 +1,222 @@
+package schema
+
+import (
+	"strings"
+)
+
+// A draft is the set of validation rules a schema is compiled under.
+// jsonschema-go knows two: draft 2020-12 and draft-07.
+type draft uint8
+
+const (
+	draft2020 draft = iota
+	draft7
+)
+
+// The $schema values jsonschema-go accepts. It applies draft-07 rules only
+// for draft7URI (or its https twin) and refuses to validate anything under
+// any other non-empty $schema, so the root's $schema is always rewritten to
+// one of these two before compiling.
+const (
+	draft2020URI = "https://json-schema.org/draft/2020-12/schema"
+	draft7URI    = "http://json-schema.org/draft-07/schema#"
+)
+
+func (d draft) String() string {
+	if d == draft7 {
+		return "draft-07"
+	}
+	return "draft 2020-12"
+}
+
+// A dialect is what a root $schema says, once normalised.
+type dialect uint8
+
+const (
+	dialectNone dialect = iota // no $schema: detected from the keywords used
+	dialect2020
+	dialect2019
+	dialect7
+	dialect6
+	dialect4
+)
+
+// parseDialect normalises a $schema value: http or https, with or without
+// "www.", with or without a trailing "#".
+func parseDialect(uri string) (dialect, bool) {
+	u := strings.TrimSuffix(strings.TrimSpace(uri), "#")
+	u = strings.TrimPrefix(u, "https://")
+	u = strings.TrimPrefix(u, "http://")
+	u = strings.TrimPrefix(u, "www.")
+	switch strings.TrimSuffix(u, "/") {
+	case "json-schema.org/draft/2020-12/schema":
+		return dialect2020, true
+	case "json-schema.org/draft/2019-09/schema":
+		return dialect2019, true
+	case "json-schema.org/draft-07/schema":
+		return dialect7, true
+	case "json-schema.org/draft-06/schema":
+		return dialect6, true
+	case "json-schema.org/draft-04/schema":
+		return dialect4, true
+	}
+	return dialectNone, false
+}
+
+// detectDraft decides the rules root is compiled under. An explicit
+// $schema wins: 2020-12 as itself; draft-07, draft-06 and draft-04 under
+// draft-07 rules (draft-04 documents are rewritten first, see
+// rewriteDraft4). Without $schema (or with 2019-09, which jsonschema-go
+// cannot apply), a schema that uses a draft-07-only form (array-form items,
+// additionalItems, dependencies) and no 2020-12-only keyword is draft-07;
+// anything else is 2020-12.
+func detectDraft(root *jnode) (draft, dialect, *InvalidSchemaError) {
+	if sv := root.get("$schema"); sv != nil && sv.kind == jString {
+		dl, ok := parseDialect(sv.s)
+		if !ok {
+			return draft2020, dialectNone, &InvalidSchemaError{
+				Path:   "$['$schema']",
+				Reason: "unsupported $schema " + quote(sv.s, 80) + ": use draft 2020-12 (" + draft2020URI + ") or draft-07 (" + draft7URI + ")",
+				Err:    ErrUnsupportedDraft,
+			}
+		}
+		switch dl {
+		case dialect2020:
+			return draft2020, dl, nil
+		case dialect7, dialect6, dialect4:
+			return draft7, dl, nil
+		}
+		d, _ := formsDraft(root)
+		return d, dl, nil
+	}
+	d, _ := formsDraft(root)
+	return d, dialectNone, nil
+}
+
+// formsDraft looks for keywords that only one draft has, anywhere in the
+// document. It returns draft7 when draft-07-only forms are used and no
+// 2020-12-only keyword is; mixed reports whether both kinds occur.
+func formsDraft(root *jnode) (d draft, mixed bool) {
+	var has7, has2020 bool
+	walkSchemas(root, func(n *jnode) {
+		if n.kind != jObject {
+			return
+		}
+		for i, k := range n.keys {
+			switch k {
+			case "additionalItems", "dependencies":
+				has7 = true
+			case "items":
+				if n.vals[i].kind == jArray {
+					has7 = true
+				}
+			case "prefixItems", "dependentRequired", "dependentSchemas", "unevaluatedItems",
+				"unevaluatedProperties", "$dynamicRef", "$dynamicAnchor", "$anchor", "minContains", "maxContains":
+				has2020 = true
+			}
+		}
+	})
+	if has7 && !has2020 {
+		return draft7, false
+	}
+	return draft2020, has7 && has2020
+}
+
+// rewriteDraft4 turns draft-04 forms into their draft-07 equivalents, in
+// place: a boolean exclusiveMinimum/exclusiveMaximum qualifies minimum/
+// maximum, and "id" names the base URI.
+func rewriteDraft4(root *jnode) {
+	walkSchemas(root, func(n *jnode) {
+		if n.kind != jObject {
+			return
+		}
+		for _, pair := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
+			ex := n.get(pair[0])
+			if ex == nil || ex.kind != jBool {
+				continue
+			}
+			bound := n.get(pair[1])
+			if ex.b && bound != nil {
+				n.set(pair[0], bound)
+				n.del(pair[1])
+			} else {
+				n.del(pair[0])
+			}
+		}
+		if id := n.get("id"); id != nil && id.kind == jString && n.get("$id") == nil {
+			n.set("$id", id)
+			n.del("id")
+		}
+	})
+}
+
+// keywordShape says what value a keyword holding subschemas takes.
+type keywordShape uint8
+
+const (
+	shapeSchema      keywordShape = iota + 1 // one schema
+	shapeSchemaList                          // an array of schemas
+	shapeSchemaMap                           // an object whose values are schemas
+	shapeItems                               // a schema, or (draft-07) an array of schemas
+	shapeDependencies                        // an object of schemas or string arrays
+)
+
+// subschemaKeywords lists the keywords whose values are (or hold) schemas.
+var subschemaKeywords = map[string]keywordShape{
+	"additionalProperties":  shapeSchema,
+	"propertyNames":         shapeSchema,
+	"unevaluatedProperties": shapeSchema,
+	"not":                   shapeSchema,
+	"if":                    shapeSchema,
+	"then":                  shapeSchema,
+	"else":                  shapeSchema,
+	"contains":              shapeSchema,
+	"additionalItems":       shapeSchema,
+	"unevaluatedItems":      shapeSchema,
+	"contentSchema":         shapeSchema,
+	"allOf":                 shapeSchemaList,
+	"anyOf":                 shapeSchemaList,
+	"oneOf":                 shapeSchemaList,
+	"prefixItems":           shapeSchemaList,
+	"properties":            shapeSchemaMap,
+	"patternProperties":     shapeSchemaMap,
+	"$defs":                 shapeSchemaMap,
+	"definitions":           shapeSchemaMap,
+	"dependentSchemas":      shapeSchemaMap,
+	"items":                 shapeItems,
+	"dependencies":          shapeDependencies,
+}
+
+// walkSchemas calls fn on n and on every subschema under it, in document
+// order. Values in schema positions that are not objects are passed to fn
+// but not descended into.
+func walkSchemas(n *jnode, fn func(*jnode)) {
+	fn(n)
+	if n.kind != jObject {
+		return
+	}
+	for i, k := range n.keys {
+		v := n.vals[i]
+		switch subschemaKeywords[k] {
+		case shapeSchema:
+			walkSchemas(v, fn)
+		case shapeSchemaList, shapeItems:
+			if v.kind == jArray {
+				for _, e := range v.arr {
+					walkSchemas(e, fn)
+				}
+			} else if subschemaKeywords[k] == shapeItems {
+				walkSchemas(v, fn)
+			}
+		case shapeSchemaMap, shapeDependencies:
+			if v.kind == jObject {
+				for _, e := range v.vals {
+					if subschemaKeywords[k] == shapeDependencies && e.kind == jArray {
+						continue
+					}
+					walkSchemas(e, fn)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package schema
+
+import (
+	"strconv"
+	"strings"
+)
+
+// A segment is one step of a location: an object member or an array index.
+type segment struct {
+	key   string
+	index int
+	isKey bool
+}
+
+// segments is a location as a list of steps, root first.
+type segments []segment
+
+func (p *segments) push(s segment) { *p = append(*p, s) }
+func (p *segments) pop()           { *p = (*p)[:len(*p)-1] }
+
+// jsonPath renders the location JSONPath style: "$", "$.issues[0].severity",
+// "$['odd key']".
+func (p segments) jsonPath() string {
+	var b strings.Builder
+	b.WriteByte('$')
+	for _, s := range p {
+		s.appendPath(&b)
+	}
+	return b.String()
+}
+
+// pointer renders the location as a JSON Pointer: "", "/issues/0/severity".
+func (p segments) pointer() string {
+	var b strings.Builder
+	for _, s := range p {
+		s.appendPointer(&b)
+	}
+	return b.String()
+}
+
+func (s segment) appendPath(b *strings.Builder) {
+	if !s.isKey {
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(s.index))
+		b.WriteByte(']')
+		return
+	}
+	if isPlainName(s.key) {
+		b.WriteByte('.')
+		b.WriteString(s.key)
+		return
+	}
+	b.WriteString("['")
+	for _, r := range s.key {
+		switch r {
+		case '\'', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteString("']")
+}
+
+func (s segment) appendPointer(b *strings.Builder) {
+	b.WriteByte('/')
+	if !s.isKey {
+		b.WriteString(strconv.Itoa(s.index))
+		return
+	}
+	b.WriteString(escapePointer(s.key))
+}
+
+// escapePointer escapes a JSON Pointer reference token (RFC 6901).
+func escapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// isPlainName reports whether key can follow a dot in a JSONPath: ASCII
+// letters, digits, '_' and '$', not starting with a digit.
+func isPlainName(key string) bool {
+	if key == "" {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c == '$':
+		case c >= '0' && c <= '9':
+			if i == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// An ipath is an instance location built while the diagnostic pass
+// descends: a linked list from the innermost step to the root, so that
+// descending costs no allocation until a violation is recorded.
+type ipath struct {
+	parent *ipath
+	seg    segment
+}
+
+func (p *ipath) key(k string) *ipath { return &ipath{parent: p, seg: segment{key: k, isKey: true}} }
+func (p *ipath) index(i int) *ipath  { return &ipath{parent: p, seg: segment{index: i}} }
+
+// segments returns the steps from the root to p.
+func (p *ipath) segments() segments {
+	n := 0
+	for q := p; q != nil; q = q.parent {
+		n++
+	}
+	out := make(segments, n)
+	for q := p; q != nil; q = q.parent {
+		n--
+		out[n] = q.seg
+	}
+	return out
+}

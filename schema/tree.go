@@ -1,0 +1,247 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Limits on schema documents. They keep Parse's time, memory and recursion
+// bounded whatever the input.
+const (
+	// maxSchemaBytes is the largest schema document Parse accepts.
+	maxSchemaBytes = 8 << 20
+	// maxSchemaDepth is the deepest nesting of JSON arrays and objects a
+	// schema document may have.
+	maxSchemaDepth = 256
+)
+
+// jkind is the kind of a JSON value in a decoded schema document.
+type jkind uint8
+
+const (
+	jNull jkind = iota
+	jBool
+	jNumber
+	jString
+	jArray
+	jObject
+)
+
+// A jnode is a JSON value that keeps the order of object members, so that
+// schema locations, lint warnings and property order follow the author's
+// document.
+type jnode struct {
+	kind jkind
+	b    bool
+	s    string // a string's value or a number's literal
+	arr  []*jnode
+	keys []string // object member names, in document order
+	vals []*jnode // object member values, parallel to keys
+}
+
+// get returns the value of the member named key, or nil.
+func (n *jnode) get(key string) *jnode {
+	if n == nil || n.kind != jObject {
+		return nil
+	}
+	for i, k := range n.keys {
+		if k == key {
+			return n.vals[i]
+		}
+	}
+	return nil
+}
+
+// set replaces the value of the member named key, appending it when absent.
+func (n *jnode) set(key string, v *jnode) {
+	for i, k := range n.keys {
+		if k == key {
+			n.vals[i] = v
+			return
+		}
+	}
+	n.keys = append(n.keys, key)
+	n.vals = append(n.vals, v)
+}
+
+// del removes the member named key, if present.
+func (n *jnode) del(key string) {
+	for i, k := range n.keys {
+		if k == key {
+			n.keys = append(n.keys[:i:i], n.keys[i+1:]...)
+			n.vals = append(n.vals[:i:i], n.vals[i+1:]...)
+			return
+		}
+	}
+}
+
+// kindName names the kind of n for messages.
+func (n *jnode) kindName() string {
+	switch n.kind {
+	case jNull:
+		return "null"
+	case jBool:
+		return "boolean"
+	case jNumber:
+		return "number"
+	case jString:
+		return "string"
+	case jArray:
+		return "array"
+	default:
+		return "object"
+	}
+}
+
+// appendJSON appends n as compact JSON, member order kept.
+func (n *jnode) appendJSON(buf []byte) []byte {
+	switch n.kind {
+	case jNull:
+		return append(buf, "null"...)
+	case jBool:
+		return strconv.AppendBool(buf, n.b)
+	case jNumber:
+		return append(buf, n.s...)
+	case jString:
+		return appendJSONString(buf, n.s)
+	case jArray:
+		buf = append(buf, '[')
+		for i, e := range n.arr {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = e.appendJSON(buf)
+		}
+		return append(buf, ']')
+	default:
+		buf = append(buf, '{')
+		for i, k := range n.keys {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendJSONString(buf, k)
+			buf = append(buf, ':')
+			buf = n.vals[i].appendJSON(buf)
+		}
+		return append(buf, '}')
+	}
+}
+
+// appendJSONString appends s as a JSON string, without HTML escaping.
+func appendJSONString(buf []byte, s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // encoding a string cannot fail
+	return append(buf, bytes.TrimSuffix(b.Bytes(), []byte{'\n'})...)
+}
+
+// errTooDeep is returned by decodeTree for documents nested deeper than
+// maxSchemaDepth.
+var errTooDeep = errors.New("too deep")
+
+// decodeTree decodes one JSON document into a jnode tree. It fails on
+// malformed JSON, on trailing data and on nesting deeper than maxDepth; the
+// error's path says where decoding stopped.
+func decodeTree(data []byte, maxDepth int) (*jnode, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var path segments
+	n, err := decodeValue(d, &path, 0, maxDepth)
+	if err != nil {
+		return nil, &InvalidSchemaError{Path: path.jsonPath(), Reason: treeReason(err, maxDepth), Err: treeErr(err)}
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, &InvalidSchemaError{Path: "$", Reason: "unexpected data after the top-level value", Err: ErrSyntax}
+	}
+	return n, nil
+}
+
+func treeReason(err error, maxDepth int) string {
+	if errors.Is(err, errTooDeep) {
+		return fmt.Sprintf("nested more than %d levels deep", maxDepth)
+	}
+	return "malformed JSON: " + err.Error()
+}
+
+func treeErr(err error) error {
+	if errors.Is(err, errTooDeep) {
+		return ErrLimit
+	}
+	return fmt.Errorf("%w: %w", ErrSyntax, err)
+}
+
+func decodeValue(d *json.Decoder, path *segments, depth, maxDepth int) (*jnode, error) {
+	tok, err := d.Token()
+	if err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case nil:
+		return &jnode{kind: jNull}, nil
+	case bool:
+		return &jnode{kind: jBool, b: t}, nil
+	case json.Number:
+		return &jnode{kind: jNumber, s: string(t)}, nil
+	case string:
+		return &jnode{kind: jString, s: t}, nil
+	case json.Delim:
+		if depth >= maxDepth {
+			return nil, errTooDeep
+		}
+		if t == '[' {
+			n := &jnode{kind: jArray}
+			for i := 0; d.More(); i++ {
+				path.push(segment{index: i})
+				e, err := decodeValue(d, path, depth+1, maxDepth)
+				if err != nil {
+					return nil, err
+				}
+				path.pop()
+				n.arr = append(n.arr, e)
+			}
+			if _, err := d.Token(); err != nil {
+				return nil, err
+			}
+			return n, nil
+		}
+		n := &jnode{kind: jObject}
+		seen := map[string]int{}
+		for d.More() {
+			kt, err := d.Token()
+			if err != nil {
+				return nil, err
+			}
+			key, ok := kt.(string)
+			if !ok {
+				return nil, fmt.Errorf("object key is not a string")
+			}
+			path.push(segment{key: key, isKey: true})
+			v, err := decodeValue(d, path, depth+1, maxDepth)
+			if err != nil {
+				return nil, err
+			}
+			path.pop()
+			if i, ok := seen[key]; ok {
+				// encoding/json keeps the last duplicate; so do we.
+				n.vals[i] = v
+				continue
+			}
+			seen[key] = len(n.keys)
+			n.keys = append(n.keys, key)
+			n.vals = append(n.vals, v)
+		}
+		if _, err := d.Token(); err != nil {
+			return nil, err
+		}
+		return n, nil
+	}
+	return nil, fmt.Errorf("unexpected token %v", tok)
+}
