@@ -35,6 +35,7 @@ type Blueprint struct {
 	promptFile    bool // systemPrompt came from agent.system-prompt.md
 	tags          []string
 	params        *schema.Schema
+	merged        *schema.Schema // params merged with "prompt", autonomous agents only
 	output        *schema.Schema
 	defaultOutput *schema.Schema
 	defaults      OutputOptions
@@ -143,6 +144,20 @@ func parse(data []byte, filePrompt *string) (*Blueprint, error) {
 	}
 	if !hasName {
 		fail("name", "is required")
+	}
+	if b.typ == TypeAutonomous && len(errs) == 0 {
+		// Merging at load time reports a schema that cannot take the
+		// required prompt (false, say) where it is written.
+		m, err := schema.MergePrompt(b.params)
+		if err != nil {
+			reason := err.Error()
+			var me *schema.MergeError
+			if errors.As(err, &me) {
+				reason = me.Reason
+			}
+			errs = append(errs, &FieldError{Field: "parameters_schema", Reason: `cannot add the required "prompt": ` + reason, Err: err})
+		}
+		b.merged = m
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
