@@ -1,0 +1,153 @@
+package extract_test
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/extract"
+)
+
+// corpusPath is the shared corpus of cases gathered from public JSON-repair
+// test suites; CI clones the repository with shared/ beside it.
+const corpusPath = "../../shared/corpora/repair.jsonl"
+
+// corpusCase is one record of repair.jsonl.
+type corpusCase struct {
+	ID            string          `json:"id"`
+	Input         string          `json:"input"`
+	InputB64      string          `json:"input_b64"`
+	Expected      json.RawMessage `json:"expected"`
+	ExpectFailure bool            `json:"expect_failure"`
+	Category      string          `json:"category"`
+	Consensus     int             `json:"consensus"`
+	Options       json.RawMessage `json:"options"`
+}
+
+func loadCorpus(t *testing.T) []corpusCase {
+	t.Helper()
+	f, err := os.Open(corpusPath)
+	if os.IsNotExist(err) {
+		t.Skipf("corpus %s not present", corpusPath)
+	}
+	require.NoError(t, err)
+	defer f.Close()
+	var cases []corpusCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	for sc.Scan() {
+		var c corpusCase
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &c))
+		if len(c.Options) > 0 && string(c.Options) != "null" {
+			continue // needs a schema or a target type
+		}
+		if c.InputB64 != "" {
+			b, err := base64.StdEncoding.DecodeString(c.InputB64)
+			require.NoError(t, err, c.ID)
+			c.Input = string(b)
+		}
+		cases = append(cases, c)
+	}
+	require.NoError(t, sc.Err())
+	return cases
+}
+
+// reproduces reports whether extraction with opts gives what the case expects.
+func reproduces(c corpusCase, opts ...extract.Option) (bool, string) {
+	got, err := extract.JSON(c.Input, opts...)
+	if c.ExpectFailure {
+		if err != nil {
+			return true, ""
+		}
+		return false, fmt.Sprintf("want failure, got %s", got.JSON)
+	}
+	if err != nil {
+		return false, err.Error()
+	}
+	var want, have any
+	if json.Unmarshal(c.Expected, &want) != nil || json.Unmarshal(got.JSON, &have) != nil {
+		return false, "undecodable"
+	}
+	if !reflect.DeepEqual(want, have) {
+		return false, fmt.Sprintf("want %s, got %s", c.Expected, got.JSON)
+	}
+	return true, ""
+}
+
+func TestCorpusRepair(t *testing.T) {
+	cases := loadCorpus(t)
+	type tally struct{ pass, total, passStrong, totalStrong int }
+	per := map[string]*tally{}
+	for _, c := range cases {
+		ok, why := reproduces(c, extract.WithRepair())
+		tl := per[c.Category]
+		if tl == nil {
+			tl = &tally{}
+			per[c.Category] = tl
+		}
+		tl.total++
+		if ok {
+			tl.pass++
+		}
+		if c.Consensus >= 3 {
+			tl.totalStrong++
+			if ok {
+				tl.passStrong++
+			}
+			if reason, listed := corpusExceptions[c.ID]; listed {
+				if ok {
+					t.Logf("%s passes but is listed as an exception (%s)", c.ID, reason)
+				}
+				continue
+			}
+			assert.True(t, ok, "%s (%s): %q: %s", c.ID, c.Category, c.Input, why)
+		}
+	}
+	cats := make([]string, 0, len(per))
+	for k := range per {
+		cats = append(cats, k)
+	}
+	sort.Strings(cats)
+	var b strings.Builder
+	all := tally{}
+	for _, k := range cats {
+		tl := per[k]
+		fmt.Fprintf(&b, "%-20s %4d/%-4d  consensus>=3: %4d/%-4d\n", k, tl.pass, tl.total, tl.passStrong, tl.totalStrong)
+		all.pass += tl.pass
+		all.total += tl.total
+		all.passStrong += tl.passStrong
+		all.totalStrong += tl.totalStrong
+	}
+	fmt.Fprintf(&b, "%-20s %4d/%-4d  consensus>=3: %4d/%-4d\n", "all", all.pass, all.total, all.passStrong, all.totalStrong)
+	t.Logf("cases reproduced with WithRepair, per category:\n%s", b.String())
+}
+
+func TestCorpusWithoutRepair(t *testing.T) {
+	for _, c := range loadCorpus(t) {
+		if c.Category != "valid" && c.Category != "code_fence" {
+			continue
+		}
+		if _, needsRepair := noRepairExceptions[c.ID]; needsRepair {
+			continue
+		}
+		ok, why := reproduces(c)
+		assert.True(t, ok, "%s (%s): %q: %s", c.ID, c.Category, c.Input, why)
+	}
+}
+
+// corpusExceptions lists the consensus >= 3 cases extract does not
+// reproduce with repair on, and why.
+var corpusExceptions = map[string]string{}
+
+// noRepairExceptions lists the valid and code_fence cases that cannot pass
+// without repair, and why.
+var noRepairExceptions = map[string]string{}

@@ -1,0 +1,159 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// snippetLen is how many bytes of the reply an error quotes, at most.
+const snippetLen = 40
+
+// noJSON builds the error for a reply without an acceptable value, saying
+// what the reply held instead, in words fit to show the model.
+func (f *finder) noJSON() error {
+	what := "JSON value"
+	if f.cfg.objectsOnly {
+		what = "JSON object"
+	}
+	if fl, ok := f.worstFailure(); ok {
+		return &ReplyError{
+			Err:         ErrNoJSON,
+			Description: fmt.Sprintf("the %s at byte %d does not parse: %s", what, fl.start, f.stopReason(fl)),
+			Offset:      fl.stop,
+		}
+	}
+	if f.unterminated {
+		return &ReplyError{
+			Err:         ErrNoJSON,
+			Description: fmt.Sprintf("no %s found; the reply ended inside an unclosed reasoning block", what),
+			Offset:      len(f.text),
+		}
+	}
+	s, e := 0, len(f.text)
+	if sole, ok := f.soleContent(); ok {
+		s, e = sole.start, sole.end
+	}
+	s, e = trimSpan(f.text, span{s, e})
+	if s == e {
+		return &ReplyError{Err: ErrNoJSON, Description: fmt.Sprintf("no %s found; the reply was empty", what), Offset: -1}
+	}
+	return &ReplyError{
+		Err:         ErrNoJSON,
+		Description: fmt.Sprintf("no %s found; the reply began with %q", what, head(f.text[s:e])),
+		Offset:      -1,
+	}
+}
+
+// worstFailure picks the failure to tell the model about: a json fence
+// first, then another fence, then the scanned value that looked most like
+// JSON (parsed longest) among those that began like JSON.
+func (f *finder) worstFailure() (failure, bool) {
+	var best failure
+	found := false
+	for _, fl := range f.failures {
+		if fl.tier == tierScan && !f.looksLikeJSON(fl.start, fl.limit) {
+			continue
+		}
+		switch {
+		case !found, fl.tier < best.tier,
+			fl.tier == best.tier && fl.tier == tierScan && fl.stop-fl.start > best.stop-best.start:
+			best, found = fl, true
+		}
+	}
+	return best, found
+}
+
+// looksLikeJSON reports whether the container opening at start continues
+// the way JSON would: a key or a closing brace for an object, a value or a
+// closing bracket for an array. Prose like "{curly}" does not.
+func (f *finder) looksLikeJSON(start, limit int) bool {
+	i := start + 1
+	for i < limit && isSpace(f.text[i]) {
+		i++
+	}
+	if i >= limit {
+		return true
+	}
+	c := f.text[i]
+	if f.text[start] == '{' {
+		return c == '"' || c == '}'
+	}
+	return strings.IndexByte("\"{[]-0123456789tfn", c) >= 0
+}
+
+// stopReason says where and why strict parsing of a failure stopped.
+func (f *finder) stopReason(fl failure) string {
+	if fl.stop >= fl.limit {
+		return "the text ends before the value is complete"
+	}
+	r, _ := utf8.DecodeRuneInString(f.text[fl.stop:fl.limit])
+	return fmt.Sprintf("unexpected %q at byte %d", r, fl.stop)
+}
+
+// strictCheck returns an error unless c is the reply's only content:
+// reasoning blocks and blanks aside, the reply holds c alone or one json (or
+// unlabelled) fence holding c.
+func (f *finder) strictCheck(c Candidate) error {
+	allowed := span{c.Start, c.End}
+	if c.Source != SourceWhole {
+		for _, fc := range f.fences {
+			if fc.content.start <= c.Start && c.End <= fc.content.end && (fc.jsonLabel || !fc.labelled) {
+				allowed = span{fc.start, fc.end}
+				break
+			}
+		}
+	}
+	before, after := "", ""
+	offset := -1
+	for _, seg := range f.segs {
+		if s, e := trimSpan(f.text, span{seg.start, min(seg.end, allowed.start)}); s < e {
+			before = tail(f.text[s:e])
+			if offset < 0 {
+				offset = s
+			}
+		}
+		if s, e := trimSpan(f.text, span{max(seg.start, allowed.end), seg.end}); s < e && after == "" {
+			after = head(f.text[s:e])
+			if offset < 0 {
+				offset = s
+			}
+		}
+	}
+	var d string
+	switch {
+	case before == "" && after == "":
+		return nil
+	case after == "":
+		d = fmt.Sprintf("the reply must be JSON alone, but text precedes the value at byte %d: %q", c.Start, before)
+	case before == "":
+		d = fmt.Sprintf("the reply must be JSON alone, but text follows the value at byte %d: %q", c.Start, after)
+	default:
+		d = fmt.Sprintf("the reply must be JSON alone, but text surrounds the value at byte %d: %q before it, %q after it", c.Start, before, after)
+	}
+	return &ReplyError{Err: ErrNonJSONText, Description: d, Offset: offset}
+}
+
+// head returns the start of s, cut at a rune boundary, with blanks folded.
+func head(s string) string {
+	if len(s) > snippetLen {
+		cut := snippetLen
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// tail returns the end of s, cut at a rune boundary, with blanks folded.
+func tail(s string) string {
+	if len(s) > snippetLen {
+		cut := len(s) - snippetLen
+		for cut < len(s) && !utf8.RuneStart(s[cut]) {
+			cut++
+		}
+		s = "..." + s[cut:]
+	}
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,67 @@
+package extract
+
+import (
+	"fmt"
+)
+
+// JSON returns the best JSON value in text, the reply of a model.
+//
+// It tries, in order: the whole text (less surrounding whitespace and
+// reasoning blocks); fenced blocks labelled json; other fenced blocks; values
+// found by a scan of the prose. The first value found wins, or the last with
+// [WithPreferLast]. With [WithRepair], a value that does not parse is
+// repaired when nothing parses as it stands. See the package documentation
+// for the details.
+//
+// When no value is found the error is a [*ReplyError] matching [ErrNoJSON]
+// (or [ErrNonJSONText] under [WithStrictJSONOnly]) whose Description can be
+// shown to the model. An input longer than the maximum size gives an error
+// matching [ErrTooLarge], a bad option one matching [ErrInvalidOption]. On
+// error the Candidate is the zero value. JSON is safe for concurrent use.
+func JSON(text string, opts ...Option) (Candidate, error) {
+	cfg := newConfig(opts)
+	if err := cfg.check(text); err != nil {
+		return Candidate{}, err
+	}
+	f := newFinder(text, cfg)
+	cands := f.find(true)
+	if len(cands) == 0 {
+		return Candidate{}, f.noJSON()
+	}
+	c := cands[0]
+	if cfg.strict {
+		if err := f.strictCheck(c); err != nil {
+			return Candidate{}, err
+		}
+	}
+	return c, nil
+}
+
+// Candidates returns every JSON value found in text, best first, in the
+// order [JSON] ranks them: the whole text, json fences, other fences, scanned
+// values; with [WithRepair], repaired values follow the ones that parse, and
+// values found inside a repaired one (its fragments) come last. Each
+// candidate's bytes are its own copy. [WithStrictJSONOnly] does not filter
+// the list.
+//
+// Candidates returns nil when nothing is found, when the input is longer than
+// the maximum size, or when an option is bad; call [JSON] to learn why.
+// Candidates is safe for concurrent use.
+func Candidates(text string, opts ...Option) []Candidate {
+	cfg := newConfig(opts)
+	if cfg.check(text) != nil {
+		return nil
+	}
+	return newFinder(text, cfg).find(false)
+}
+
+// check reports a bad option or an input that is too large.
+func (c *config) check(text string) error {
+	if c.err != nil {
+		return c.err
+	}
+	if len(text) > c.maxSize {
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(text), c.maxSize)
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package extract
+
+import "strings"
+
+// A fence is one fenced code block.
+type fence struct {
+	start, end int  // the whole block, markers included
+	content    span // between the markers (to the end of the text when unterminated)
+	jsonLabel  bool // labelled json, jsonc, json5, ...
+	labelled   bool // has any label
+	closed     bool
+}
+
+// findFences returns the fenced blocks of text[seg.start:seg.end] in order.
+//
+// An opening fence is a run of three or more backticks anywhere, then an
+// optional label. When the rest of the label's line is blank the content
+// starts on the next line; otherwise it starts right after the label, which
+// admits inline blocks like ```json{"a":1}```. The closing fence is the first
+// later run of three or more backticks that stands at the start of a line,
+// ends a line, or touches whitespace or a closing bracket before it: backticks
+// inside a JSON string ("```py") are none of these. A block without a closing
+// fence runs to the end of the segment (the reply was cut off).
+func findFences(text string, seg span, dst []fence) []fence {
+	pos := seg.start
+	for pos < seg.end {
+		i := strings.Index(text[pos:seg.end], "```")
+		if i < 0 {
+			break
+		}
+		open := pos + i
+		j := open
+		for j < seg.end && text[j] == '`' {
+			j++
+		}
+		for j < seg.end && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		labelStart := j
+		for j < seg.end && isLabelByte(text[j]) {
+			j++
+		}
+		label := text[labelStart:j]
+		content := j
+		if k, ok := blankToEOL(text, j, seg.end); ok {
+			content = k
+		} else {
+			for content < seg.end && (text[content] == ' ' || text[content] == '\t') {
+				content++
+			}
+		}
+		f := fence{start: open, jsonLabel: isJSONLabel(label), labelled: label != ""}
+		closeAt, closeEnd := findClosingFence(text, content, seg)
+		if closeAt < 0 {
+			f.content = span{content, seg.end}
+			f.end = seg.end
+		} else {
+			f.content = span{content, closeAt}
+			f.end = closeEnd
+			f.closed = true
+		}
+		dst = append(dst, f)
+		pos = f.end
+	}
+	return dst
+}
+
+// findClosingFence returns the start and end of the closing backtick run for
+// content starting at from, or -1.
+func findClosingFence(text string, from int, seg span) (int, int) {
+	pos := from
+	for pos < seg.end {
+		i := strings.Index(text[pos:seg.end], "```")
+		if i < 0 {
+			return -1, -1
+		}
+		at := pos + i
+		end := at
+		for end < seg.end && text[end] == '`' {
+			end++
+		}
+		if lineStart(text, at, seg.start) || isFenceEdge(text, at, end, seg.end) {
+			return at, end
+		}
+		pos = end
+	}
+	return -1, -1
+}
+
+// lineStart reports whether only spaces and tabs stand between the previous
+// newline (or the segment start) and at.
+func lineStart(text string, at, min int) bool {
+	for k := at - 1; k >= min; k-- {
+		switch text[k] {
+		case ' ', '\t':
+			continue
+		case '\n', '\r':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isFenceEdge reports whether the backtick run [at, end) ends its line, or
+// follows whitespace or a closing bracket.
+func isFenceEdge(text string, at, end, max int) bool {
+	if _, ok := blankToEOL(text, end, max); ok {
+		return true
+	}
+	if at > 0 {
+		switch text[at-1] {
+		case ' ', '\t', '\n', '\r', '}', ']':
+			return true
+		}
+	}
+	return false
+}
+
+// blankToEOL reports whether text[i:] holds only blanks up to a newline or
+// max, and returns the offset after that newline.
+func blankToEOL(text string, i, max int) (int, bool) {
+	for i < max {
+		switch c := text[i]; {
+		case c == ' ' || c == '\t' || c == '\r':
+			i++
+		case c == '\n':
+			return i + 1, true
+		case c == 0xc2 && i+1 < max && text[i+1] == 0xa0: // no-break space
+			i += 2
+		default:
+			return i, false
+		}
+	}
+	return i, true
+}
+
+// isLabelByte reports a byte allowed in a fence label.
+func isLabelByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '_' || c == '-' || c == '+' || c == '.'
+}
+
+// isJSONLabel reports a label naming JSON or a dialect of it.
+func isJSONLabel(label string) bool {
+	return len(label) >= 4 && strings.EqualFold(label[:4], "json")
+}

@@ -1,0 +1,278 @@
+package extract
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// A tier is a rank of where a value was found; lower is better.
+type tier int
+
+const (
+	tierJSONFence tier = iota
+	tierOtherFence
+	tierScan
+)
+
+// A failure is a place that looked like JSON but did not parse.
+type failure struct {
+	start int // where the value starts
+	limit int // how far repair may read
+	stop  int // where strict parsing stopped
+	tier  tier
+	fence int // index in finder.fences, or -1
+}
+
+// finder holds the state of one search. It is used by one goroutine.
+type finder struct {
+	text         string
+	cfg          config
+	v            validator
+	segs         []span // visible text: outside reasoning blocks
+	unterminated bool   // the text ends inside a leading reasoning block
+	fences       []fence
+	failures     []failure
+}
+
+func newFinder(text string, cfg config) *finder {
+	return &finder{text: text, cfg: cfg}
+}
+
+// find returns the candidates best first. When first is set it stops at the
+// first strategy that yields a value, since only the best one is wanted.
+func (f *finder) find(first bool) []Candidate {
+	text := f.text
+	if c, ok := f.whole(span{0, len(text)}); ok {
+		return []Candidate{c}
+	}
+	f.segs, f.unterminated = visibleSpans(text)
+	if sole, ok := f.soleContent(); ok && sole != (span{0, len(text)}) {
+		if c, ok := f.whole(sole); ok {
+			return []Candidate{c}
+		}
+	}
+
+	// Fenced blocks.
+	for _, seg := range f.segs {
+		f.fences = findFences(text, seg, f.fences)
+	}
+	var jsonFenced, otherFenced []Candidate
+	validFence := make([]bool, len(f.fences))
+	for i, fc := range f.fences {
+		cs, ce := trimSpan(text, fc.content)
+		if cs == ce {
+			continue
+		}
+		end, ok := f.v.value(text[:ce], cs)
+		if ok && end == ce {
+			if !f.kindOK(text[cs]) {
+				continue
+			}
+			validFence[i] = true
+			c := f.candidate(cs, ce, SourceFence)
+			if fc.jsonLabel {
+				jsonFenced = append(jsonFenced, c)
+			} else {
+				otherFenced = append(otherFenced, c)
+			}
+			continue
+		}
+		t := tierOtherFence
+		if fc.jsonLabel {
+			t = tierJSONFence
+		}
+		f.failures = append(f.failures, failure{start: cs, limit: ce, stop: end, tier: t, fence: i})
+	}
+	var out []Candidate
+	out = append(out, f.ordered(jsonFenced)...)
+	if first && len(out) > 0 {
+		return out
+	}
+	out = append(out, f.ordered(otherFenced)...)
+	if first && len(out) > 0 {
+		return out
+	}
+
+	// The scan of everything outside the fences that parsed.
+	var regions []span
+	for _, seg := range f.segs {
+		pos := seg.start
+		for i, fc := range f.fences {
+			if !validFence[i] || fc.start < seg.start || fc.end > seg.end {
+				continue
+			}
+			if fc.start > pos {
+				regions = append(regions, span{pos, fc.start})
+			}
+			pos = fc.end
+		}
+		if pos < seg.end {
+			regions = append(regions, span{pos, seg.end})
+		}
+	}
+	var attempts []attempt
+	var attemptRegion []int // index in regions of each attempt
+	for ri, r := range regions {
+		n := len(attempts)
+		attempts = f.v.scan(text, r, f.cfg.objectsOnly, attempts)
+		for range attempts[n:] {
+			attemptRegion = append(attemptRegion, ri)
+		}
+	}
+
+	if !f.cfg.repair {
+		var scanned []Candidate
+		for k, a := range attempts {
+			if a.ok {
+				scanned = append(scanned, f.candidate(a.start, a.end, SourceScan))
+				continue
+			}
+			limit := regions[attemptRegion[k]].end
+			f.failures = append(f.failures, failure{start: a.start, limit: limit, stop: a.end, tier: tierScan, fence: -1})
+		}
+		return append(out, f.ordered(scanned)...)
+	}
+
+	// With repair: repair the fences that failed, then walk the scan in
+	// order, repairing each failed attempt that is not inside a value
+	// already repaired; values inside a repaired one are its fragments.
+	var repairedJSON, repairedOther, repairedScan, scanned, fragments []Candidate
+	var covered []span // extents of repaired fence values, in input order
+	for _, fl := range f.failures {
+		c, _, ok := f.repair(fl.start, fl.limit)
+		if !ok {
+			continue
+		}
+		covered = append(covered, span{c.Start, c.End})
+		if fl.tier == tierJSONFence {
+			repairedJSON = append(repairedJSON, c)
+		} else {
+			repairedOther = append(repairedOther, c)
+		}
+	}
+	sort.Slice(covered, func(i, j int) bool { return covered[i].start < covered[j].start })
+	ci := 0
+	skip := span{-1, -1} // the last scan repair, or the reach of one that gave up
+	for k, a := range attempts {
+		for ci < len(covered) && covered[ci].end <= a.start {
+			ci++
+		}
+		inside := (ci < len(covered) && covered[ci].start <= a.start) ||
+			(a.start >= skip.start && a.start < skip.end)
+		switch {
+		case a.ok && inside:
+			fragments = append(fragments, f.candidate(a.start, a.end, SourceScan))
+		case a.ok:
+			scanned = append(scanned, f.candidate(a.start, a.end, SourceScan))
+		case inside:
+			// A broken piece of a value already repaired.
+		default:
+			limit := regions[attemptRegion[k]].end
+			f.failures = append(f.failures, failure{start: a.start, limit: limit, stop: a.end, tier: tierScan, fence: -1})
+			c, reach, ok := f.repair(a.start, limit)
+			skip = span{a.start, reach}
+			if ok {
+				repairedScan = append(repairedScan, c)
+			}
+		}
+	}
+	out = append(out, f.ordered(scanned)...)
+	out = append(out, f.ordered(repairedJSON)...)
+	out = append(out, f.ordered(repairedOther)...)
+	out = append(out, f.ordered(repairedScan)...)
+	return append(out, f.ordered(fragments)...)
+}
+
+// whole returns the value filling sp (less surrounding whitespace), if any.
+func (f *finder) whole(sp span) (Candidate, bool) {
+	s, e := trimSpan(f.text, sp)
+	if s == e || !f.kindOK(f.text[s]) {
+		return Candidate{}, false
+	}
+	end, ok := f.v.value(f.text[:e], s)
+	if !ok || end != e {
+		return Candidate{}, false
+	}
+	return f.candidate(s, e, SourceWhole), true
+}
+
+// soleContent returns the one visible segment holding non-blank text, when
+// exactly one does.
+func (f *finder) soleContent() (span, bool) {
+	var sole span
+	n := 0
+	for _, seg := range f.segs {
+		if s, e := trimSpan(f.text, seg); s < e {
+			sole = seg
+			n++
+		}
+	}
+	return sole, n == 1
+}
+
+// kindOK reports whether a value starting with byte c is acceptable.
+func (f *finder) kindOK(c byte) bool {
+	return !f.cfg.objectsOnly || c == '{'
+}
+
+// candidate copies text[s:e] into a new candidate.
+func (f *finder) candidate(s, e int, src Source) Candidate {
+	return Candidate{JSON: []byte(f.text[s:e]), Start: s, End: e, Source: src}
+}
+
+// ordered puts candidates of one rank in preference order, in place.
+func (f *finder) ordered(cs []Candidate) []Candidate {
+	if f.cfg.preferLast {
+		for i, j := 0, len(cs)-1; i < j; i, j = i+1, j-1 {
+			cs[i], cs[j] = cs[j], cs[i]
+		}
+	}
+	return cs
+}
+
+// repair rebuilds the value starting at start, reading no further than
+// limit. It returns the candidate, how far it read (also when it gave up),
+// and whether it produced an acceptable value.
+func (f *finder) repair(start, limit int) (Candidate, int, bool) {
+	r := repairer{text: f.text[:limit]}
+	out, end, ok := r.run(start)
+	if !ok || len(out) == 0 || !f.kindOK(out[0]) {
+		return Candidate{}, r.reach, false
+	}
+	return Candidate{JSON: out, Start: start, End: end, Source: SourceRepaired, Fixes: r.fixes}, r.reach, true
+}
+
+// trimSpan returns sp less leading and trailing blanks: JSON whitespace,
+// no-break spaces and byte order marks.
+func trimSpan(text string, sp span) (int, int) {
+	s, e := sp.start, sp.end
+	for s < e {
+		if isSpace(text[s]) {
+			s++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[s:e])
+		if r != '\u00a0' && r != '\ufeff' {
+			break
+		}
+		s += n
+	}
+	for e > s {
+		if isSpace(text[e-1]) {
+			e--
+			continue
+		}
+		r, n := utf8.DecodeLastRuneInString(text[s:e])
+		if r != '\u00a0' && r != '\ufeff' {
+			break
+		}
+		e -= n
+	}
+	return s, e
+}
+
+// blank reports whether text[s:e] holds only blanks.
+func blank(text string, s, e int) bool {
+	a, b := trimSpan(text, span{s, e})
+	return a == b
+}

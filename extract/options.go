@@ -1,0 +1,83 @@
+package extract
+
+import "fmt"
+
+// DefaultMaxSize is the largest input, in bytes, that [JSON] and [Candidates]
+// accept when [WithMaxSize] is not given: 16 MiB, far above any model reply.
+const DefaultMaxSize = 16 << 20
+
+// An Option changes how [JSON] and [Candidates] look for JSON. Options are
+// applied in order; a later option overrides an earlier one of the same kind.
+type Option func(*config)
+
+// config holds the per-call settings built from the options.
+type config struct {
+	repair      bool
+	strict      bool
+	preferLast  bool
+	objectsOnly bool
+	maxSize     int
+	err         error // first bad option value, reported by the call
+}
+
+// newConfig applies opts over the defaults. It is the one place defaults are set.
+func newConfig(opts []Option) config {
+	c := config{maxSize: DefaultMaxSize}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
+
+// WithRepair turns on repair: when no candidate parses as JSON, the most
+// likely span is repaired (comments removed, quotes fixed, a truncated value
+// closed, and so on) and returned with [SourceRepaired] and the [Fix] list.
+// Text that already parses is never changed. Repair is off by default.
+func WithRepair() Option {
+	return func(c *config) { c.repair = true }
+}
+
+// WithStrictJSONOnly requires the reply to be one JSON value and nothing else:
+// whitespace and reasoning blocks may surround it, and so may one ```json (or
+// unlabelled) fence that holds the whole reply. Any other text makes [JSON]
+// return an error matching [ErrNonJSONText].
+func WithStrictJSONOnly() Option {
+	return func(c *config) { c.strict = true }
+}
+
+// WithPreferLast makes the last value of each strategy win instead of the
+// first: use it when a model drafts an answer and then corrects it.
+func WithPreferLast() Option {
+	return func(c *config) { c.preferLast = true }
+}
+
+// WithObjectsOnly accepts only JSON objects: arrays and scalars are not
+// candidates, whichever way they were found. By default any JSON value found
+// as the whole text or a fenced block is accepted, and the scan of prose finds
+// objects and arrays.
+func WithObjectsOnly() Option {
+	return func(c *config) { c.objectsOnly = true }
+}
+
+// WithMaxSize sets the largest input, in bytes, that is searched (default
+// [DefaultMaxSize]). A longer input makes [JSON] return an error matching
+// [ErrTooLarge]; n must be positive, otherwise the call returns an error
+// matching [ErrInvalidOption].
+func WithMaxSize(n int) Option {
+	return func(c *config) {
+		if n <= 0 {
+			c.setErr(fmt.Errorf("%w: max size %d is not positive", ErrInvalidOption, n))
+			return
+		}
+		c.maxSize = n
+	}
+}
+
+// setErr keeps the first option error.
+func (c *config) setErr(err error) {
+	if c.err == nil {
+		c.err = err
+	}
+}

@@ -1,0 +1,935 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// A context says where a value being repaired stands, which decides how its
+// strings and bare words end.
+type context int
+
+const (
+	ctxTop   context = iota // the value itself
+	ctxArray                // an element of an array
+	ctxKey                  // an object key
+	ctxValue                // an object member's value
+)
+
+// repairer rebuilds one broken JSON value from text, recording every change.
+// It reads each byte at most a bounded number of times (string ends look
+// ahead over blanks only), so it runs in linear time. It is used once, by
+// one goroutine.
+type repairer struct {
+	text  string // the input, cut at how far repair may read
+	pos   int
+	out   []byte
+	fixes []Fix
+	kinds []byte // open containers, '{' or '['
+	reach int    // how far reading got, also when it gave up
+}
+
+// run repairs the value starting at start. It returns the JSON, the end of
+// the value in the input, and false when the text cannot be read as a value.
+func (r *repairer) run(start int) ([]byte, int, bool) {
+	r.pos = start
+	ok := r.value(ctxTop)
+	r.reach = max(r.reach, r.pos)
+	if !ok {
+		return nil, 0, false
+	}
+	// The output is checked as a last line of defence: a candidate is
+	// always valid JSON, whatever the input.
+	var v validator
+	if end, valid := v.value(string(r.out), 0); !valid || end != len(r.out) {
+		return nil, 0, false
+	}
+	end := r.pos
+	for end > start && isSpace(r.text[end-1]) {
+		end--
+	}
+	return r.out, end, true
+}
+
+// fix records a change at offset.
+func (r *repairer) fix(kind FixKind, offset int, detail string) {
+	r.fixes = append(r.fixes, Fix{Kind: kind, Offset: offset, Detail: detail})
+}
+
+// eof reports whether the input is exhausted.
+func (r *repairer) eof() bool { return r.pos >= len(r.text) }
+
+// value repairs one value at r.pos (after blanks).
+func (r *repairer) value(ctx context) bool {
+	r.skipBlanks()
+	if r.eof() {
+		return false
+	}
+	c := r.text[r.pos]
+	switch {
+	case c == '{':
+		return r.object()
+	case c == '[':
+		return r.array()
+	case c == '"' || c == '\'':
+		return r.str(ctx)
+	case c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`) && ctx != ctxTop:
+		return r.escapedStr()
+	case c >= 0x80:
+		if q := smartQuote(r.text[r.pos:]); q != "" {
+			return r.str(ctx)
+		}
+	}
+	if ctx == ctxTop {
+		return false
+	}
+	return r.word(ctx)
+}
+
+// object repairs an object starting at '{'.
+func (r *repairer) object() bool {
+	if len(r.kinds) >= maxDepth {
+		return false
+	}
+	r.kinds = append(r.kinds, '{')
+	defer func() { r.kinds = r.kinds[:len(r.kinds)-1] }()
+	r.out = append(r.out, '{')
+	r.pos++
+	members := 0
+	comma := -1 // offset of a comma not yet followed by a member
+	for {
+		r.skipBlanks()
+		if r.eof() {
+			r.dropComma(comma)
+			r.fix(FixTruncated, r.pos, "closed an object left open")
+			r.out = append(r.out, '}')
+			return true
+		}
+		c := r.text[r.pos]
+		switch {
+		case c == '}':
+			r.dropComma(comma)
+			r.pos++
+			r.out = append(r.out, '}')
+			return true
+		case c == ']':
+			r.dropComma(comma)
+			r.closeMismatched('}')
+			return true
+		case c == ',':
+			if members == 0 || comma >= 0 {
+				r.fix(FixTrailingComma, r.pos, "removed a comma with no member before it")
+			} else {
+				comma = r.pos
+			}
+			r.pos++
+			continue
+		case r.ellipsis():
+			continue
+		case c == '{' || c == '[':
+			// A key was expected but a value starts: the object was not
+			// closed before its parent's next element.
+			if members == 0 || len(r.kinds) == 1 {
+				return false
+			}
+			r.dropComma(comma)
+			r.fix(FixBracket, r.pos, "inserted a missing '}'")
+			r.out = append(r.out, '}')
+			return true
+		}
+		mark := len(r.out)
+		if members > 0 {
+			if comma < 0 {
+				r.fix(FixMissingComma, r.pos, "inserted a missing ','")
+			}
+			r.out = append(r.out, ',')
+		}
+		keyAt := r.pos
+		if !r.key() {
+			return false
+		}
+		r.skipBlanks()
+		if r.eof() {
+			r.out = r.out[:mark]
+			r.fix(FixDanglingKey, keyAt, "dropped a key left without a value")
+			r.fix(FixTruncated, r.pos, "closed an object left open")
+			r.out = append(r.out, '}')
+			return true
+		}
+		r.out = append(r.out, ':')
+		switch c := r.text[r.pos]; {
+		case c == ':':
+			r.pos++
+		case c == '}' || c == ',':
+			r.fix(FixMissingValue, r.pos, "gave a key without a value null")
+			r.out = append(r.out, "null"...)
+			members++
+			comma = -1
+			continue
+		case r.startsValue():
+			r.fix(FixMissingColon, r.pos, "inserted a missing ':'")
+		default:
+			return false
+		}
+		r.skipBlanks()
+		if r.eof() {
+			r.out = r.out[:mark]
+			r.fix(FixDanglingKey, keyAt, "dropped a key left without a value")
+			r.fix(FixTruncated, r.pos, "closed an object left open")
+			r.out = append(r.out, '}')
+			return true
+		}
+		if c := r.text[r.pos]; c == '}' || c == ',' || c == ']' {
+			r.fix(FixMissingValue, r.pos, "gave a key without a value null")
+			r.out = append(r.out, "null"...)
+		} else if !r.value(ctxValue) {
+			return false
+		}
+		members++
+		comma = -1
+	}
+}
+
+// array repairs an array starting at '['.
+func (r *repairer) array() bool {
+	if len(r.kinds) >= maxDepth {
+		return false
+	}
+	r.kinds = append(r.kinds, '[')
+	defer func() { r.kinds = r.kinds[:len(r.kinds)-1] }()
+	r.out = append(r.out, '[')
+	r.pos++
+	items := 0
+	comma := -1
+	for {
+		r.skipBlanks()
+		if r.eof() {
+			r.dropComma(comma)
+			r.fix(FixTruncated, r.pos, "closed an array left open")
+			r.out = append(r.out, ']')
+			return true
+		}
+		switch c := r.text[r.pos]; {
+		case c == ']':
+			r.dropComma(comma)
+			r.pos++
+			r.out = append(r.out, ']')
+			return true
+		case c == '}':
+			r.dropComma(comma)
+			r.closeMismatched(']')
+			return true
+		case c == ',':
+			if items == 0 || comma >= 0 {
+				r.fix(FixTrailingComma, r.pos, "removed a comma with no element before it")
+			} else {
+				comma = r.pos
+			}
+			r.pos++
+			continue
+		case r.ellipsis():
+			continue
+		case c == ':':
+			return false
+		}
+		if items > 0 {
+			if comma < 0 {
+				r.fix(FixMissingComma, r.pos, "inserted a missing ','")
+			}
+			r.out = append(r.out, ',')
+		}
+		if !r.value(ctxArray) {
+			return false
+		}
+		items++
+		comma = -1
+	}
+}
+
+// dropComma records that the comma at offset (if any) was dropped because a
+// closing bracket followed it.
+func (r *repairer) dropComma(offset int) {
+	if offset >= 0 {
+		r.fix(FixTrailingComma, offset, "removed a trailing comma")
+	}
+}
+
+// closeMismatched handles a closing bracket at r.pos that does not match the
+// open container, which closes with want. When an enclosing container
+// matches the bracket, the current one was left open: it is closed and the
+// bracket left to its owner. Otherwise the bracket was mistyped and is
+// replaced.
+func (r *repairer) closeMismatched(want byte) {
+	got := r.text[r.pos]
+	opener := byte('{')
+	if got == ']' {
+		opener = '['
+	}
+	for i := len(r.kinds) - 2; i >= 0; i-- {
+		if r.kinds[i] == opener {
+			r.fix(FixBracket, r.pos, fmt.Sprintf("inserted a missing '%c'", want))
+			r.out = append(r.out, want)
+			return
+		}
+	}
+	r.fix(FixBracket, r.pos, fmt.Sprintf("replaced '%c' with '%c'", got, want))
+	r.pos++
+	r.out = append(r.out, want)
+}
+
+// ellipsis skips a "..." (or "…") placeholder at r.pos and reports whether
+// there was one.
+func (r *repairer) ellipsis() bool {
+	rest := r.text[r.pos:]
+	n := 0
+	switch {
+	case strings.HasPrefix(rest, "..."):
+		n = 3
+		for n < len(rest) && rest[n] == '.' {
+			n++
+		}
+	case strings.HasPrefix(rest, "…"):
+		n = len("…")
+	default:
+		return false
+	}
+	r.fix(FixEllipsis, r.pos, "removed a '...' placeholder")
+	r.pos += n
+	return true
+}
+
+// startsValue reports whether the byte at r.pos can begin a value.
+func (r *repairer) startsValue() bool {
+	c := r.text[r.pos]
+	switch {
+	case c == '"' || c == '\'' || c == '{' || c == '[' || c == '-' || c == '+' || c == '.':
+		return true
+	case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		return true
+	case c >= 0x80:
+		return smartQuote(r.text[r.pos:]) != ""
+	}
+	return false
+}
+
+// key repairs an object key: a string in any quotes, or a bare word.
+func (r *repairer) key() bool {
+	c := r.text[r.pos]
+	if c == '"' || c == '\'' || (c >= 0x80 && smartQuote(r.text[r.pos:]) != "") {
+		return r.str(ctxKey)
+	}
+	if c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`) {
+		return r.escapedStr()
+	}
+	start := r.pos
+	for !r.eof() && isBareByte(r.text[r.pos]) {
+		r.pos++
+	}
+	end := r.pos
+	if end == start {
+		return false
+	}
+	// A bare key must be followed by its colon (after blanks, and after a
+	// stray closing quote, as in {a":1}); anything else is not an object.
+	if !r.eof() && r.text[r.pos] == '"' {
+		r.pos++
+		r.fix(FixMissingQuote, start, "supplied the key's missing opening quote")
+	} else {
+		r.fix(FixUnquotedKey, start, fmt.Sprintf("quoted the bare key %s", shortQuote(r.text[start:end])))
+	}
+	save := r.pos
+	for !r.eof() && isSpace(r.text[r.pos]) {
+		r.pos++
+	}
+	if r.eof() || r.text[r.pos] != ':' {
+		return false
+	}
+	r.pos = save
+	r.out = appendQuoted(r.out, r.text[start:end])
+	return true
+}
+
+// isBareByte reports a byte that may appear in a bare key.
+func isBareByte(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', ',', ':', '{', '}', '[', ']', '"', '\'', '/', '#':
+		return false
+	}
+	return c >= 0x20
+}
+
+// word repairs a bare word in a container: a literal, a Python or JavaScript
+// literal, a number in a form JSON lacks, or an unquoted string.
+func (r *repairer) word(ctx context) bool {
+	start := r.pos
+	c := r.text[start]
+	if c < 0x20 || c == ',' || c == ':' || c == '}' || c == ']' || c == '/' || c == '#' {
+		return false
+	}
+	// The first token: up to a blank or a delimiter.
+	end := start
+	for end < len(r.text) && !isTokenEnd(r.text[end]) {
+		end++
+	}
+	tok := r.text[start:end]
+	if lit, kind, ok := literal(tok); ok {
+		r.pos = end
+		if kind != "" {
+			r.fix(kind, start, fmt.Sprintf("replaced %s with %s", tok, lit))
+		}
+		r.out = append(r.out, lit...)
+		return true
+	}
+	if num, changed, ok := number(tok); ok {
+		r.pos = end
+		if changed {
+			r.fix(FixNumber, start, fmt.Sprintf("rewrote the number %s as %s", shortQuote(tok), num))
+		}
+		r.out = append(r.out, num...)
+		return true
+	}
+	// An unquoted string runs to the next delimiter or line end.
+	end = start
+	for end < len(r.text) {
+		b := r.text[end]
+		if b == ',' || b == '}' || b == ']' || b == '"' || b == '\n' || b == '\r' ||
+			(ctx == ctxArray && b == ':') {
+			break
+		}
+		end++
+	}
+	val := strings.TrimRight(r.text[start:end], " \t")
+	if val == "" {
+		return false
+	}
+	r.pos = end
+	r.fix(FixUnquotedString, start, fmt.Sprintf("quoted the bare word %s", shortQuote(val)))
+	r.out = appendQuoted(r.out, val)
+	// A closing quote without its opening one, as in [a",b"].
+	if r.pos < len(r.text) && r.text[r.pos] == '"' && endsString(r.text, r.pos+1, ctx) {
+		r.fix(FixMissingQuote, start, "supplied the string's missing opening quote")
+		r.pos++
+	}
+	return true
+}
+
+// isTokenEnd reports a byte that ends a bare token.
+func isTokenEnd(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', ',', '}', ']', '"', ':':
+		return true
+	}
+	return false
+}
+
+// literal maps a bare token to a JSON literal, with the kind of fix made.
+func literal(tok string) (lit string, kind FixKind, ok bool) {
+	switch tok {
+	case "true", "false", "null":
+		return tok, "", true
+	case "True", "False":
+		return strings.ToLower(tok), FixPythonLiteral, true
+	case "None", "undefined":
+		return "null", FixPythonLiteral, true
+	case "NaN", "Infinity", "+Infinity", "-Infinity", "inf", "-inf", "nan":
+		return "null", FixNonFinite, true
+	}
+	return "", "", false
+}
+
+// number reads tok as a number, JSON or a near miss (+1, .5, 1., 1e, 01,
+// a lone minus), and returns its JSON form and whether that differs.
+func number(tok string) (string, bool, bool) {
+	if tok == "" {
+		return "", false, false
+	}
+	var v validator
+	if end, ok := v.value(tok, 0); ok && end == len(tok) && (tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9') {
+		return tok, false, true
+	}
+	i := 0
+	neg := false
+	if tok[0] == '+' || tok[0] == '-' {
+		neg = tok[0] == '-'
+		i++
+	}
+	intStart := i
+	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+		i++
+	}
+	intPart := tok[intStart:i]
+	frac, hasFrac := "", false
+	if i < len(tok) && tok[i] == '.' {
+		hasFrac = true
+		i++
+		fs := i
+		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+			i++
+		}
+		frac = tok[fs:i]
+	}
+	exp := ""
+	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
+		if intPart == "" && frac == "" {
+			return "", false, false
+		}
+		i++
+		es := i
+		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
+			i++
+		}
+		ds := i
+		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+			i++
+		}
+		if i > ds {
+			exp = "e" + tok[es:i]
+		}
+	}
+	if i != len(tok) {
+		return "", false, false
+	}
+	if intPart == "" && frac == "" {
+		if tok != "-" {
+			return "", false, false
+		}
+		return "0", true, true
+	}
+	intPart = strings.TrimLeft(intPart, "0")
+	if intPart == "" {
+		intPart = "0"
+	}
+	if hasFrac && frac == "" {
+		frac = "0"
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	b.WriteString(intPart)
+	if frac != "" {
+		b.WriteByte('.')
+		b.WriteString(frac)
+	}
+	b.WriteString(exp)
+	return b.String(), true, true
+}
+
+// smartQuote returns the typographic quote at the start of s, or "".
+func smartQuote(s string) string {
+	for _, q := range [...]string{"“", "”", "‘", "’", "„", "‚"} {
+		if strings.HasPrefix(s, q) {
+			return q
+		}
+	}
+	return ""
+}
+
+// closersFor returns the quotes that may close a string opened with open.
+func closersFor(open string) []string {
+	switch open {
+	case `"`:
+		return []string{`"`}
+	case "'":
+		return []string{"'"}
+	case "“", "”":
+		return []string{"”", "“"}
+	case "‘", "’":
+		return []string{"’", "‘"}
+	case "„":
+		return []string{"“", "”"}
+	case "‚":
+		return []string{"‘", "’"}
+	}
+	return nil
+}
+
+// str repairs a string opened by a straight, single or typographic quote at
+// r.pos. A quote that matches the opening one ends the string only when what
+// follows it can follow a string; otherwise it is taken as a quote the model
+// forgot to escape.
+func (r *repairer) str(ctx context) bool {
+	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	ok, cut := r.strUntil(ctx, -1)
+	if ok && cut >= 0 {
+		// The string's closing quote was missing: read it again, ending
+		// where it should have ended. This happens once per string.
+		r.pos, r.out, r.fixes = start, r.out[:mark], r.fixes[:fmark]
+		ok, _ = r.strUntil(ctx, cut)
+	}
+	return ok
+}
+
+// strUntil reads the string at r.pos, ending it at stop when stop >= 0. It
+// returns a cut >= 0 when the string turns out to have lost its closing
+// quote and should end at the cut instead.
+func (r *repairer) strUntil(ctx context, stop int) (ok bool, cut int) {
+	start := r.pos
+	open := r.text[r.pos : r.pos+1]
+	if open[0] >= 0x80 {
+		open = smartQuote(r.text[r.pos:])
+	}
+	switch open {
+	case `"`:
+	case "'":
+		r.fix(FixSingleQuote, start, "replaced single quotes with double quotes")
+	default:
+		r.fix(FixSmartQuote, start, "replaced typographic quotes with double quotes")
+	}
+	closers := closersFor(open)
+	r.pos += len(open)
+	contentStart := r.pos
+	r.out = append(r.out, '"')
+	for {
+		if r.pos == stop {
+			r.fix(FixMissingQuote, r.pos, "supplied the string's missing closing quote")
+			r.out = append(r.out, '"')
+			return true, -1
+		}
+		if r.eof() {
+			if c := missingQuoteAtEOF(r.text, contentStart, ctx); c >= 0 {
+				return true, c
+			}
+			r.fix(FixTruncated, r.pos, "closed a string left open")
+			r.out = append(r.out, '"')
+			return true, -1
+		}
+		c := r.text[r.pos]
+		if c >= 0x20 && c != '\\' && c != '"' && c != '\'' && c < 0x80 {
+			r.out = append(r.out, c)
+			r.pos++
+			continue
+		}
+		if q := matchAny(r.text[r.pos:], closers); q != "" {
+			after := r.pos + len(q)
+			if endsString(r.text, after, ctx) {
+				r.pos = after
+				r.out = append(r.out, '"')
+				return true, -1
+			}
+			if ctx == ctxValue {
+				if c := commaBeforeKey(r.text, contentStart, r.pos); c >= 0 {
+					return true, c
+				}
+			}
+			if q == `"` {
+				r.fix(FixStringEscape, r.pos, "escaped a quote inside a string")
+			}
+			r.out = appendEscaped(r.out, q)
+			r.pos = after
+			continue
+		}
+		switch {
+		case c == '"':
+			r.out = append(r.out, '\\', '"')
+			r.pos++
+		case c == '\'':
+			r.out = append(r.out, '\'')
+			r.pos++
+		case c == '\\':
+			if !r.escape() {
+				return false, -1
+			}
+		case c < 0x20:
+			esc, ok := controlEscape(c)
+			if !ok {
+				return false, -1
+			}
+			r.fix(FixStringEscape, r.pos, fmt.Sprintf("escaped a raw %s inside a string", controlName(c)))
+			r.out = append(r.out, esc...)
+			r.pos++
+		default: // a multi-byte character
+			_, n := utf8.DecodeRuneInString(r.text[r.pos:])
+			r.out = append(r.out, r.text[r.pos:r.pos+n]...)
+			r.pos += n
+		}
+	}
+}
+
+// missingQuoteAtEOF decides where a string the text ends inside should have
+// ended, or returns -1 when it was simply cut off. A member value holding
+// ", key:" ended at that comma ({"a": "first, b: 1}); a string whose tail is
+// closing brackets ended before them ({"a": "b}).
+func missingQuoteAtEOF(text string, contentStart int, ctx context) int {
+	if ctx == ctxValue {
+		for i := len(text) - 1; i > contentStart; i-- {
+			if text[i] != ':' {
+				continue
+			}
+			if c := commaBeforeKey(text, contentStart, i+1); c >= 0 {
+				return c
+			}
+		}
+	}
+	k := len(text)
+	brackets := false
+	for k > contentStart {
+		b := text[k-1]
+		if b == ']' || b == '}' {
+			brackets = true
+		} else if !isSpace(b) {
+			break
+		}
+		k--
+	}
+	if !brackets {
+		return -1
+	}
+	return k
+}
+
+// commaBeforeKey reports where a string that runs from contentStart to end
+// should have ended when its text so far ends with a comma and blanks (the
+// quote at end opens the next key) or with a comma, a bare key and a colon.
+// It returns the comma's offset, or -1. It reads back over one word only.
+func commaBeforeKey(text string, contentStart, end int) int {
+	k := end
+	for k > contentStart && text[k-1] == ' ' {
+		k--
+	}
+	if k > contentStart && text[k-1] == ',' {
+		return k - 1
+	}
+	if k <= contentStart || text[k-1] != ':' {
+		return -1
+	}
+	k--
+	for k > contentStart && text[k-1] == ' ' {
+		k--
+	}
+	w := k
+	for w > contentStart && isKeyWordByte(text[w-1]) {
+		w--
+	}
+	if w == k {
+		return -1
+	}
+	for w > contentStart && text[w-1] == ' ' {
+		w--
+	}
+	if w > contentStart && text[w-1] == ',' {
+		return w - 1
+	}
+	return -1
+}
+
+// isKeyWordByte reports a byte of a bare key seen inside a string.
+func isKeyWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// endsString reports whether a quote just before at can close a string in
+// ctx: what follows it (after blanks) is the end of the text, a delimiter,
+// another quote or a comment.
+func endsString(text string, at int, ctx context) bool {
+	for at < len(text) && (isSpace(text[at])) {
+		at++
+	}
+	if at >= len(text) {
+		return true
+	}
+	switch text[at] {
+	case ',', '}', ']', '"', '#':
+		return true
+	case ':':
+		return ctx == ctxKey || ctx == ctxTop
+	case '/':
+		return at+1 < len(text) && (text[at+1] == '/' || text[at+1] == '*')
+	case '\'':
+		return true
+	}
+	return smartQuote(text[at:]) != ""
+}
+
+// matchAny returns the element of qs that s starts with, or "".
+func matchAny(s string, qs []string) string {
+	for _, q := range qs {
+		if strings.HasPrefix(s, q) {
+			return q
+		}
+	}
+	return ""
+}
+
+// escape copies or repairs the backslash escape at r.pos.
+func (r *repairer) escape() bool {
+	if r.pos+1 >= len(r.text) {
+		r.fix(FixTruncated, r.pos, "dropped a backslash the text ends with")
+		r.pos++
+		return true
+	}
+	switch c := r.text[r.pos+1]; c {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		r.out = append(r.out, '\\', c)
+		r.pos += 2
+	case 'u':
+		for k := 2; k < 6; k++ {
+			if r.pos+k >= len(r.text) {
+				r.fix(FixTruncated, r.pos, "dropped an escape the text ends inside")
+				r.pos = len(r.text)
+				return true
+			}
+			if !isHex(r.text[r.pos+k]) {
+				return false
+			}
+		}
+		r.out = append(r.out, r.text[r.pos:r.pos+6]...)
+		r.pos += 6
+	default:
+		r.fix(FixStringEscape, r.pos, "dropped the backslash of an invalid escape")
+		r.pos++
+	}
+	return true
+}
+
+// escapedStr repairs a string written as escaped JSON, \"like this\", in a
+// value that is itself escaped JSON text.
+func (r *repairer) escapedStr() bool {
+	r.fix(FixEscapedJSON, r.pos, `read \" as a quote`)
+	r.pos += 2
+	r.out = append(r.out, '"')
+	for !r.eof() {
+		rest := r.text[r.pos:]
+		switch {
+		case strings.HasPrefix(rest, `\\\"`):
+			// An escaped quote of the inner text.
+			r.out = append(r.out, '\\', '"')
+			r.pos += 4
+		case strings.HasPrefix(rest, `\\"`):
+			r.out = append(r.out, '\\', '"')
+			r.pos += 3
+		case strings.HasPrefix(rest, `\"`):
+			r.pos += 2
+			r.out = append(r.out, '"')
+			return true
+		case strings.HasPrefix(rest, `\\`):
+			r.out = append(r.out, '\\', '\\')
+			r.pos += 2
+		case rest[0] == '"':
+			r.out = append(r.out, '\\', '"')
+			r.pos++
+		case rest[0] < 0x20:
+			esc, ok := controlEscape(rest[0])
+			if !ok {
+				return false
+			}
+			r.out = append(r.out, esc...)
+			r.pos++
+		case rest[0] == '\\':
+			if !r.escape() {
+				return false
+			}
+		default:
+			r.out = append(r.out, rest[0])
+			r.pos++
+		}
+	}
+	r.fix(FixTruncated, r.pos, "closed a string left open")
+	r.out = append(r.out, '"')
+	return true
+}
+
+// skipBlanks skips whitespace, comments and the space characters JSON does
+// not allow, recording what it dropped.
+func (r *repairer) skipBlanks() {
+	for !r.eof() {
+		c := r.text[r.pos]
+		switch {
+		case isSpace(c):
+			r.pos++
+		case c == '/' && r.pos+1 < len(r.text) && r.text[r.pos+1] == '/', c == '#':
+			r.fix(FixComment, r.pos, "removed a line comment")
+			for !r.eof() && r.text[r.pos] != '\n' {
+				r.pos++
+			}
+		case c == '/' && r.pos+1 < len(r.text) && r.text[r.pos+1] == '*':
+			r.fix(FixComment, r.pos, "removed a block comment")
+			end := strings.Index(r.text[r.pos+2:], "*/")
+			if end < 0 {
+				r.pos = len(r.text)
+			} else {
+				r.pos += 2 + end + 2
+			}
+		case c >= 0x80:
+			ch, n := utf8.DecodeRuneInString(r.text[r.pos:])
+			if !isOddSpace(ch) {
+				return
+			}
+			r.fix(FixWhitespace, r.pos, fmt.Sprintf("dropped the space character %U", ch))
+			r.pos += n
+		default:
+			return
+		}
+	}
+}
+
+// isOddSpace reports a Unicode space or invisible character that models put
+// between tokens and JSON does not allow there.
+func isOddSpace(ch rune) bool {
+	switch {
+	case ch == 0xa0, ch == 0x1680, ch == 0x180e, ch >= 0x2000 && ch <= 0x200b,
+		ch == 0x2028, ch == 0x2029, ch == 0x202f, ch == 0x205f, ch == 0x3000, ch == 0xfeff:
+		return true
+	}
+	return false
+}
+
+// controlEscape returns the JSON escape of a control character allowed to
+// appear raw in a model's string (newline, tab, ...).
+func controlEscape(c byte) (string, bool) {
+	switch c {
+	case '\n':
+		return `\n`, true
+	case '\r':
+		return `\r`, true
+	case '\t':
+		return `\t`, true
+	case '\b':
+		return `\b`, true
+	case '\f':
+		return `\f`, true
+	}
+	return "", false
+}
+
+// controlName names a control character for a fix detail.
+func controlName(c byte) string {
+	switch c {
+	case '\n':
+		return "newline"
+	case '\t':
+		return "tab"
+	case '\r':
+		return "carriage return"
+	}
+	return "control character"
+}
+
+// appendQuoted appends s as a JSON string.
+func appendQuoted(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	dst = appendEscaped(dst, s)
+	return append(dst, '"')
+}
+
+// appendEscaped appends s escaped for the inside of a JSON string.
+func appendEscaped(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c < 0x20:
+			dst = append(dst, fmt.Sprintf(`\u%04x`, c)...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// shortQuote quotes s for a fix detail, cut short.
+func shortQuote(s string) string {
+	return fmt.Sprintf("%q", head(s))
+}

@@ -1,0 +1,44 @@
+package extract
+
+// An attempt is one place the scan tried to read a value: a '{' or '[' in
+// prose and how far valid JSON reached from it.
+type attempt struct {
+	start int
+	end   int  // just past the value when ok; else where parsing stopped
+	ok    bool // a complete, valid value
+}
+
+// opener marks the bytes that may start a scanned value.
+var opener = func() (t [256]bool) {
+	t['{'] = true
+	t['['] = true
+	return t
+}()
+
+// scan finds values in text[seg.start:seg.end] in one pass and appends every
+// attempt to dst in order.
+//
+// From each '{' (and '[' unless objectsOnly) it reads one JSON value with the
+// validator, which knows strings, so braces inside them cannot derail it. A
+// value that parses is taken whole and the scan goes on after it. A value that
+// does not parse is an attempt that stopped at some byte; the scan goes on
+// from that byte, so values that begin inside the broken one (its fragments)
+// are not candidates, and no byte is read twice: the scan is linear.
+func (v *validator) scan(text string, seg span, objectsOnly bool, dst []attempt) []attempt {
+	s := text[:seg.end]
+	pos := seg.start
+	for pos < seg.end {
+		c := s[pos]
+		if !opener[c] || (objectsOnly && c != '{') {
+			pos++
+			continue
+		}
+		end, ok := v.value(s, pos)
+		dst = append(dst, attempt{start: pos, end: end, ok: ok})
+		if end <= pos {
+			end = pos + 1
+		}
+		pos = end
+	}
+	return dst
+}
