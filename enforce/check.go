@@ -1,0 +1,312 @@
+package enforce
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentio/agentio/extract"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/schema"
+)
+
+// The messages of the violations that stand for a whole reply.
+const (
+	msgNoJSON      = "No JSON output found but output_schema requires structured output"
+	msgNonJSONText = "Output has text around the JSON value, but only the JSON value is allowed"
+	msgTruncated   = "Output was cut off at the token limit before the JSON was complete"
+	msgNoToolCall  = "did not call " + ToolName
+)
+
+// Check judges one reply of the run in state st: it extracts the JSON, tries
+// every value found against the schema and the validators, and returns the
+// [Verdict]: the valid output, or the violations and either the prepared
+// re-ask or the error that ends the run. A reply that could be valid is
+// never rejected because an earlier value in it (an example, a draft) is
+// invalid.
+//
+// Check calls the validators, attempt hooks and logger on the caller's
+// goroutine. The Verdict's Attempt has no Request and its Duration is the
+// checking time: [Run] records both.
+func (e *Enforcer) Check(ctx context.Context, st State, resp *provider.Response) Verdict {
+	return e.check(ctx, st, resp, nil, time.Now())
+}
+
+// CheckText is [Enforcer.Check] for a reply known only by its text, which
+// ended normally.
+func (e *Enforcer) CheckText(ctx context.Context, st State, text string) Verdict {
+	return e.Check(ctx, st, &provider.Response{Text: text, StopReason: provider.StopEnd})
+}
+
+// A checked candidate: a value found in the output, after transformation,
+// with its violations.
+type checked struct {
+	cand       extract.Candidate
+	json       []byte
+	value      any
+	changes    []Change
+	violations []schema.Violation
+	schemaOK   bool
+	wrappedIn  string
+	call       int // index of the tool call it came from, in ModeTool
+}
+
+// better reports whether c is closer to valid than d: it passed the schema
+// where d did not, else it has fewer violations, else it is longer (the real
+// answer rather than an example).
+func (c *checked) better(d *checked) bool {
+	switch {
+	case d == nil:
+		return true
+	case c.schemaOK != d.schemaOK:
+		return c.schemaOK
+	case len(c.violations) != len(d.violations):
+		return len(c.violations) < len(d.violations)
+	default:
+		return len(c.json) > len(d.json)
+	}
+}
+
+// check is Check, with the request that was sent and the time it was sent
+// when [Run] calls it.
+func (e *Enforcer) check(ctx context.Context, st State, resp *provider.Response, req *provider.Request, start time.Time) Verdict {
+	if resp == nil {
+		resp = &provider.Response{}
+	}
+	mode := e.mode(st)
+	st.Mode = mode
+	st.Attempts++
+	st.Usage = st.Usage.Add(resp.Usage)
+	a := Attempt{Number: st.Attempts, Mode: mode, Request: req, Response: resp, Usage: resp.Usage}
+	var d *dialect
+	if mode == ModeNative || mode == ModeTool {
+		d = e.dialect(st.Dialect)
+		if d.note != "" {
+			a.Notes = append(a.Notes, d.note)
+		}
+	}
+
+	v := Verdict{State: st}
+	var best *checked
+	var cause error
+	switch {
+	case refused(resp):
+		a.Outcome = OutcomeRefused
+		v.Text = resp.Text
+	case mode == ModeTool && !hasCall(resp):
+		a.Outcome, cause = OutcomeNoToolCall, nil
+		a.Violations = []schema.Violation{{Path: "$", Message: msgNoToolCall}}
+		v.Text = resp.Text
+	default:
+		best, cause = e.evaluate(ctx, &a, mode, d, resp)
+		if best != nil {
+			a.JSON, a.Source, a.Fixes, a.Changes = best.json, best.cand.Source, best.cand.Fixes, best.changes
+		}
+		v.Text = e.output(mode, resp, best)
+	}
+	v.Outcome = a.Outcome
+	v.Violations = a.Violations
+
+	switch {
+	case a.Outcome == OutcomeValid:
+		v.OK, v.JSON, v.Value = true, best.json, best.value
+	case a.Outcome == OutcomeRefused:
+		v.Err = fmt.Errorf("%w: %s", ErrRefused, refusal(resp))
+	case e.cfg.tokenBudget > 0 && tokens(st.Usage) >= e.cfg.tokenBudget:
+		v.Err = e.failure(st, a, v.Text, errors.Join(ErrTokenBudget, cause))
+	case st.Reasks >= e.cfg.maxRetries:
+		v.Err = e.failure(st, a, v.Text, cause)
+	default:
+		e.prepareRetry(&v, &a, mode, d, resp, best)
+	}
+	a.Duration = time.Since(start)
+	v.Attempt = a
+	e.observe(ctx, a)
+	return v
+}
+
+// evaluate extracts every candidate from the output and checks each until
+// one is valid. It sets a's Outcome and Violations and returns the valid
+// candidate, or the one closest to valid, and the cause of failure.
+func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *dialect, resp *provider.Response) (*checked, error) {
+	outputs := []string{resp.Text}
+	if mode == ModeTool {
+		outputs = outputs[:0]
+		for _, tc := range resp.ToolCalls {
+			outputs = append(outputs, string(tc.Arguments))
+		}
+	}
+	var best *checked
+	var xerr error
+	for i, out := range outputs {
+		if mode == ModeTool && resp.ToolCalls[i].Name != ToolName {
+			continue
+		}
+		cands, err := e.extract(out)
+		if err != nil && xerr == nil {
+			xerr = err
+		}
+		for _, cand := range cands {
+			c := e.try(ctx, *a, mode, d, cand)
+			c.call = i
+			if c.better(best) {
+				best = c
+			}
+			if len(c.violations) == 0 {
+				break
+			}
+		}
+		if best != nil && len(best.violations) == 0 {
+			break
+		}
+	}
+	truncated := resp.StopReason == provider.StopLength
+	switch {
+	case best != nil && len(best.violations) == 0 && !(truncated && best.cand.Truncated()):
+		a.Outcome = OutcomeValid
+		if truncated {
+			a.Notes = append(a.Notes, "the reply hit the token limit after a complete JSON value")
+		}
+		return best, nil
+	case truncated:
+		a.Outcome = OutcomeTruncated
+		a.Violations = []schema.Violation{{Path: "$", Message: msgTruncated}}
+		return best, ErrTruncated
+	case best != nil:
+		a.Outcome = OutcomeInvalid
+		a.Violations = best.violations
+		return best, nil
+	case errors.Is(xerr, ErrNonJSONText):
+		a.Outcome = OutcomeNonJSONText
+		a.Violations = []schema.Violation{{Path: "$", Message: msgNonJSONText}}
+		return nil, ErrNonJSONText
+	default:
+		a.Outcome = OutcomeNoJSON
+		a.Violations = []schema.Violation{{Path: "$", Message: msgNoJSON}}
+		if xerr != nil && !errors.Is(xerr, ErrNoJSON) {
+			a.Notes = append(a.Notes, xerr.Error())
+		}
+		return nil, ErrNoJSON
+	}
+}
+
+// extract returns the JSON values found in out, best first, or why there
+// are none.
+func (e *Enforcer) extract(out string) ([]extract.Candidate, error) {
+	if !e.cfg.extraction {
+		trimmed := strings.TrimSpace(out)
+		if !json.Valid([]byte(trimmed)) {
+			return nil, &extract.ReplyError{Err: ErrNoJSON, Description: "the reply is not a JSON value", Offset: -1}
+		}
+		start := strings.Index(out, trimmed)
+		return []extract.Candidate{{JSON: []byte(trimmed), Start: start, End: start + len(trimmed), Source: extract.SourceWhole}}, nil
+	}
+	var opts []extract.Option
+	if e.cfg.repair {
+		opts = append(opts, extract.WithRepair())
+	}
+	if e.cfg.preferLast {
+		opts = append(opts, extract.WithPreferLast())
+	}
+	if e.cfg.strict {
+		c, err := extract.JSON(out, append(opts, extract.WithStrictJSONOnly())...)
+		if err != nil {
+			return nil, err
+		}
+		return []extract.Candidate{c}, nil
+	}
+	if cands := extract.Candidates(out, opts...); len(cands) > 0 {
+		return cands, nil
+	}
+	_, err := extract.JSON(out, opts...)
+	if err == nil {
+		err = ErrNoJSON
+	}
+	return nil, err
+}
+
+// try decodes one candidate, transforms it and validates it against the
+// schema and, when the schema accepts it, the validators.
+func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, cand extract.Candidate) *checked {
+	c := &checked{cand: cand, json: cand.JSON}
+	if err := json.Unmarshal(cand.JSON, &c.value); err != nil {
+		c.violations = []schema.Violation{{Path: "$", Message: "not valid JSON: " + err.Error()}}
+		return c
+	}
+	if d != nil {
+		c.json, c.value, c.changes, c.wrappedIn = d.transform(mode, c.json, c.value)
+	}
+	c.violations = e.s.Validate(c.value)
+	if len(c.violations) > 0 {
+		return c
+	}
+	c.schemaOK = true
+	a.JSON, a.Source, a.Fixes, a.Changes = c.json, cand.Source, cand.Fixes, c.changes
+	for _, fn := range e.cfg.validators {
+		c.violations = append(c.violations, fn(ctx, a, c.value)...)
+	}
+	return c
+}
+
+// output returns the raw output a verdict reports: the text, or in ModeTool
+// the arguments of the submit_result call checked.
+func (e *Enforcer) output(mode Mode, resp *provider.Response, best *checked) string {
+	if mode != ModeTool {
+		return resp.Text
+	}
+	if best != nil {
+		return string(resp.ToolCalls[best.call].Arguments)
+	}
+	for _, tc := range resp.ToolCalls {
+		if tc.Name == ToolName {
+			return string(tc.Arguments)
+		}
+	}
+	return resp.Text
+}
+
+// failure builds the error of a run that ends after attempt a.
+func (e *Enforcer) failure(st State, a Attempt, output string, cause error) *ValidationError {
+	return &ValidationError{Retries: st.Reasks, Violations: a.Violations, Output: output, Usage: st.Usage, Err: cause}
+}
+
+// refused reports whether the model declined to answer.
+func refused(resp *provider.Response) bool {
+	return resp.Refusal != "" || resp.StopReason == provider.StopRefusal || resp.StopReason == provider.StopContentFilter
+}
+
+// refusal describes a refusal for an error message.
+func refusal(resp *provider.Response) string {
+	switch {
+	case resp.Refusal != "":
+		return fmt.Sprintf("%q", cut(resp.Refusal, 200))
+	case resp.StopReason == provider.StopContentFilter:
+		return "stopped by the provider's content filter"
+	case resp.Text != "":
+		return fmt.Sprintf("%q", cut(resp.Text, 200))
+	default:
+		return "no message"
+	}
+}
+
+// hasCall reports whether resp calls submit_result.
+func hasCall(resp *provider.Response) bool {
+	for _, tc := range resp.ToolCalls {
+		if tc.Name == ToolName {
+			return true
+		}
+	}
+	return false
+}
+
+// tokens returns the tokens usage counts: its total, or input plus output
+// when the provider reported no total.
+func tokens(u provider.Usage) int {
+	if u.TotalTokens > 0 {
+		return u.TotalTokens
+	}
+	return u.InputTokens + u.OutputTokens
+}

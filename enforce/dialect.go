@@ -1,0 +1,138 @@
+package enforce
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentio/agentio/schema"
+)
+
+// wrapKey is the property that holds a non-object root in [ModeTool], whose
+// tool input must be an object.
+const wrapKey = "result"
+
+// A dialect is the schema prepared for one provider dialect: what native and
+// tool modes send, and how to map the output back.
+type dialect struct {
+	conv        *schema.Conversion
+	note        string          // why the dialect could not be applied, if it could not
+	output      json.RawMessage // the native output schema
+	strict      bool            // output may be sent strict
+	tool        json.RawMessage // the submit_result input schema: an object root
+	toolWrapped bool            // tool wraps a non-object output as {"result": ...}
+}
+
+// dialect returns the schema prepared for the named dialect, converting it
+// on first use. An unknown dialect falls back to the schema as written, with
+// a note that attempts carry.
+func (e *Enforcer) dialect(name string) *dialect {
+	if d, ok := e.dialects.Load(name); ok {
+		return d.(*dialect)
+	}
+	d := e.prepare(name)
+	actual, _ := e.dialects.LoadOrStore(name, d)
+	return actual.(*dialect)
+}
+
+func (e *Enforcer) prepare(name string) *dialect {
+	d := &dialect{}
+	conv, err := e.s.Convert(schema.Dialect(name))
+	if err != nil {
+		d.note = fmt.Sprintf("schema dialect %q not applied (%v): the schema was sent as written", name, err)
+		conv = &schema.Conversion{Dialect: schema.DialectPassthrough, Schema: e.s.Minified()}
+	}
+	d.conv = conv
+	d.output = conv.Schema
+	d.strict = conv.Strict
+	d.tool = conv.Schema
+	if !conv.Wrapped && !objectRoot(conv.Schema) {
+		if w, err := wrapRoot(conv.Schema); err == nil {
+			d.tool, d.toolWrapped = w, true
+		}
+	}
+	return d
+}
+
+// objectRoot reports whether the schema's root admits only objects: its
+// "type" is "object" or ["object"].
+func objectRoot(s []byte) bool {
+	var root struct {
+		Type json.RawMessage `json:"type"`
+	}
+	if json.Unmarshal(s, &root) != nil {
+		return false
+	}
+	var one string
+	if json.Unmarshal(root.Type, &one) == nil {
+		return one == "object"
+	}
+	var many []string
+	if json.Unmarshal(root.Type, &many) == nil {
+		return len(many) == 1 && many[0] == "object"
+	}
+	return false
+}
+
+// hoisted are the root keywords a wrapped schema keeps at its new root:
+// definitions that "#/..." references point into, and the dialect URI.
+var hoisted = map[string]bool{"$defs": true, "definitions": true, "$schema": true}
+
+// wrapRoot returns {"type":"object","properties":{"result":S},"required":
+// ["result"],"additionalProperties":false} for the schema s, with s's
+// definitions (and $schema) moved to the new root so that its "#/$defs/..."
+// references still resolve. Key order is kept.
+func wrapRoot(s []byte) ([]byte, error) {
+	inner, moved, err := splitHoisted(s)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","properties":{"` + wrapKey + `":`)
+	b.Write(inner)
+	b.WriteString(`},"required":["` + wrapKey + `"],"additionalProperties":false`)
+	for _, m := range moved {
+		b.WriteByte(',')
+		b.Write(m)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// splitHoisted splits the schema s into s without its hoisted members and
+// those members ("key":value). A boolean schema is returned whole.
+func splitHoisted(s []byte) (inner []byte, moved [][]byte, err error) {
+	dec := json.NewDecoder(bytes.NewReader(s))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, nil, err
+	}
+	if tok != json.Delim('{') {
+		return s, nil, nil
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		key, _ := tok.(string)
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return nil, nil, err
+		}
+		member, _ := json.Marshal(key)
+		member = append(append(member, ':'), val...)
+		if hoisted[key] {
+			moved = append(moved, member)
+			continue
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.Write(member)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), moved, nil
+}

@@ -1,0 +1,240 @@
+package enforce
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/agentio/agentio/schema"
+)
+
+// An Option changes how [Run], [Typed] and [New] enforce the schema. A bad
+// option value makes them return an error matching [ErrInvalidOption] before
+// any provider call. Options are applied in order; a later option overrides
+// an earlier one of the same kind, except [WithValidator] and
+// [WithAttemptHook], which add up.
+type Option func(*config) error
+
+// A Validator checks a value that the schema accepted, for rules a schema
+// cannot express (counts that must match a list, cross-field constraints).
+// It sees the attempt so far (its Number, Mode, Response and JSON) and
+// returns the violations found, none when the value is acceptable; they
+// are handled like schema violations (re-asked, reported). Validators run in
+// the order given, on the caller's goroutine, and must not modify value.
+type Validator func(ctx context.Context, a Attempt, value any) []schema.Violation
+
+// An AttemptHook observes each attempt once it is decided: its number,
+// outcome, violations, usage and duration. Hooks run on the caller's
+// goroutine, in attempt order, and must not modify a.
+type AttemptHook func(ctx context.Context, a Attempt)
+
+// DefaultMaxRetries is the number of re-asks allowed after the first
+// attempt when [WithMaxRetries] is not given.
+const DefaultMaxRetries = 2
+
+// config holds the settings built from the options.
+type config struct {
+	maxRetries     int
+	mode           Mode
+	validators     []Validator
+	hooks          []AttemptHook
+	logger         *slog.Logger
+	repair         bool
+	strict         bool
+	preferLast     bool
+	extraction     bool
+	fullHistory    bool
+	schemaFallback bool
+	reask          ReaskFunc
+	raiseMaxTokens int
+	tokenBudget    int
+}
+
+// newConfig applies opts over the defaults. It is the one place defaults are
+// set.
+func newConfig(opts []Option) (config, error) {
+	c := config{
+		maxRetries:     DefaultMaxRetries,
+		mode:           ModeAuto,
+		extraction:     true,
+		schemaFallback: true,
+		reask:          DefaultReask,
+	}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(&c); err != nil {
+			return config{}, err
+		}
+	}
+	return c, nil
+}
+
+// WithMaxRetries sets how many re-asks may follow the first attempt
+// (default [DefaultMaxRetries]): n = 0 makes one call and no re-ask, so a
+// run makes at most n+1 calls (one more when the provider rejects the schema
+// and the run falls back to [ModePrompt]). n must not be negative.
+func WithMaxRetries(n int) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return fmt.Errorf("%w: WithMaxRetries(%d): must not be negative", ErrInvalidOption, n)
+		}
+		c.maxRetries = n
+		return nil
+	}
+}
+
+// WithMode sets how the schema reaches the model (default [ModeAuto]).
+// [ModeNative] and [ModeTool] need a provider that supports them; otherwise
+// the run fails with [ErrInvalidRequest] before any call.
+func WithMode(m Mode) Option {
+	return func(c *config) error {
+		if !m.valid() {
+			return fmt.Errorf("%w: WithMode(%q): unknown mode", ErrInvalidOption, string(m))
+		}
+		c.mode = m
+		return nil
+	}
+}
+
+// WithValidator adds a check run on every value the schema accepts. fn must
+// not be nil.
+func WithValidator(fn Validator) Option {
+	return func(c *config) error {
+		if fn == nil {
+			return fmt.Errorf("%w: WithValidator(nil)", ErrInvalidOption)
+		}
+		c.validators = append(c.validators, fn)
+		return nil
+	}
+}
+
+// WithAttemptHook adds an observer called once per attempt. fn must not be
+// nil.
+func WithAttemptHook(fn AttemptHook) Option {
+	return func(c *config) error {
+		if fn == nil {
+			return fmt.Errorf("%w: WithAttemptHook(nil)", ErrInvalidOption)
+		}
+		c.hooks = append(c.hooks, fn)
+		return nil
+	}
+}
+
+// WithLogger logs one line per attempt at debug level to l: attempt number,
+// mode, outcome, violation count, tokens and duration. A nil l (the
+// default) logs nothing.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error {
+		c.logger = l
+		return nil
+	}
+}
+
+// WithRepair repairs JSON that does not parse (trailing commas, comments,
+// single quotes, a value left open by a truncated reply, ...) before
+// validation, recording every fix in the attempt. Off by default: the model
+// is re-asked instead.
+func WithRepair() Option {
+	return func(c *config) error {
+		c.repair = true
+		return nil
+	}
+}
+
+// WithStrictJSONOnly rejects a reply with any text around its JSON value
+// (white space, reasoning blocks and a single fence holding the whole reply
+// are allowed): such a reply is a failed attempt matching [ErrNonJSONText].
+func WithStrictJSONOnly() Option {
+	return func(c *config) error {
+		c.strict = true
+		return nil
+	}
+}
+
+// WithPreferLast tries the JSON values found in a reply last first, for
+// models that draft an answer and then correct it. By default the first
+// valid value wins.
+func WithPreferLast() Option {
+	return func(c *config) error {
+		c.preferLast = true
+		return nil
+	}
+}
+
+// WithExtraction turns extraction of JSON from mixed text on (the default)
+// or off. Off, the whole reply less surrounding white space must be the JSON
+// value: no fences, no prose, no repair.
+func WithExtraction(enabled bool) Option {
+	return func(c *config) error {
+		c.extraction = enabled
+		return nil
+	}
+}
+
+// WithFullHistory sends every failed reply and re-ask on each re-ask. By
+// default a re-ask sends the original request, the last bad reply and the
+// re-ask only, which keeps the prompt from growing.
+func WithFullHistory() Option {
+	return func(c *config) error {
+		c.fullHistory = true
+		return nil
+	}
+}
+
+// WithReask replaces the text of the re-ask with fn's. fn receives what
+// [DefaultReask] renders (the failed attempt, its violations, its output cut
+// to size, the schema) and may wrap it. fn must not be nil.
+func WithReask(fn ReaskFunc) Option {
+	return func(c *config) error {
+		if fn == nil {
+			return fmt.Errorf("%w: WithReask(nil)", ErrInvalidOption)
+		}
+		c.reask = fn
+		return nil
+	}
+}
+
+// WithRaiseMaxTokens answers a truncated reply by sending the same request
+// again with a larger MaxTokens (twice the previous limit, or twice the
+// reply's output tokens when no limit was set) up to limit, instead of
+// asking for a shorter answer. Once limit is reached, the shorter-answer
+// re-ask is used. Each such call counts as a re-ask. limit must be positive.
+func WithRaiseMaxTokens(limit int) Option {
+	return func(c *config) error {
+		if limit <= 0 {
+			return fmt.Errorf("%w: WithRaiseMaxTokens(%d): must be positive", ErrInvalidOption, limit)
+		}
+		c.raiseMaxTokens = limit
+		return nil
+	}
+}
+
+// WithTokenBudget caps the total tokens (input and output, summed over the
+// run's calls) a run may spend. Before each call the request's input is
+// estimated from its size (a token per 4 bytes); the call is not made when
+// the estimate does not fit in what is left, and otherwise its MaxTokens is
+// lowered to what is left. The run then ends with an error matching
+// [ErrTokenBudget]. tokens must be positive.
+func WithTokenBudget(tokens int) Option {
+	return func(c *config) error {
+		if tokens <= 0 {
+			return fmt.Errorf("%w: WithTokenBudget(%d): must be positive", ErrInvalidOption, tokens)
+		}
+		c.tokenBudget = tokens
+		return nil
+	}
+}
+
+// WithSchemaFallback says whether a run in [ModeNative] or [ModeTool] whose
+// provider rejects the schema (an error matching provider.ErrSchemaRejected)
+// continues in [ModePrompt] (enabled, the default) or ends with that error.
+// The rejected call is recorded as an attempt but is not counted as a
+// re-ask.
+func WithSchemaFallback(enabled bool) Option {
+	return func(c *config) error {
+		c.schemaFallback = enabled
+		return nil
+	}
+}

@@ -1,0 +1,154 @@
+package enforce
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/schema"
+)
+
+// Run asks p for output valid against s and returns it: it sends req with
+// the schema added as the mode says, extracts and validates the reply, and
+// re-asks with every violation until the output is valid or the re-asks
+// allowed by [WithMaxRetries] (default 2) are spent.
+//
+// On success the [*Result] holds the JSON, its decoded value and every
+// attempt. Otherwise the error is a [*ValidationError] when the output never
+// became valid (errors.Is matches [ErrNoJSON], [ErrTruncated], ... for the
+// last failure), matches [ErrRefused] when the model refused (not retried),
+// wraps the provider's error when a call failed (not retried), wraps
+// ctx.Err() when ctx ended, or matches [ErrTokenBudget]. Once an attempt was
+// made, Run returns the Result beside the error, with every attempt and the
+// usage so far; before (a bad option, an empty request, a mode the provider
+// lacks, matching [ErrInvalidOption] or [ErrInvalidRequest]) it returns nil.
+//
+// Run is safe for concurrent use with the same schema and provider.
+// Validators and hooks run on the caller's goroutine.
+func Run(ctx context.Context, p provider.Provider, req Request, s *schema.Schema, opts ...Option) (*Result, error) {
+	e, err := New(s, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return e.Run(ctx, p, req)
+}
+
+// Run is [Run] with the Enforcer's schema and options. It may be called
+// concurrently.
+func (e *Enforcer) Run(ctx context.Context, p provider.Provider, req Request) (*Result, error) {
+	if p == nil {
+		return nil, fmt.Errorf("%w: nil provider", ErrInvalidRequest)
+	}
+	caps := p.Capabilities()
+	first, st, err := e.Start(req, caps)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Mode: st.Mode}
+	next := first
+	var last Verdict // the last failed verdict, for a run stopped before its re-ask
+	for {
+		if err := ctx.Err(); err != nil {
+			return result(res), fmt.Errorf("enforce: before attempt %d: %w", st.Attempts+1, err)
+		}
+		call, err := e.withinBudget(st, next)
+		if err != nil {
+			return result(res), e.stopped(res, st, last, err)
+		}
+		start := time.Now()
+		resp, err := p.Generate(ctx, call)
+		if err != nil {
+			st.Attempts++
+			a := Attempt{Number: st.Attempts, Mode: st.Mode, Outcome: OutcomeProviderError, Request: call, Err: err}
+			fallback := e.cfg.schemaFallback && (st.Mode == ModeNative || st.Mode == ModeTool) &&
+				errors.Is(err, provider.ErrSchemaRejected)
+			if fallback {
+				a.Outcome = OutcomeSchemaRejected
+				a.Notes = append(a.Notes, "the provider rejected the schema: continuing in prompt mode")
+			}
+			a.Duration = time.Since(start)
+			e.observe(ctx, a)
+			res.Attempts = append(res.Attempts, a)
+			if !fallback {
+				return res, fmt.Errorf("enforce: attempt %d: %w", a.Number, err)
+			}
+			st.Mode, res.Mode = ModePrompt, ModePrompt
+			if first, err = e.request(req, ModePrompt, caps); err != nil {
+				return res, err
+			}
+			next = first
+			continue
+		}
+		v := e.check(ctx, st, resp, call, start)
+		st = v.State
+		res.Attempts = append(res.Attempts, v.Attempt)
+		res.Usage = st.Usage
+		res.Text = v.Text
+		if v.OK {
+			res.JSON, res.Value = v.JSON, v.Value
+			return res, nil
+		}
+		if !v.Retry {
+			var ve *ValidationError
+			if errors.As(v.Err, &ve) {
+				ve.Attempts = res.Attempts
+			}
+			return res, v.Err
+		}
+		last = v
+		base := first
+		if e.cfg.fullHistory {
+			base = call
+		}
+		next = followUp(base, v.Messages, st.MaxTokens)
+	}
+}
+
+// followUp returns base followed by msgs, sent with maxTokens.
+func followUp(base *provider.Request, msgs []provider.Message, maxTokens int) *provider.Request {
+	r := *base
+	r.Messages = make([]provider.Message, 0, len(base.Messages)+len(msgs))
+	r.Messages = append(append(r.Messages, base.Messages...), msgs...)
+	r.MaxTokens = maxTokens
+	return &r
+}
+
+// stopped returns the error of a run stopped by the token budget before
+// attempt st.Attempts+1: a *ValidationError carrying the last failure when
+// there was one.
+func (e *Enforcer) stopped(res *Result, st State, last Verdict, err error) error {
+	if st.Attempts == 0 || last.Outcome == "" {
+		return err
+	}
+	return &ValidationError{
+		Retries:    st.Reasks - 1, // the re-ask prepared by the last verdict was not sent
+		Violations: last.Violations,
+		Output:     last.Text,
+		Attempts:   res.Attempts,
+		Usage:      st.Usage,
+		Err:        errors.Join(err, causeOf(last.Outcome)),
+	}
+}
+
+// causeOf returns the sentinel that a failed attempt's outcome matches.
+func causeOf(o Outcome) error {
+	switch o {
+	case OutcomeNoJSON:
+		return ErrNoJSON
+	case OutcomeNonJSONText:
+		return ErrNonJSONText
+	case OutcomeTruncated:
+		return ErrTruncated
+	}
+	return nil
+}
+
+// result returns res, or nil when no attempt was made.
+func result(res *Result) *Result {
+	if len(res.Attempts) == 0 {
+		return nil
+	}
+	return res
+}
