@@ -1,0 +1,112 @@
+package schema
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A MemoryRegistry is a [Registry] that keeps its entries in memory, for
+// tests and for hosts that load their schemas at start-up. It is safe for
+// concurrent use. The zero value is an empty registry ready to use; a
+// MemoryRegistry must not be copied after first use.
+type MemoryRegistry struct {
+	mu      sync.RWMutex
+	entries map[string]Entry
+	now     func() time.Time // nil means utcNow; set by tests
+}
+
+var _ Registry = (*MemoryRegistry)(nil)
+
+// NewMemoryRegistry returns an empty [MemoryRegistry].
+func NewMemoryRegistry() *MemoryRegistry { return &MemoryRegistry{} }
+
+// Get returns a copy of the entry stored under name. The error wraps
+// [ErrNotFound] when there is none, [ErrInvalidName] for a name no entry
+// can have, or is ctx's error.
+func (r *MemoryRegistry) Get(ctx context.Context, name string) (*Entry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	r.mu.RLock()
+	e, ok := r.entries[name]
+	r.mu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, name)
+	}
+	return &e, nil
+}
+
+// Put stores a copy of e as [Registry.Put] says: e is not modified, the
+// stored entry gets the registry's timestamps, and a nil schema or a bad
+// name is refused. The Schema is kept as it is (a *Schema is immutable),
+// so one compiled with a [Loader] may be stored.
+func (r *MemoryRegistry) Put(ctx context.Context, e *Entry) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := checkEntry(e); err != nil {
+		return err
+	}
+	stored := Entry{Name: e.Name, Description: e.Description, Schema: e.Schema}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	stored.ModifiedAt = r.clock()
+	stored.CreatedAt = stored.ModifiedAt
+	if old, ok := r.entries[e.Name]; ok {
+		stored.CreatedAt = old.CreatedAt
+	}
+	if r.entries == nil {
+		r.entries = make(map[string]Entry)
+	}
+	r.entries[e.Name] = stored
+	return nil
+}
+
+// List returns a copy of every entry, sorted by name; the error is only
+// ever ctx's.
+func (r *MemoryRegistry) List(ctx context.Context) ([]*Entry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	r.mu.RLock()
+	list := make([]*Entry, 0, len(r.entries))
+	for _, e := range r.entries {
+		list = append(list, &e)
+	}
+	r.mu.RUnlock()
+	slices.SortFunc(list, func(a, b *Entry) int { return strings.Compare(a.Name, b.Name) })
+	return list, nil
+}
+
+// Delete removes the entry stored under name. The error wraps
+// [ErrNotFound] when there is none, [ErrInvalidName] for a name no entry
+// can have, or is ctx's error.
+func (r *MemoryRegistry) Delete(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := checkName(name); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.entries[name]; !ok {
+		return fmt.Errorf("%w: %q", ErrNotFound, name)
+	}
+	delete(r.entries, name)
+	return nil
+}
+
+func (r *MemoryRegistry) clock() time.Time {
+	if r.now != nil {
+		return r.now()
+	}
+	return utcNow()
+}
