@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
 )
 
 // A Result is what an agent run produced: free text (result_text) when no
@@ -18,8 +21,10 @@ import (
 // text result with empty text; build others with [NewTextResult],
 // [NewDataResult] or [Run].
 type Result struct {
-	text string
-	data json.RawMessage // non-nil: a structured result
+	text     string
+	data     json.RawMessage // non-nil: a structured result
+	usage    provider.Usage
+	enforced *enforce.Result // the run behind a result of Run or NewEnforcedResult
 }
 
 // NewTextResult returns a free-text result.
@@ -38,6 +43,32 @@ func NewDataResult(data json.RawMessage) (*Result, error) {
 	}
 	return &Result{data: bytes.Clone(trimmed)}, nil
 }
+
+// NewEnforcedResult returns the structured result of a successful
+// enforcement run: result_data is res.JSON. It fails when res is nil or
+// holds no JSON (a failed run). The Result keeps res for
+// [Result.Enforcement].
+func NewEnforcedResult(res *enforce.Result) (*Result, error) {
+	if res == nil || res.JSON == nil {
+		return nil, errors.New("blueprint: enforcement result holds no valid JSON")
+	}
+	r, err := NewDataResult(res.JSON)
+	if err != nil {
+		return nil, err
+	}
+	r.usage, r.enforced = res.Usage, res
+	return r, nil
+}
+
+// Usage returns the tokens the run behind r used: every attempt's for an
+// enforced result, the single call's for a free-text result of [Run],
+// zero for a result built by hand.
+func (r *Result) Usage() provider.Usage { return r.usage }
+
+// Enforcement returns the enforcement run behind a structured result of
+// [Run] or [NewEnforcedResult] (attempts, raw text, mode), nil otherwise.
+// It is shared, not copied: the caller must not modify it.
+func (r *Result) Enforcement() *enforce.Result { return r.enforced }
 
 // Structured reports whether r holds result_data rather than result_text.
 func (r *Result) Structured() bool { return r.data != nil }

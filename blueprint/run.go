@@ -1,0 +1,189 @@
+package blueprint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/schema"
+)
+
+// ErrInvalidOption is returned, wrapped with what was wrong, by [Run] when
+// one of its options was given a bad value. No model is called.
+var ErrInvalidOption = errors.New("blueprint: invalid option")
+
+// An Option adjusts one call of [Run]. A bad value makes Run fail with an
+// error matching [ErrInvalidOption] before anything else happens.
+type Option func(*runConfig) error
+
+type runConfig struct {
+	registry  schema.Registry
+	enforce   []enforce.Option
+	maxTokens int
+}
+
+// WithRegistry sets the registry in which a run's named output schema
+// (RunSpec.Name) is looked up. Without it a named schema is not found.
+func WithRegistry(r schema.Registry) Option {
+	return func(c *runConfig) error {
+		if r == nil {
+			return fmt.Errorf("%w: nil registry", ErrInvalidOption)
+		}
+		c.registry = r
+		return nil
+	}
+}
+
+// WithEnforceOptions adds options for the enforcement loop: the mode, a
+// validator, an attempt hook, a logger, a token budget. They are applied
+// after the options derived from the effective output options, so they win
+// over them (an explicit enforce.WithMaxRetries overrides max_retries).
+// Several calls add up.
+func WithEnforceOptions(opts ...enforce.Option) Option {
+	return func(c *runConfig) error {
+		c.enforce = append(c.enforce, opts...)
+		return nil
+	}
+}
+
+// WithMaxTokens caps each reply's length in tokens; n must be positive.
+// Without it the provider's default applies.
+func WithMaxTokens(n int) Option {
+	return func(c *runConfig) error {
+		if n <= 0 {
+			return fmt.Errorf("%w: max tokens must be positive, got %d", ErrInvalidOption, n)
+		}
+		c.maxTokens = n
+		return nil
+	}
+}
+
+// EnforceOptions returns the enforce options that carry o: max_retries,
+// extract_json and strict_json_only. A validation mode of "lenient" gives
+// [ErrLenientUnsupported], a negative MaxRetries an error matching
+// enforce.ErrInvalidOption.
+func (o EffectiveOptions) EnforceOptions() ([]enforce.Option, error) {
+	switch o.ValidationMode {
+	case "", ValidationStrict:
+	case ValidationLenient:
+		return nil, ErrLenientUnsupported
+	default:
+		return nil, fmt.Errorf("%w: unknown validation mode %q", enforce.ErrInvalidOption, cut(string(o.ValidationMode)))
+	}
+	opts := []enforce.Option{enforce.WithMaxRetries(o.MaxRetries), enforce.WithExtraction(o.ExtractJSON)}
+	if o.StrictJSONOnly {
+		opts = append(opts, enforce.WithStrictJSONOnly())
+	}
+	return opts, nil
+}
+
+// Enforcer returns an enforce.Enforcer for r's schema with r's options,
+// then opts: the step-wise API for an orchestrator that runs each attempt
+// as its own job. It fails when r has no schema (enforce.ErrInvalidRequest)
+// or when [EffectiveOptions.EnforceOptions] does.
+func (r *Resolution) Enforcer(opts ...enforce.Option) (*enforce.Enforcer, error) {
+	base, err := r.Options.EnforceOptions()
+	if err != nil {
+		return nil, err
+	}
+	return enforce.New(r.Schema, append(base, opts...)...)
+}
+
+// Run is the one-call path for an orchestrator: it runs an autonomous
+// agent once, from its parameters to its [Result].
+//
+//  1. b.ValidateParameters(params): a mismatch is a [*ParameterError];
+//  2. [ResolveOutputSchema] with spec and the registry of [WithRegistry];
+//  3. the user prompt by [Blueprint.Prompt], the system prompt by
+//     [Blueprint.Instructions];
+//  4. with an output schema, enforce.Run with the effective options (then
+//     the options of [WithEnforceOptions]); the schema reaches the model as
+//     the enforcement mode says (enforce.ModeAuto by default; pass
+//     enforce.WithMode(enforce.ModeSystem) for a system-prompt section as
+//     [Blueprint.SystemPrompt] renders it). The Result holds result_data.
+//  5. without one, a single call of p; the Result holds result_text.
+//
+// On failure the Result is nil, except for a truncated free-text reply
+// (below), and the error is returned as it comes: enforce's
+// *enforce.ValidationError when the output never matched (its JSON is the
+// OutputSchemaValidationError shape), an error matching enforce.ErrRefused
+// for a refusal or content filter, the provider's error, or the errors of
+// the steps above, all before any model call. A free-text reply cut off at
+// the token limit comes back as its Result beside an error matching
+// enforce.ErrTruncated. Attempts of a failed run are visible through
+// enforce.WithAttemptHook; a *enforce.ValidationError also carries them.
+//
+// A procedural agent gives [ErrNotAutonomous]. Run is safe for concurrent
+// use when p is.
+func Run(ctx context.Context, b *Blueprint, p provider.Provider, params map[string]any, spec RunSpec, opts ...Option) (*Result, error) {
+	var cfg runConfig
+	for _, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("%w: nil option", ErrInvalidOption)
+		}
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if b == nil || p == nil {
+		return nil, errors.New("blueprint: run needs a blueprint and a provider")
+	}
+	if b.typ != TypeAutonomous {
+		return nil, ErrNotAutonomous
+	}
+	if err := b.ValidateParameters(params); err != nil {
+		return nil, err
+	}
+	res, err := ResolveOutputSchema(ctx, b, spec, cfg.registry)
+	if err != nil {
+		return nil, err
+	}
+	prompt, err := b.Prompt(params)
+	if err != nil {
+		return nil, err
+	}
+	if res.Schema == nil {
+		return runText(ctx, p, b.systemPrompt, prompt, cfg.maxTokens)
+	}
+	e, err := res.Enforcer(cfg.enforce...)
+	if err != nil {
+		return nil, err
+	}
+	er, err := e.Run(ctx, p, enforce.Request{System: b.systemPrompt, Prompt: prompt, MaxTokens: cfg.maxTokens})
+	if err != nil {
+		return nil, err
+	}
+	return NewEnforcedResult(er)
+}
+
+// runText makes the single call of a run without an output schema.
+func runText(ctx context.Context, p provider.Provider, system, prompt string, maxTokens int) (*Result, error) {
+	resp, err := p.Generate(ctx, &provider.Request{
+		System:    system,
+		Messages:  []provider.Message{provider.UserMessage(prompt)},
+		MaxTokens: maxTokens,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if resp == nil {
+		return nil, errors.New("blueprint: provider returned no response")
+	}
+	r := &Result{text: resp.Text, usage: resp.Usage}
+	switch resp.StopReason {
+	case provider.StopRefusal, provider.StopContentFilter:
+		msg := resp.Refusal
+		if msg == "" {
+			msg = string(resp.StopReason)
+		}
+		return nil, fmt.Errorf("%w: %s", enforce.ErrRefused, cut(msg))
+	case provider.StopLength:
+		return r, enforce.ErrTruncated
+	}
+	if resp.Refusal != "" && resp.Text == "" {
+		return nil, fmt.Errorf("%w: %s", enforce.ErrRefused, cut(resp.Refusal))
+	}
+	return r, nil
+}

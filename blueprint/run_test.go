@@ -1,0 +1,250 @@
+package blueprint_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/blueprint"
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/providertest"
+)
+
+const validScan = `{"issues":[{"severity":"high","description":"SQL injection in the login handler"}],"summary":"One serious issue."}`
+
+func TestRunStructured(t *testing.T) {
+	bp := loadAgent(t, "security-scanner")
+	p := providertest.New(
+		providertest.Reply{Text: `{"issues":[{"severity":"critical","description":"x"}]}`, Usage: provider.Usage{InputTokens: 10, OutputTokens: 5}},
+		providertest.Reply{Text: "Here you go:\n```json\n" + validScan + "\n```", Usage: provider.Usage{InputTokens: 20, OutputTokens: 7}},
+	)
+	r, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Scan src/."}, blueprint.RunSpec{})
+	require.NoError(t, err)
+	assert.True(t, r.Structured())
+	assert.JSONEq(t, validScan, string(r.Data()))
+	assert.Equal(t, 42, r.Usage().TotalTokens)
+	require.NotNil(t, r.Enforcement())
+	assert.Len(t, r.Enforcement().Attempts, 2)
+
+	reqs := p.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, bp.Instructions(), reqs[0].System)
+	require.NotEmpty(t, reqs[0].Messages)
+	assert.True(t, strings.HasPrefix(reqs[0].Messages[0].Content, "Scan src/."), "the user prompt comes first")
+	assert.Contains(t, reqs[0].Messages[0].Content, `"enum": ["high", "medium", "low"]`, "the schema as its author wrote it")
+	last := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	assert.Contains(t, last, "'critical' is not one of ['high', 'medium', 'low']", "the re-ask lists every violation")
+	assert.Contains(t, last, "'summary' is a required property")
+}
+
+func TestRunText(t *testing.T) {
+	bp := loadAgent(t, "parametric-agent")
+	p := providertest.New(providertest.Reply{Text: "- point one\n- point two", Usage: provider.Usage{InputTokens: 3, OutputTokens: 4}})
+	params := map[string]any{"prompt": "Create content about this topic.", "max_words": 300, "format": "bullet_points", "topic": "Machine Learning in Healthcare"}
+	r, err := blueprint.Run(context.Background(), bp, p, params, blueprint.RunSpec{})
+	require.NoError(t, err)
+	assert.False(t, r.Structured())
+	assert.Equal(t, "- point one\n- point two", r.Text())
+	assert.Equal(t, 7, r.Usage().TotalTokens)
+	assert.Nil(t, r.Enforcement())
+
+	reqs := p.Requests()
+	require.Len(t, reqs, 1)
+	assert.Equal(t, bp.Instructions(), reqs[0].System)
+	assert.Equal(t, "<inputs>\ntopic: Machine Learning in Healthcare\nformat: bullet_points\nmax_words: 300\n</inputs>\n\nCreate content about this topic.",
+		reqs[0].Messages[0].Content, "lines in the schema's property order")
+}
+
+func TestRunFailures(t *testing.T) {
+	scanner := loadAgent(t, "security-scanner")
+	analyzer := loadAgent(t, "code-analyzer") // max_retries 3
+	plain := loadAgent(t, "parametric-agent")
+	proc, err := blueprint.Parse([]byte(`{"name":"script","type":"procedural"}`))
+	require.NoError(t, err)
+	inline := mustSchema(t, `{"type":"object","properties":{}}`)
+	prompt := map[string]any{"prompt": "Go."}
+	bad := providertest.Reply{Text: "no json here"}
+
+	tests := []struct {
+		name    string
+		bp      *blueprint.Blueprint
+		params  map[string]any
+		spec    blueprint.RunSpec
+		opts    []blueprint.Option
+		replies []providertest.Reply
+		calls   int   // provider calls expected
+		is      error // errors.Is target
+		check   func(t *testing.T, err error)
+	}{
+		{name: "parameters", bp: plain, params: map[string]any{"prompt": "Go.", "topic": "t", "format": "poem"}, calls: 0,
+			check: func(t *testing.T, err error) {
+				var pe *blueprint.ParameterError
+				require.ErrorAs(t, err, &pe)
+				assert.Equal(t, "$.format", pe.Violations[0].Path)
+			}},
+		{name: "procedural", bp: proc, params: prompt, is: blueprint.ErrNotAutonomous},
+		{name: "inline and name", bp: scanner, params: prompt, spec: blueprint.RunSpec{Inline: inline, Name: "x"}, is: blueprint.ErrSchemaConflict},
+		{name: "unknown name", bp: scanner, params: prompt, spec: blueprint.RunSpec{Name: "x"}, opts: []blueprint.Option{blueprint.WithRegistry(mapRegistry{})}, is: blueprint.ErrSchemaNotFound},
+		{name: "lenient", bp: scanner, params: prompt, spec: blueprint.RunSpec{Options: blueprint.OutputOptions{ValidationMode: blueprint.ValidationLenient}}, is: blueprint.ErrLenientUnsupported},
+		{name: "nil registry option", bp: scanner, params: prompt, opts: []blueprint.Option{blueprint.WithRegistry(nil)}, is: blueprint.ErrInvalidOption},
+		{name: "nil option", bp: scanner, params: prompt, opts: []blueprint.Option{nil}, is: blueprint.ErrInvalidOption},
+		{name: "bad max tokens", bp: scanner, params: prompt, opts: []blueprint.Option{blueprint.WithMaxTokens(0)}, is: blueprint.ErrInvalidOption},
+		{name: "bad enforce option", bp: scanner, params: prompt, opts: []blueprint.Option{blueprint.WithEnforceOptions(enforce.WithMaxRetries(-1))}, is: enforce.ErrInvalidOption},
+		{name: "library default: 2 retries", bp: scanner, params: prompt, replies: []providertest.Reply{bad, bad, bad}, calls: 3, is: enforce.ErrNoJSON,
+			check: func(t *testing.T, err error) {
+				data, jerr := json.Marshal(err)
+				require.NoError(t, jerr)
+				assert.JSONEq(t, `{"error":"OutputSchemaValidationError","message":"Output validation failed after 2 retries",
+					"errors":[{"path":"$","message":"No JSON output found but output_schema requires structured output"}]}`, string(data))
+			}},
+		{name: "blueprint default: 3 retries", bp: analyzer, params: prompt, replies: []providertest.Reply{bad, bad, bad, bad}, calls: 4, is: enforce.ErrNoJSON},
+		{name: "run option: 1 retry", bp: analyzer, params: prompt, spec: blueprint.RunSpec{Options: blueprint.OutputOptions{MaxRetries: ptr(1)}},
+			replies: []providertest.Reply{{Text: `{"scan_complete":"yes","vulnerabilities":[]}`}, {Text: `{"scan_complete":true}`}}, calls: 2,
+			check: func(t *testing.T, err error) {
+				var ve *enforce.ValidationError
+				require.ErrorAs(t, err, &ve)
+				data, jerr := json.Marshal(ve)
+				require.NoError(t, jerr)
+				assert.JSONEq(t, `{"error":"OutputSchemaValidationError","message":"Output validation failed after 1 retry",
+					"errors":[{"path":"$.vulnerabilities","message":"'vulnerabilities' is a required property"}]}`, string(data))
+			}},
+		{name: "enforce option wins over run option", bp: analyzer, params: prompt, spec: blueprint.RunSpec{Options: blueprint.OutputOptions{MaxRetries: ptr(3)}},
+			opts: []blueprint.Option{blueprint.WithEnforceOptions(enforce.WithMaxRetries(0))}, replies: []providertest.Reply{bad}, calls: 1, is: enforce.ErrNoJSON},
+		{name: "strict_json_only", bp: scanner, params: prompt, spec: blueprint.RunSpec{Options: blueprint.OutputOptions{StrictJSONOnly: ptr(true), MaxRetries: ptr(0)}},
+			replies: []providertest.Reply{{Text: "Here: " + validScan}}, calls: 1, is: enforce.ErrNonJSONText},
+		{name: "extract_json off", bp: scanner, params: prompt, spec: blueprint.RunSpec{Options: blueprint.OutputOptions{ExtractJSON: ptr(false), MaxRetries: ptr(0)}},
+			replies: []providertest.Reply{{Text: "Here: " + validScan}}, calls: 1,
+			check: func(t *testing.T, err error) {
+				var ve *enforce.ValidationError
+				require.ErrorAs(t, err, &ve)
+			}},
+		{name: "refusal, structured", bp: scanner, params: prompt, replies: []providertest.Reply{{Refusal: "I can't help with that."}}, calls: 1, is: enforce.ErrRefused},
+		{name: "refusal, text", bp: plain, params: map[string]any{"prompt": "Go.", "topic": "t", "format": "essay"}, replies: []providertest.Reply{{Refusal: "No."}}, calls: 1, is: enforce.ErrRefused},
+		{name: "content filter, text", bp: plain, params: map[string]any{"prompt": "Go.", "topic": "t", "format": "essay"}, replies: []providertest.Reply{{StopReason: provider.StopContentFilter}}, calls: 1, is: enforce.ErrRefused},
+		{name: "provider error, text", bp: plain, params: map[string]any{"prompt": "Go.", "topic": "t", "format": "essay"},
+			replies: []providertest.Reply{{Err: &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429}}}, calls: 1, is: provider.ErrRateLimited},
+		{name: "provider error, structured", bp: scanner, params: prompt,
+			replies: []providertest.Reply{{Err: &provider.Error{Kind: provider.ErrorOverloaded, StatusCode: 529}}}, calls: 1, is: provider.ErrOverloaded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := providertest.New(tt.replies...)
+			r, err := blueprint.Run(context.Background(), tt.bp, p, tt.params, tt.spec, tt.opts...)
+			require.Error(t, err)
+			assert.Nil(t, r)
+			if tt.is != nil {
+				assert.ErrorIs(t, err, tt.is)
+			}
+			if tt.check != nil {
+				tt.check(t, err)
+			}
+			assert.Len(t, p.Requests(), tt.calls)
+		})
+	}
+}
+
+func TestRunTruncatedText(t *testing.T) {
+	bp, err := blueprint.Parse([]byte(`{"name":"writer"}`))
+	require.NoError(t, err)
+	p := providertest.New(providertest.Reply{Text: "Once upon a", StopReason: provider.StopLength})
+	r, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Tell a story."}, blueprint.RunSpec{}, blueprint.WithMaxTokens(3))
+	assert.ErrorIs(t, err, enforce.ErrTruncated)
+	require.NotNil(t, r, "the partial text comes back beside the error")
+	assert.Equal(t, "Once upon a", r.Text())
+	assert.Equal(t, 3, p.Requests()[0].MaxTokens)
+}
+
+func TestRunNamedSchema(t *testing.T) {
+	named := mustSchema(t, `{"type":"object","required":["files","loc"],"properties":{"files":{"type":"integer"},"loc":{"type":"integer"}}}`)
+	reg := mapRegistry{"code-size": named}
+	bp := loadAgent(t, "parametric-agent")
+	p := providertest.New(providertest.Text(`{"files": 12, "loc": 3400}`))
+	r, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Count.", "topic": "src", "format": "summary"},
+		blueprint.RunSpec{Name: "code-size"}, blueprint.WithRegistry(reg))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"files": 12, "loc": 3400}`, string(r.Data()))
+}
+
+func TestRunSystemMode(t *testing.T) {
+	bp := loadAgent(t, "summarizer")
+	p := providertest.New(providertest.Text(`{"summary":"short"}`))
+	_, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Summarise the report."}, blueprint.RunSpec{},
+		blueprint.WithEnforceOptions(enforce.WithMode(enforce.ModeSystem)))
+	require.NoError(t, err)
+	res, err := blueprint.ResolveOutputSchema(context.Background(), bp, blueprint.RunSpec{}, nil)
+	require.NoError(t, err)
+	want, err := bp.SystemPrompt(res)
+	require.NoError(t, err)
+	reqs := p.Requests()
+	require.Len(t, reqs, 1)
+	assert.Equal(t, want, reqs[0].System, "Run in system mode sends what SystemPrompt renders")
+	assert.Equal(t, "Summarise the report.", reqs[0].Messages[0].Content)
+}
+
+func TestRunRequiresBlueprintAndProvider(t *testing.T) {
+	bp := loadAgent(t, "summarizer")
+	_, err := blueprint.Run(context.Background(), nil, providertest.New(), nil, blueprint.RunSpec{})
+	assert.Error(t, err)
+	_, err = blueprint.Run(context.Background(), bp, nil, nil, blueprint.RunSpec{})
+	assert.Error(t, err)
+}
+
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, name := range []string{"summarizer", "parametric-agent"} {
+		bp := loadAgent(t, name)
+		p := providertest.New(providertest.Text(`{"summary":"x"}`))
+		_, err := blueprint.Run(ctx, bp, p, map[string]any{"prompt": "Go.", "topic": "t", "format": "essay"}, blueprint.RunSpec{})
+		assert.True(t, errors.Is(err, context.Canceled), name)
+	}
+}
+
+func TestEffectiveOptionsEnforceOptions(t *testing.T) {
+	_, err := blueprint.EffectiveOptions{ValidationMode: blueprint.ValidationLenient}.EnforceOptions()
+	assert.ErrorIs(t, err, blueprint.ErrLenientUnsupported)
+	_, err = blueprint.EffectiveOptions{ValidationMode: "other"}.EnforceOptions()
+	assert.ErrorIs(t, err, enforce.ErrInvalidOption)
+	opts, err := blueprint.DefaultOptions().EnforceOptions()
+	require.NoError(t, err)
+	_, err = enforce.New(mustSchema(t, `{"type":"object","properties":{}}`), opts...)
+	assert.NoError(t, err)
+	var none blueprint.Resolution
+	_, err = none.Enforcer()
+	assert.ErrorIs(t, err, enforce.ErrInvalidRequest, "no schema, no enforcer")
+}
+
+func TestPromptAndSystemPrompt(t *testing.T) {
+	par := loadAgent(t, "parametric-agent")
+	got, err := par.Prompt(map[string]any{"prompt": "Hello"})
+	require.NoError(t, err)
+	assert.Equal(t, "Hello", got, "a prompt alone is unchanged")
+	_, err = par.Prompt(map[string]any{"topic": "x"})
+	assert.Error(t, err, "no prompt")
+
+	proc, err := blueprint.Parse([]byte(`{"name":"script","type":"procedural"}`))
+	require.NoError(t, err)
+	_, err = proc.Prompt(map[string]any{"prompt": "x"})
+	assert.ErrorIs(t, err, blueprint.ErrNotAutonomous)
+
+	sys, err := par.SystemPrompt(nil)
+	require.NoError(t, err)
+	assert.Equal(t, par.Instructions(), sys)
+	sys, err = par.SystemPrompt(&blueprint.Resolution{Options: blueprint.DefaultOptions()})
+	require.NoError(t, err)
+	assert.Equal(t, par.Instructions(), sys, "no schema, nothing added")
+
+	inline := mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}}}`)
+	sys, err = par.SystemPrompt(&blueprint.Resolution{Schema: inline, Options: blueprint.DefaultOptions()})
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(sys, par.Instructions()))
+	assert.Contains(t, sys, string(inline.JSON()))
+	_, err = par.SystemPrompt(&blueprint.Resolution{Schema: inline, Options: blueprint.EffectiveOptions{ValidationMode: blueprint.ValidationLenient}})
+	assert.ErrorIs(t, err, blueprint.ErrLenientUnsupported)
+}
