@@ -13,7 +13,8 @@ type fence struct {
 
 // findFences returns the fenced blocks of text[seg.start:seg.end] in order.
 //
-// An opening fence is a run of three or more backticks anywhere, then an
+// An opening fence is a run of three or more backticks not right after a
+// letter, digit, quote, backslash or closing bracket, then an
 // optional label. When the rest of the label's line is blank the content
 // starts on the next line; otherwise it starts right after the label, which
 // admits inline blocks like ```json{"a":1}```. The closing fence is the first
@@ -29,6 +30,15 @@ func findFences(text string, seg span, dst []fence) []fence {
 			break
 		}
 		open := pos + i
+		if open > seg.start && isWordOrQuote(text[open-1]) {
+			// Backticks right after a word or a quote are inside a string
+			// or inline code ("```json" in a JSON value), not a fence.
+			pos = open + 3
+			for pos < seg.end && text[pos] == '`' {
+				pos++
+			}
+			continue
+		}
 		j := open
 		for j < seg.end && text[j] == '`' {
 			j++
@@ -134,6 +144,14 @@ func blankToEOL(text string, i, max int) (int, bool) {
 		}
 	}
 	return i, true
+}
+
+// isWordOrQuote reports a letter, a digit, a quote, a backslash or a
+// closing bracket: what stands before backticks inside a string, never
+// before a fence.
+func isWordOrQuote(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '"' || c == '\'' || c == '\\' || c == '}' || c == ']'
 }
 
 // isLabelByte reports a byte allowed in a fence label.

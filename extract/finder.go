@@ -11,6 +11,7 @@ type tier int
 const (
 	tierJSONFence tier = iota
 	tierOtherFence
+	tierWhole // a whole reply that is a broken string
 	tierScan
 )
 
@@ -46,9 +47,18 @@ func (f *finder) find(first bool) []Candidate {
 		return []Candidate{c}
 	}
 	f.segs, f.unterminated = visibleSpans(text)
-	if sole, ok := f.soleContent(); ok && sole != (span{0, len(text)}) {
+	sole, hasSole := f.soleContent()
+	if hasSole && sole != (span{0, len(text)}) {
 		if c, ok := f.whole(sole); ok {
 			return []Candidate{c}
+		}
+	}
+	if hasSole {
+		// A reply that is one broken string ("abc, 'abc or "\u12) can only be
+		// repaired as a whole: the scan looks for objects and arrays.
+		if s, e := trimSpan(text, sole); text[s] == '"' || text[s] == '\'' || smartQuote(text[s:e]) != "" {
+			end, _ := f.v.value(text[:e], s)
+			f.failures = append(f.failures, failure{start: s, limit: e, stop: end, tier: tierWhole, fence: -1})
 		}
 	}
 
@@ -57,7 +67,7 @@ func (f *finder) find(first bool) []Candidate {
 		f.fences = findFences(text, seg, f.fences)
 	}
 	var jsonFenced, otherFenced []Candidate
-	validFence := make([]bool, len(f.fences))
+	skipFence := make([]bool, len(f.fences)) // not scanned: parsed, or a broken json block
 	for i, fc := range f.fences {
 		cs, ce := trimSpan(text, fc.content)
 		if cs == ce {
@@ -68,7 +78,7 @@ func (f *finder) find(first bool) []Candidate {
 			if !f.kindOK(text[cs]) {
 				continue
 			}
-			validFence[i] = true
+			skipFence[i] = true
 			c := f.candidate(cs, ce, SourceFence)
 			if fc.jsonLabel {
 				jsonFenced = append(jsonFenced, c)
@@ -77,9 +87,15 @@ func (f *finder) find(first bool) []Candidate {
 			}
 			continue
 		}
+		if text[cs] != '{' && text[cs] != '[' {
+			continue // not a JSON container: nothing to repair
+		}
 		t := tierOtherFence
 		if fc.jsonLabel {
 			t = tierJSONFence
+			// A json block that starts like JSON is the model's answer,
+			// broken: values inside it are its fragments, not candidates.
+			skipFence[i] = true
 		}
 		f.failures = append(f.failures, failure{start: cs, limit: ce, stop: end, tier: t, fence: i})
 	}
@@ -98,7 +114,7 @@ func (f *finder) find(first bool) []Candidate {
 	for _, seg := range f.segs {
 		pos := seg.start
 		for i, fc := range f.fences {
-			if !validFence[i] || fc.start < seg.start || fc.end > seg.end {
+			if !skipFence[i] || fc.start < seg.start || fc.end > seg.end {
 				continue
 			}
 			if fc.start > pos {
@@ -136,7 +152,7 @@ func (f *finder) find(first bool) []Candidate {
 	// With repair: repair the fences that failed, then walk the scan in
 	// order, repairing each failed attempt that is not inside a value
 	// already repaired; values inside a repaired one are its fragments.
-	var repairedJSON, repairedOther, repairedScan, scanned, fragments []Candidate
+	var repairedJSON, repairedOther, repairedWhole, repairedScan, scanned, fragments []Candidate
 	var covered []span // extents of repaired fence values, in input order
 	for _, fl := range f.failures {
 		c, _, ok := f.repair(fl.start, fl.limit)
@@ -144,10 +160,13 @@ func (f *finder) find(first bool) []Candidate {
 			continue
 		}
 		covered = append(covered, span{c.Start, c.End})
-		if fl.tier == tierJSONFence {
+		switch fl.tier {
+		case tierJSONFence:
 			repairedJSON = append(repairedJSON, c)
-		} else {
+		case tierOtherFence:
 			repairedOther = append(repairedOther, c)
+		default:
+			repairedWhole = append(repairedWhole, c)
 		}
 	}
 	sort.Slice(covered, func(i, j int) bool { return covered[i].start < covered[j].start })
@@ -179,6 +198,7 @@ func (f *finder) find(first bool) []Candidate {
 	out = append(out, f.ordered(scanned)...)
 	out = append(out, f.ordered(repairedJSON)...)
 	out = append(out, f.ordered(repairedOther)...)
+	out = append(out, repairedWhole...)
 	out = append(out, f.ordered(repairedScan)...)
 	return append(out, f.ordered(fragments)...)
 }

@@ -393,8 +393,7 @@ func (r *repairer) word(ctx context) bool {
 	end = start
 	for end < len(r.text) {
 		b := r.text[end]
-		if b == ',' || b == '}' || b == ']' || b == '"' || b == '\n' || b == '\r' ||
-			(ctx == ctxArray && b == ':') {
+		if b == ',' || b == '}' || b == ']' || b == '"' || b == '\n' || b == '\r' {
 			break
 		}
 		end++
@@ -417,7 +416,7 @@ func (r *repairer) word(ctx context) bool {
 // isTokenEnd reports a byte that ends a bare token.
 func isTokenEnd(c byte) bool {
 	switch c {
-	case ' ', '\t', '\n', '\r', ',', '}', ']', '"', ':':
+	case ' ', '\t', '\n', '\r', ',', '{', '[', '}', ']', '"', ':', '/', '#':
 		return true
 	}
 	return false
@@ -428,9 +427,9 @@ func literal(tok string) (lit string, kind FixKind, ok bool) {
 	switch tok {
 	case "true", "false", "null":
 		return tok, "", true
-	case "True", "False":
+	case "True", "False", "TRUE", "FALSE":
 		return strings.ToLower(tok), FixPythonLiteral, true
-	case "None", "undefined":
+	case "None", "undefined", "Null", "NULL":
 		return "null", FixPythonLiteral, true
 	case "NaN", "Infinity", "+Infinity", "-Infinity", "inf", "-inf", "nan":
 		return "null", FixNonFinite, true
@@ -438,8 +437,8 @@ func literal(tok string) (lit string, kind FixKind, ok bool) {
 	return "", "", false
 }
 
-// number reads tok as a number, JSON or a near miss (+1, .5, 1., 1e, 01,
-// a lone minus), and returns its JSON form and whether that differs.
+// number reads tok as a number, JSON or a near miss (+1, .5, 1., 1e, a lone
+// minus), and returns its JSON form and whether that differs.
 func number(tok string) (string, bool, bool) {
 	if tok == "" {
 		return "", false, false
@@ -496,7 +495,11 @@ func number(tok string) (string, bool, bool) {
 		}
 		return "0", true, true
 	}
-	intPart = strings.TrimLeft(intPart, "0")
+	if len(intPart) > 1 && intPart[0] == '0' {
+		// Leading zeros (0789) mark an identifier or a code, not a number:
+		// the caller keeps the text as a string.
+		return "", false, false
+	}
 	if intPart == "" {
 		intPart = "0"
 	}
@@ -680,8 +683,9 @@ func missingQuoteAtEOF(text string, contentStart int, ctx context) int {
 }
 
 // commaBeforeKey reports where a string that runs from contentStart to end
-// should have ended when its text so far ends with a comma and blanks (the
-// quote at end opens the next key) or with a comma, a bare key and a colon.
+// should have ended when its text so far ends with a comma and blanks and
+// the quote at end opens the next key ("a": "b,"c": 1), or with a comma, a
+// bare key and a colon ("a": "b, c: "d").
 // It returns the comma's offset, or -1. It reads back over one word only.
 func commaBeforeKey(text string, contentStart, end int) int {
 	k := end
@@ -689,6 +693,9 @@ func commaBeforeKey(text string, contentStart, end int) int {
 		k--
 	}
 	if k > contentStart && text[k-1] == ',' {
+		if end < len(text) && !quotedKeyAt(text, end) {
+			return -1
+		}
 		return k - 1
 	}
 	if k <= contentStart || text[k-1] != ':' {
@@ -714,6 +721,23 @@ func commaBeforeKey(text string, contentStart, end int) int {
 	return -1
 }
 
+// quotedKeyAt reports whether a quoted key and its colon start at the
+// quote at i, as in "id": 2. It reads to the end of the key only.
+func quotedKeyAt(text string, i int) bool {
+	j := i + 1
+	for j < len(text) && text[j] != '"' && text[j] != '\n' {
+		j++
+	}
+	if j >= len(text) || text[j] != '"' {
+		return false
+	}
+	j++
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	return j < len(text) && text[j] == ':'
+}
+
 // isKeyWordByte reports a byte of a bare key seen inside a string.
 func isKeyWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
@@ -721,25 +745,53 @@ func isKeyWordByte(c byte) bool {
 
 // endsString reports whether a quote just before at can close a string in
 // ctx: what follows it (after blanks) is the end of the text, a delimiter,
-// another quote or a comment.
+// another quote or a comment; or, past a blank, something that can only
+// start the next value, such as a number or a bracket (["a" 2]), or past a
+// line break, a bare key and its colon. Anything else, as in "say "hi" now",
+// makes the quote part of the string.
 func endsString(text string, at int, ctx context) bool {
-	for at < len(text) && (isSpace(text[at])) {
+	start := at
+	newline := false
+	for at < len(text) && isSpace(text[at]) {
+		newline = newline || text[at] == '\n'
 		at++
 	}
 	if at >= len(text) {
 		return true
 	}
-	switch text[at] {
-	case ',', '}', ']', '"', '#':
+	switch c := text[at]; c {
+	case ',', '}', ']', '"', '#', '\'':
 		return true
 	case ':':
 		return ctx == ctxKey || ctx == ctxTop
 	case '/':
 		return at+1 < len(text) && (text[at+1] == '/' || text[at+1] == '*')
-	case '\'':
-		return true
+	case '{', '[', '-':
+		return at > start
+	default:
+		if c >= '0' && c <= '9' {
+			return at > start
+		}
+		if newline && ctx == ctxValue && bareKeyAt(text, at) {
+			return true
+		}
 	}
 	return smartQuote(text[at:]) != ""
+}
+
+// bareKeyAt reports whether a bare key and its colon start at i.
+func bareKeyAt(text string, i int) bool {
+	j := i
+	for j < len(text) && isKeyWordByte(text[j]) {
+		j++
+	}
+	if j == i {
+		return false
+	}
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	return j < len(text) && text[j] == ':'
 }
 
 // matchAny returns the element of qs that s starts with, or "".
@@ -776,8 +828,19 @@ func (r *repairer) escape() bool {
 		}
 		r.out = append(r.out, r.text[r.pos:r.pos+6]...)
 		r.pos += 6
+	case '\'':
+		r.fix(FixStringEscape, r.pos, `replaced the invalid escape \' with '`)
+		r.pos++
 	default:
-		r.fix(FixStringEscape, r.pos, "dropped the backslash of an invalid escape")
+		if smartQuote(r.text[r.pos+1:]) != "" {
+			r.fix(FixStringEscape, r.pos, "dropped the backslash before a typographic quote")
+			r.pos++
+			break
+		}
+		// A lone backslash, as in C:\Users or a regular expression's \d:
+		// keep it.
+		r.fix(FixStringEscape, r.pos, "escaped a lone backslash")
+		r.out = append(r.out, '\\', '\\')
 		r.pos++
 	}
 	return true
