@@ -114,13 +114,13 @@ func parse(data []byte, filePrompt *string) (*Blueprint, error) {
 				b.tags = nil
 			}
 		case "parameters_schema":
-			s, err := schema.Parse(f.raw)
+			s, err := schema.Parse(dedent(f.raw))
 			if err != nil {
 				errs = append(errs, schemaFieldError(f.key, err))
 			}
 			b.params = s
 		case "output_schema", "default_output_schema":
-			s, err := schema.Parse(f.raw)
+			s, err := schema.Parse(dedent(f.raw))
 			if err == nil {
 				err = checkObjectSchema(f.raw)
 			}
@@ -168,6 +168,35 @@ func parse(data []byte, filePrompt *string) (*Blueprint, error) {
 	}
 	b.fields = fields
 	return b, nil
+}
+
+// dedent removes from every line of a nested JSON value but the first the
+// indentation of its last line, so that a schema shown in a prompt starts
+// at the margin as its author laid it out in the agent.json. JSON strings
+// hold no raw line breaks, so only white space between tokens changes. A
+// value whose lines do not all share that indentation is returned as is.
+func dedent(raw json.RawMessage) json.RawMessage {
+	lines := bytes.Split(raw, []byte("\n"))
+	if len(lines) < 2 {
+		return raw
+	}
+	last := lines[len(lines)-1]
+	prefix := last[:len(last)-len(bytes.TrimLeft(last, " \t"))]
+	if len(prefix) == 0 {
+		return raw
+	}
+	for _, l := range lines[1:] {
+		if len(bytes.TrimSpace(l)) > 0 && !bytes.HasPrefix(l, prefix) {
+			return raw
+		}
+	}
+	out := make([]byte, 0, len(raw))
+	out = append(out, lines[0]...)
+	for _, l := range lines[1:] {
+		out = append(out, '\n')
+		out = append(out, bytes.TrimPrefix(l, prefix)...)
+	}
+	return out
 }
 
 // checkName returns why name is not a safe identifier, or "".
@@ -286,14 +315,13 @@ func (b *Blueprint) MarshalJSON() ([]byte, error) {
 	for _, f := range b.fields {
 		raw := f.raw
 		if f.key == "system_prompt" && b.promptFile {
-			raw, _ = json.Marshal(b.systemPrompt)
+			raw = jsonString(b.systemPrompt)
 			wrote = true
 		}
 		if buf.Len() > 1 {
 			buf.WriteByte(',')
 		}
-		k, _ := json.Marshal(f.key)
-		buf.Write(k)
+		buf.Write(jsonString(f.key))
 		buf.WriteByte(':')
 		buf.Write(raw)
 	}
@@ -301,10 +329,19 @@ func (b *Blueprint) MarshalJSON() ([]byte, error) {
 		if buf.Len() > 1 {
 			buf.WriteByte(',')
 		}
-		p, _ := json.Marshal(b.systemPrompt)
 		buf.WriteString(`"system_prompt":`)
-		buf.Write(p)
+		buf.Write(jsonString(b.systemPrompt))
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
+}
+
+// jsonString encodes s as a JSON string, leaving '<', '>' and '&' as they
+// are (a prompt full of tags stays readable).
+func jsonString(s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
