@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -130,6 +131,9 @@ func unescapeTags(s string) string {
 // stays valid JSON with the same value and holds no tag for unescapeTags
 // to act on.
 func escapeJSONTags(js []byte) []byte {
+	if bytes.IndexByte(js, '<') < 0 {
+		return js
+	}
 	s := string(js)
 	if !hasTag(s) {
 		return js

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -172,6 +173,11 @@ func TestFormatValues(t *testing.T) {
 		{"int64 max", int64(math.MaxInt64), "v: 9223372036854775807\n"},
 		{"uint64 max", uint64(math.MaxUint64), "v: 18446744073709551615\n"},
 		{"int8", int8(-8), "v: -8\n"},
+		{"int16", int16(-16), "v: -16\n"},
+		{"int32", int32(-32), "v: -32\n"},
+		{"uint", uint(1), "v: 1\n"},
+		{"uint16", uint16(16), "v: 16\n"},
+		{"uint32", uint32(32), "v: 32\n"},
 		{"uint8", uint8(8), "v: 8\n"},
 		{"float64 integral", 300.0, "v: 300\n"},
 		{"float64 1e21", 1e21, "v: 1000000000000000000000\n"},
@@ -182,6 +188,7 @@ func TestFormatValues(t *testing.T) {
 		{"float32 integral", float32(1e10), "v: 10000000000\n"},
 		{"json.Number as written", json.Number("1.50"), "v: 1.50\n"},
 		{"json.Number exponent as written", json.Number("3e2"), "v: 3e2\n"},
+		{"empty json.Number as encoding/json", json.Number(""), "v: 0\n"},
 		{"list", []any{"a", "b"}, `v: ["a", "b"]` + "\n"},
 		{"empty list", []any{}, "v: []\n"},
 		{"typed slice", []string{"a", "b"}, `v: ["a", "b"]` + "\n"},
@@ -327,6 +334,15 @@ func TestFormatErrors(t *testing.T) {
 		})
 	}
 
+	t.Run("long keys are cut short in the message", func(t *testing.T) {
+		key := strings.Repeat("a b", 40)
+		_, err := inputs.Format(map[string]any{"prompt": "x", key: 1})
+		var ke *inputs.KeyError
+		require.ErrorAs(t, err, &ke)
+		assert.Equal(t, key, ke.Key)
+		assert.Less(t, len(err.Error()), 120)
+	})
+
 	t.Run("KeyError carries the key", func(t *testing.T) {
 		_, err := inputs.Format(map[string]any{"prompt": "x", "a b": 1})
 		var ke *inputs.KeyError
@@ -364,6 +380,13 @@ func TestFormatValueErrors(t *testing.T) {
 			assert.Regexp(t, `^inputs: parameter "v": `, err.Error())
 		})
 	}
+
+	t.Run("the cause is kept", func(t *testing.T) {
+		_, err := inputs.Format(map[string]any{"prompt": "x", "v": math.NaN()})
+		var uv *json.UnsupportedValueError
+		require.ErrorAs(t, err, &uv)
+		assert.Equal(t, "NaN", uv.Str)
+	})
 }
 
 func TestFormatJSONErrors(t *testing.T) {

@@ -45,7 +45,11 @@ func appendEntry(dst []byte, key string, v any) ([]byte, error) {
 	case uint8:
 		return appendLine(dst, key, strconv.FormatUint(uint64(v), 10)), nil
 	case json.Number:
-		// As written by whoever decoded it; encoding/json checks the syntax.
+		// As written by whoever decoded it; encoding/json checks the syntax
+		// and, like it, an empty Number reads 0.
+		if v == "" {
+			v = "0"
+		}
 		if _, err := json.Marshal(v); err != nil {
 			return dst, &ValueError{Key: key, Err: err}
 		}
