@@ -64,3 +64,7 @@ func lastContent(r *provider.Request) string {
 }
 
 var ctx = context.Background()
+
+func violation(path, msg string) schema.Violation { return schema.Violation{Path: path, Message: msg} }
+
+func violations(path, msg string) []schema.Violation { return []schema.Violation{violation(path, msg)} }
