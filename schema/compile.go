@@ -292,9 +292,9 @@ func (c *compiled) resolveIDs(root *jsonschema.Schema, base *url.URL) error {
 			case c.draft == draft2020 && id.Fragment != "":
 				return c.errAt(s, "$id "+quote(s.ID, 80)+" must not have a fragment; use $anchor", nil)
 			case c.draft == draft7 && id.Fragment != "":
-				if err := setAnchor(bi, strings.TrimPrefix(s.ID, "#"), s, false); err != nil {
-					return err
-				}
+				// Like jsonschema-go, the first of duplicate draft-07
+				// anchors wins.
+				_ = setAnchor(bi, strings.TrimPrefix(s.ID, "#"), s, false)
 			default:
 				in.uri = bi.uri.ResolveReference(id)
 				if !in.uri.IsAbs() {

@@ -124,7 +124,8 @@ func formsDraft(root *jnode) (d draft, mixed bool) {
 
 // rewriteDraft4 turns draft-04 forms into their draft-07 equivalents, in
 // place: a boolean exclusiveMinimum/exclusiveMaximum qualifies minimum/
-// maximum, and "id" names the base URI.
+// maximum. Draft-04's "id" is left alone (and ignored), as jsonschema-go
+// does, since relative ids would otherwise need a base URI.
 func rewriteDraft4(root *jnode) {
 	walkSchemas(root, func(n *jnode) {
 		if n.kind != jObject {
@@ -143,10 +144,6 @@ func rewriteDraft4(root *jnode) {
 				n.del(pair[0])
 			}
 		}
-		if id := n.get("id"); id != nil && id.kind == jString && n.get("$id") == nil {
-			n.set("$id", id)
-			n.del("id")
-		}
 	})
 }
 
@@ -154,11 +151,11 @@ func rewriteDraft4(root *jnode) {
 type keywordShape uint8
 
 const (
-	shapeSchema      keywordShape = iota + 1 // one schema
-	shapeSchemaList                          // an array of schemas
-	shapeSchemaMap                           // an object whose values are schemas
-	shapeItems                               // a schema, or (draft-07) an array of schemas
-	shapeDependencies                        // an object of schemas or string arrays
+	shapeSchema       keywordShape = iota + 1 // one schema
+	shapeSchemaList                           // an array of schemas
+	shapeSchemaMap                            // an object whose values are schemas
+	shapeItems                                // a schema, or (draft-07) an array of schemas
+	shapeDependencies                         // an object of schemas or string arrays
 )
 
 // subschemaKeywords lists the keywords whose values are (or hold) schemas.
