@@ -27,6 +27,7 @@ const (
 // It is immutable and safe for concurrent use: [Parse] or [Load] it once and
 // share it. Every schema in it was compiled at load time; a schema field
 // that is absent or null is "not configured" and its accessor returns nil.
+// The zero Blueprint is not usable: build one with Parse, Load or LoadDir.
 type Blueprint struct {
 	name          string
 	description   string

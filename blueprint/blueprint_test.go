@@ -202,7 +202,7 @@ func TestFieldErrorJSON(t *testing.T) {
 		{
 			name: "plain field",
 			err:  &blueprint.FieldError{Field: "name", Reason: "is required"},
-			want: `{"error":"InvalidBlueprint","message":"name is not valid","details":"is required","field":"name"}`,
+			want: `{"error":"InvalidField","message":"name is not valid","details":"is required","field":"name"}`,
 		},
 		{
 			name: "output shape",

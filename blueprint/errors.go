@@ -12,7 +12,7 @@ import (
 // blueprint's output_schema or default_output_schema does not describe an
 // object with properties: a structured result is always a JSON object whose
 // fields downstream code can rely on.
-var ErrOutputNotObject = errors.New(`blueprint: an output schema must declare "type": "object" and "properties" at its root`)
+var ErrOutputNotObject = errors.New("blueprint: output schema is not an object with properties")
 
 // ErrDuplicateName is the cause (inside a [*LoadError]) when [LoadDir] finds
 // a second blueprint with a name already taken; the first one is kept.
@@ -62,17 +62,17 @@ func (e *FieldError) Error() string {
 func (e *FieldError) Unwrap() error { return e.Err }
 
 // MarshalJSON renders the error for an API response. A schema problem has
-// seed 002's InvalidSchema shape ({"error": "InvalidSchema", "message":
-// "<field> is not a valid JSON Schema", "details": ...}); any other field
-// problem is {"error": "InvalidBlueprint", "message": ..., "details": ...}.
-// Both carry "field".
+// the InvalidSchema shape ({"error": "InvalidSchema", "message": "<field>
+// is not a valid JSON Schema", "details": ...}); any other field (a
+// blueprint's or a run option's) is {"error": "InvalidField", "message":
+// "<field> is not valid", "details": ...}. Both carry "field".
 func (e *FieldError) MarshalJSON() ([]byte, error) {
 	out := struct {
 		Error   string `json:"error"`
 		Message string `json:"message"`
 		Details string `json:"details"`
 		Field   string `json:"field"`
-	}{Error: "InvalidBlueprint", Message: e.Field + " is not valid", Details: e.Reason, Field: e.Field}
+	}{Error: "InvalidField", Message: e.Field + " is not valid", Details: e.Reason, Field: e.Field}
 	var ise *schema.InvalidSchemaError
 	if errors.As(e.Err, &ise) || errors.Is(e.Err, ErrOutputNotObject) {
 		out.Error = "InvalidSchema"
@@ -84,12 +84,16 @@ func (e *FieldError) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// schemaFieldError wraps a schema compile error for field.
+// schemaFieldError wraps a schema problem for field: a compile error, or
+// ErrOutputNotObject.
 func schemaFieldError(field string, err error) *FieldError {
 	reason := err.Error()
 	var ise *schema.InvalidSchemaError
-	if errors.As(err, &ise) {
+	switch {
+	case errors.As(err, &ise):
 		reason = "invalid schema at " + ise.Path + ": " + ise.Reason
+	case errors.Is(err, ErrOutputNotObject):
+		reason = `must declare "type": "object" and "properties" at its root`
 	}
 	return &FieldError{Field: field, Reason: reason, Err: err}
 }

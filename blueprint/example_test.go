@@ -38,7 +38,7 @@ func ExampleParse_invalidSchema() {
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, blueprint.ErrOutputNotObject))
 	// Output:
-	// blueprint: output_schema: blueprint: an output schema must declare "type": "object" and "properties" at its root
+	// blueprint: output_schema: must declare "type": "object" and "properties" at its root
 	// true
 }
 

@@ -19,7 +19,8 @@ const (
 // one. When the file is named agent.json and an agent.system-prompt.md sits
 // beside it, that file is the system prompt (long prompts read better as
 // Markdown than as a JSON string); setting system_prompt in agent.json too
-// is an error. Every failure is a [*LoadError] naming the file.
+// is an error. The folder's name need not match the agent's name. Every
+// failure is a [*LoadError] naming the file.
 func Load(path string) (*Blueprint, error) {
 	file := path
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
