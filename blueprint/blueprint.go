@@ -346,3 +346,35 @@ func jsonString(s string) []byte {
 	_ = enc.Encode(s) // a string always encodes
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
+
+// A Warning is a lint finding in one of a blueprint's schemas: a keyword
+// the validator does not know (often a typo such as "minLenght") or one the
+// schema's draft ignores. Warnings never stop a blueprint from loading.
+type Warning struct {
+	// Field is the blueprint field holding the schema ("output_schema").
+	Field string `json:"field"`
+	schema.Warning
+}
+
+// String returns "<field>: <path>: <message>".
+func (w Warning) String() string { return w.Field + ": " + w.Warning.String() }
+
+// Warnings returns the lint findings of the blueprint's schemas, field by
+// field in the order parameters_schema, output_schema,
+// default_output_schema; none when they are clean. The slice is the
+// caller's.
+func (b *Blueprint) Warnings() []Warning {
+	var out []Warning
+	for _, f := range []struct {
+		name string
+		s    *schema.Schema
+	}{{"parameters_schema", b.params}, {"output_schema", b.output}, {"default_output_schema", b.defaultOutput}} {
+		if f.s == nil {
+			continue
+		}
+		for _, w := range f.s.Warnings() {
+			out = append(out, Warning{Field: f.name, Warning: w})
+		}
+	}
+	return out
+}

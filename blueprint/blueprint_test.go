@@ -240,3 +240,23 @@ func TestErrorsAreNotConfusedWithEachOther(t *testing.T) {
 	assert.False(t, errors.Is(err, blueprint.ErrSchemaNotFound))
 	assert.False(t, errors.Is(err, blueprint.ErrDuplicateName))
 }
+
+func TestWarnings(t *testing.T) {
+	for _, name := range seedAgents {
+		assert.Empty(t, loadAgent(t, name).Warnings(), name)
+	}
+	b, err := blueprint.Parse([]byte(`{"name":"a",
+		"parameters_schema":{"type":"object","properties":{"topic":{"type":"string","minLenght":3}}},
+		"output_schema":{"type":"object","properties":{"n":{"type":"integer","maximun":3}}}}`))
+	require.NoError(t, err, "lint findings do not stop a load")
+	ws := b.Warnings()
+	require.Len(t, ws, 2)
+	assert.Equal(t, "parameters_schema", ws[0].Field)
+	assert.Equal(t, "minLenght", ws[0].Keyword)
+	assert.Equal(t, "$.properties.topic.minLenght", ws[0].Path)
+	assert.Equal(t, "output_schema", ws[1].Field)
+	assert.Contains(t, ws[1].String(), "output_schema: $.properties.n.maximun")
+	data, err := json.Marshal(ws[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"field":"parameters_schema","path":"$.properties.topic.minLenght","keyword":"minLenght"`)
+}

@@ -26,8 +26,9 @@
 // package's *schema.InvalidSchemaError); an output schema must describe an
 // object with properties ([ErrOutputNotObject]). A field that is null is
 // "not configured". Fields this package does not know are kept and written
-// back, in order, by [Blueprint.MarshalJSON]. A Blueprint is immutable and
-// safe for concurrent use.
+// back, in order, by [Blueprint.MarshalJSON]. Lint findings in the schemas
+// (a misspelt keyword) do not stop a load; [Blueprint.Warnings] lists them.
+// A Blueprint is immutable and safe for concurrent use.
 //
 // # Parameters
 //
