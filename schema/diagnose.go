@@ -276,7 +276,7 @@ func (d *diagnosis) alternatives(v any, s *jsonschema.Schema, subs []*jsonschema
 		for i, m := range matched {
 			idx[i] = strconv.Itoa(m)
 		}
-		d.add(out, at, s, keyword, "the value matches "+strconv.Itoa(len(matched))+" of the alternatives ("+orList(idx)+") but must match exactly one")
+		d.add(out, at, s, keyword, "the value matches "+strconv.Itoa(len(matched))+" of the alternatives ("+andList(idx)+") but must match exactly one")
 		return
 	}
 	depth := len(at.segments())
@@ -417,7 +417,7 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *ipath, out *[]fin
 				continue
 			}
 			if d.isFalse(s.UnevaluatedItems) {
-				d.add(out, at.index(i), s, "unevaluatedItems", "unexpected item "+repr(arr[i])+": no schema allows an item here")
+				d.add(out, at.index(i), s, "unevaluatedItems", "unexpected item "+repr(arr[i])+": no schema allows an item at this position")
 				continue
 			}
 			d.eval(arr[i], s.UnevaluatedItems, at.index(i), out, nil)

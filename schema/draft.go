@@ -75,7 +75,7 @@ func detectDraft(root *jnode) (draft, dialect, *InvalidSchemaError) {
 		dl, ok := parseDialect(sv.s)
 		if !ok {
 			return draft2020, dialectNone, &InvalidSchemaError{
-				Path:   "$['$schema']",
+				Path:   "$.$schema",
 				Reason: "unsupported $schema " + quote(sv.s, 80) + ": use draft 2020-12 (" + draft2020URI + ") or draft-07 (" + draft7URI + ")",
 				Err:    ErrUnsupportedDraft,
 			}

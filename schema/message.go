@@ -176,10 +176,13 @@ func asRat(v any) (*big.Rat, bool) {
 	return nil, false
 }
 
-// plural returns "1 item" or "2 items".
+// plural returns "1 item" or "2 items" ("1 property", "2 properties").
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
+	}
+	if strings.HasSuffix(word, "y") {
+		return strconv.Itoa(n) + " " + strings.TrimSuffix(word, "y") + "ies"
 	}
 	return strconv.Itoa(n) + " " + word + "s"
 }
@@ -198,14 +201,19 @@ func listValues(vs []any) string {
 }
 
 // orList joins words as "a", "a or b", "a, b or c".
-func orList(words []string) string {
+func orList(words []string) string { return joinList(words, " or ") }
+
+// andList joins words as "a", "a and b", "a, b and c".
+func andList(words []string) string { return joinList(words, " and ") }
+
+func joinList(words []string, last string) string {
 	switch len(words) {
 	case 0:
 		return ""
 	case 1:
 		return words[0]
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
 }
 
 // cleanAuthorityMessage turns jsonschema-go's error text into a message:
