@@ -46,18 +46,12 @@ func (f *finder) noJSON() error {
 }
 
 // worstFailure picks the failure to tell the model about: a json fence
-// first, then another fence, then the scanned value that looked most like
-// JSON (parsed longest) among those that began like JSON.
+// first, then another fence, then a whole reply, then the scanned value that
+// looked most like JSON.
 func (f *finder) worstFailure() (failure, bool) {
-	var best failure
-	found := false
+	best, found := f.scanFail, f.hasScanFail
 	for _, fl := range f.failures {
-		if fl.tier == tierScan && !f.looksLikeJSON(fl.start, fl.limit) {
-			continue
-		}
-		switch {
-		case !found, fl.tier < best.tier,
-			fl.tier == best.tier && fl.tier == tierScan && fl.stop-fl.start > best.stop-best.start:
+		if !found || fl.tier < best.tier {
 			best, found = fl, true
 		}
 	}
@@ -98,7 +92,8 @@ func (f *finder) strictCheck(c Candidate) error {
 	allowed := span{c.Start, c.End}
 	if c.Source != SourceWhole {
 		for _, fc := range f.fences {
-			if fc.content.start <= c.Start && c.End <= fc.content.end && (fc.jsonLabel || !fc.labelled) {
+			cs, ce := trimSpan(f.text, fc.content)
+			if cs == c.Start && ce == c.End && (fc.jsonLabel || !fc.labelled) {
 				allowed = span{fc.start, fc.end}
 				break
 			}

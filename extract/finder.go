@@ -2,6 +2,7 @@ package extract
 
 import (
 	"sort"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -32,7 +33,9 @@ type finder struct {
 	segs         []span // visible text: outside reasoning blocks
 	unterminated bool   // the text ends inside a leading reasoning block
 	fences       []fence
-	failures     []failure
+	failures     []failure // fenced blocks and whole replies that did not parse
+	scanFail     failure   // the scan failure to describe, if hasScanFail
+	hasScanFail  bool
 }
 
 func newFinder(text string, cfg config) *finder {
@@ -67,19 +70,21 @@ func (f *finder) find(first bool) []Candidate {
 		f.fences = findFences(text, seg, f.fences)
 	}
 	var jsonFenced, otherFenced []Candidate
-	skipFence := make([]bool, len(f.fences)) // not scanned: parsed, or a broken json block
+	var exclude []span // parts of fences the scan leaves alone, in order
 	for i, fc := range f.fences {
 		cs, ce := trimSpan(text, fc.content)
 		if cs == ce {
 			continue
 		}
 		end, ok := f.v.value(text[:ce], cs)
-		if ok && end == ce {
+		if ok {
+			// The block starts with a value; text after it (a second value,
+			// a note) is left to the scan.
 			if !f.kindOK(text[cs]) {
 				continue
 			}
-			skipFence[i] = true
-			c := f.candidate(cs, ce, SourceFence)
+			exclude = append(exclude, span{fc.start, end})
+			c := f.candidate(cs, end, SourceFence)
 			if fc.jsonLabel {
 				jsonFenced = append(jsonFenced, c)
 			} else {
@@ -95,7 +100,7 @@ func (f *finder) find(first bool) []Candidate {
 			t = tierJSONFence
 			// A json block that starts like JSON is the model's answer,
 			// broken: values inside it are its fragments, not candidates.
-			skipFence[i] = true
+			exclude = append(exclude, span{fc.start, fc.end})
 		}
 		f.failures = append(f.failures, failure{start: cs, limit: ce, stop: end, tier: t, fence: i})
 	}
@@ -109,42 +114,33 @@ func (f *finder) find(first bool) []Candidate {
 		return out
 	}
 
-	// The scan of everything outside the fences that parsed.
+	// The scan of everything outside the fences' values.
 	var regions []span
 	for _, seg := range f.segs {
 		pos := seg.start
-		for i, fc := range f.fences {
-			if !skipFence[i] || fc.start < seg.start || fc.end > seg.end {
+		for _, x := range exclude {
+			if x.start < seg.start || x.end > seg.end {
 				continue
 			}
-			if fc.start > pos {
-				regions = append(regions, span{pos, fc.start})
+			if x.start > pos {
+				regions = append(regions, span{pos, x.start})
 			}
-			pos = fc.end
+			pos = x.end
 		}
 		if pos < seg.end {
 			regions = append(regions, span{pos, seg.end})
 		}
 	}
-	var attempts []attempt
-	var attemptRegion []int // index in regions of each attempt
-	for ri, r := range regions {
-		n := len(attempts)
-		attempts = f.v.scan(text, r, f.cfg.objectsOnly, attempts)
-		for range attempts[n:] {
-			attemptRegion = append(attemptRegion, ri)
-		}
-	}
-
 	if !f.cfg.repair {
 		var scanned []Candidate
-		for k, a := range attempts {
-			if a.ok {
-				scanned = append(scanned, f.candidate(a.start, a.end, SourceScan))
-				continue
-			}
-			limit := regions[attemptRegion[k]].end
-			f.failures = append(f.failures, failure{start: a.start, limit: limit, stop: a.end, tier: tierScan, fence: -1})
+		for _, r := range regions {
+			f.v.scan(text, r, f.cfg.objectsOnly, func(a attempt) {
+				if a.ok {
+					scanned = append(scanned, f.candidate(a.start, a.end, SourceScan))
+				} else {
+					f.noteScanFailure(failure{start: a.start, limit: r.end, stop: a.end, tier: tierScan, fence: -1})
+				}
+			})
 		}
 		return append(out, f.ordered(scanned)...)
 	}
@@ -172,28 +168,29 @@ func (f *finder) find(first bool) []Candidate {
 	sort.Slice(covered, func(i, j int) bool { return covered[i].start < covered[j].start })
 	ci := 0
 	skip := span{-1, -1} // the last scan repair, or the reach of one that gave up
-	for k, a := range attempts {
-		for ci < len(covered) && covered[ci].end <= a.start {
-			ci++
-		}
-		inside := (ci < len(covered) && covered[ci].start <= a.start) ||
-			(a.start >= skip.start && a.start < skip.end)
-		switch {
-		case a.ok && inside:
-			fragments = append(fragments, f.candidate(a.start, a.end, SourceScan))
-		case a.ok:
-			scanned = append(scanned, f.candidate(a.start, a.end, SourceScan))
-		case inside:
-			// A broken piece of a value already repaired.
-		default:
-			limit := regions[attemptRegion[k]].end
-			f.failures = append(f.failures, failure{start: a.start, limit: limit, stop: a.end, tier: tierScan, fence: -1})
-			c, reach, ok := f.repair(a.start, limit)
-			skip = span{a.start, reach}
-			if ok {
-				repairedScan = append(repairedScan, c)
+	for _, r := range regions {
+		f.v.scan(text, r, f.cfg.objectsOnly, func(a attempt) {
+			for ci < len(covered) && covered[ci].end <= a.start {
+				ci++
 			}
-		}
+			inside := (ci < len(covered) && covered[ci].start <= a.start) ||
+				(a.start >= skip.start && a.start < skip.end)
+			switch {
+			case a.ok && inside:
+				fragments = append(fragments, f.candidate(a.start, a.end, SourceScan))
+			case a.ok:
+				scanned = append(scanned, f.candidate(a.start, a.end, SourceScan))
+			case inside:
+				// A broken piece of a value already repaired.
+			default:
+				f.noteScanFailure(failure{start: a.start, limit: r.end, stop: a.end, tier: tierScan, fence: -1})
+				c, reach, ok := f.repair(a.start, r.end)
+				skip = span{a.start, reach}
+				if ok {
+					repairedScan = append(repairedScan, c)
+				}
+			}
+		})
 	}
 	out = append(out, f.ordered(scanned)...)
 	out = append(out, f.ordered(repairedJSON)...)
@@ -201,6 +198,17 @@ func (f *finder) find(first bool) []Candidate {
 	out = append(out, repairedWhole...)
 	out = append(out, f.ordered(repairedScan)...)
 	return append(out, f.ordered(fragments)...)
+}
+
+// noteScanFailure keeps the scan failure most worth telling the model about:
+// among those that begin like JSON, the one that parsed longest.
+func (f *finder) noteScanFailure(fl failure) {
+	if !f.looksLikeJSON(fl.start, fl.limit) {
+		return
+	}
+	if !f.hasScanFail || fl.stop-fl.start > f.scanFail.stop-f.scanFail.start {
+		f.scanFail, f.hasScanFail = fl, true
+	}
 }
 
 // whole returns the value filling sp (less surrounding whitespace), if any.
@@ -256,14 +264,16 @@ func (f *finder) ordered(cs []Candidate) []Candidate {
 func (f *finder) repair(start, limit int) (Candidate, int, bool) {
 	r := repairer{text: f.text[:limit]}
 	out, end, ok := r.run(start)
-	if !ok || len(out) == 0 || !f.kindOK(out[0]) {
+	if !ok || len(out) == 0 || !f.kindOK(out[0]) || len(r.fixes) == 0 {
+		// Without a fix, the "repair" is a value that parses as it stands,
+		// which the other strategies report as such.
 		return Candidate{}, r.reach, false
 	}
 	return Candidate{JSON: out, Start: start, End: end, Source: SourceRepaired, Fixes: r.fixes}, r.reach, true
 }
 
-// trimSpan returns sp less leading and trailing blanks: JSON whitespace,
-// no-break spaces and byte order marks.
+// trimSpan returns sp less leading and trailing blanks: Unicode white space
+// and byte order marks.
 func trimSpan(text string, sp span) (int, int) {
 	s, e := sp.start, sp.end
 	for s < e {
@@ -272,7 +282,7 @@ func trimSpan(text string, sp span) (int, int) {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(text[s:e])
-		if r != '\u00a0' && r != '\ufeff' {
+		if !unicode.IsSpace(r) && r != '\ufeff' {
 			break
 		}
 		s += n
@@ -283,16 +293,10 @@ func trimSpan(text string, sp span) (int, int) {
 			continue
 		}
 		r, n := utf8.DecodeLastRuneInString(text[s:e])
-		if r != '\u00a0' && r != '\ufeff' {
+		if !unicode.IsSpace(r) && r != '\ufeff' {
 			break
 		}
 		e -= n
 	}
 	return s, e
-}
-
-// blank reports whether text[s:e] holds only blanks.
-func blank(text string, s, e int) bool {
-	a, b := trimSpan(text, span{s, e})
-	return a == b
 }

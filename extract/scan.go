@@ -15,8 +15,8 @@ var opener = func() (t [256]bool) {
 	return t
 }()
 
-// scan finds values in text[seg.start:seg.end] in one pass and appends every
-// attempt to dst in order.
+// scan finds values in text[seg.start:seg.end] in one pass and hands every
+// attempt to visit, in order.
 //
 // From each '{' (and '[' unless objectsOnly) it reads one JSON value with the
 // validator, which knows strings, so braces inside them cannot derail it. A
@@ -24,7 +24,7 @@ var opener = func() (t [256]bool) {
 // does not parse is an attempt that stopped at some byte; the scan goes on
 // from that byte, so values that begin inside the broken one (its fragments)
 // are not candidates, and no byte is read twice: the scan is linear.
-func (v *validator) scan(text string, seg span, objectsOnly bool, dst []attempt) []attempt {
+func (v *validator) scan(text string, seg span, objectsOnly bool, visit func(attempt)) {
 	s := text[:seg.end]
 	pos := seg.start
 	for pos < seg.end {
@@ -34,11 +34,10 @@ func (v *validator) scan(text string, seg span, objectsOnly bool, dst []attempt)
 			continue
 		}
 		end, ok := v.value(s, pos)
-		dst = append(dst, attempt{start: pos, end: end, ok: ok})
+		visit(attempt{start: pos, end: end, ok: ok})
 		if end <= pos {
 			end = pos + 1
 		}
 		pos = end
 	}
-	return dst
 }

@@ -1,0 +1,101 @@
+package extract_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentio/agentio/extract"
+)
+
+const benchSize = 1 << 20
+
+// proseWithBraces is about 1 MB of prose full of braces, brackets and quotes
+// that are not JSON, with one JSON object at the end.
+func proseWithBraces() string {
+	var b strings.Builder
+	lines := []string{
+		"Use {curly} braces for {placeholders} and [square] ones for options. ",
+		`A map looks like {key: value}; "quoted {text}" stays text. `,
+		`Some write { "almost": json } or {"unclosed" and move on. `,
+		"Nested {prose {with} braces} and [arrays [of] words] abound. ",
+		"Templates say {{name}} and {{ count }} while lists say [a, b]. ",
+	}
+	for i := 0; b.Len() < benchSize-100; i++ {
+		b.WriteString(lines[i%len(lines)])
+	}
+	b.WriteString(`The answer: {"status": "ok", "items": [1, 2, 3], "note": "done {really}"}`)
+	return b.String()
+}
+
+// smallObjects returns 10,000 small objects of about 100 bytes each, joined
+// by sep (",\n" inside an array makes plain JSON; "\n" makes JSON lines).
+func smallObjects(sep string) string {
+	parts := make([]string, 10000)
+	for i := range parts {
+		parts[i] = fmt.Sprintf(`{"id": %d, "name": "item-%05d", "tags": ["a", "b"], "score": %d.5, "ok": true, "note": "small"}`, i, i, i%100)
+	}
+	return strings.Join(parts, sep)
+}
+
+func BenchmarkJSONProseBraces(b *testing.B) {
+	text := proseWithBraces()
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		c, err := extract.JSON(text)
+		if err != nil || c.Source != extract.SourceScan {
+			b.Fatalf("got %+v, %v", c, err)
+		}
+	}
+}
+
+func BenchmarkJSONPlainSmallObjects(b *testing.B) {
+	text := "[" + smallObjects(",\n") + "]"
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		c, err := extract.JSON(text)
+		if err != nil || c.Source != extract.SourceWhole {
+			b.Fatalf("got %v", err)
+		}
+	}
+}
+
+// BenchmarkValidPlainSmallObjects is the baseline for
+// BenchmarkJSONPlainSmallObjects: json.Valid on the same bytes.
+func BenchmarkValidPlainSmallObjects(b *testing.B) {
+	data := []byte("[" + smallObjects(",\n") + "]")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if !json.Valid(data) {
+			b.Fatal("invalid")
+		}
+	}
+}
+
+func BenchmarkCandidatesJSONLines(b *testing.B) {
+	text := smallObjects("\n")
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if n := len(extract.Candidates(text)); n != 10000 {
+			b.Fatalf("got %d candidates", n)
+		}
+	}
+}
+
+func BenchmarkJSONRepairTruncated(b *testing.B) {
+	text := "Here you go:\n[" + smallObjects(",\n")
+	text = strings.ReplaceAll(text[:len(text)-40], `"ok": true`, `'ok': True`)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		c, err := extract.JSON(text, extract.WithRepair())
+		if err != nil || !c.Truncated() {
+			b.Fatalf("got %v", err)
+		}
+	}
+}
