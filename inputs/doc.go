@@ -50,9 +50,10 @@
 //   - true, false and null (for nil) as in JSON;
 //   - numbers as JSON writes them, except that an integer is never in
 //     exponent form: 300, not 3e+02, and a float64 of 1e21 or more is
-//     written in full. A json.Number parameter, the numbers of a
-//     json.RawMessage and every number in FormatJSON's input keep the text
-//     the caller wrote (1.0, 3e2);
+//     written in full. A json.Number, the numbers of a json.RawMessage and
+//     every number in FormatJSON's input keep the text the caller wrote
+//     (1.0, 3e2); only a json.Number inside a struct or typed slice, read
+//     through encoding/json, has an integral `e+` exponent written out;
 //   - any other Go value (a struct, a typed slice or map, a pointer, a
 //     type with MarshalJSON or MarshalText) is rendered by its JSON form
 //     from encoding/json: a JSON string as a string (time.Time gives

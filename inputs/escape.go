@@ -12,7 +12,26 @@ import (
 // holds no space, line break, colon or '<', so its line cannot be mistaken
 // for anything but the start of one parameter.
 func validKey(k string) bool {
-	if k == "" || !utf8.ValidString(k) {
+	if k == "" {
+		return false
+	}
+	ascii := true
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_':
+		case c >= utf8.RuneSelf:
+			ascii = false
+		case i == 0:
+			return false
+		case '0' <= c && c <= '9' || c == '-' || c == '.':
+		default:
+			return false
+		}
+	}
+	if ascii {
+		return true
+	}
+	if !utf8.ValidString(k) {
 		return false
 	}
 	for i, r := range k {
@@ -125,28 +144,28 @@ func unescapeTags(s string) string {
 	return b.String()
 }
 
-// escapeJSONTags rewrites, in JSON text written by appendPython, every '<'
-// where tagAt holds as the JSON escape \u003c. Such a '<' can only sit
-// inside a JSON string, where \u003c means the same character, so the text
-// stays valid JSON with the same value and holds no tag for unescapeTags
-// to act on.
-func escapeJSONTags(js []byte) []byte {
-	if bytes.IndexByte(js, '<') < 0 {
-		return js
+// escapeJSONTags rewrites, in the JSON text dst[start:] written by
+// appendPython, every '<' where tagAt holds as the JSON escape \u003c, and
+// returns the extended dst. Such a '<' can only sit inside a JSON string,
+// where \u003c means the same character, so the text stays valid JSON with
+// the same value and holds no tag for unescapeTags to act on.
+func escapeJSONTags(dst []byte, start int) []byte {
+	if bytes.IndexByte(dst[start:], '<') < 0 {
+		return dst
 	}
-	s := string(js)
-	if !hasTag(s) {
-		return js
+	js := string(dst[start:])
+	if !hasTag(js) {
+		return dst
 	}
-	out := make([]byte, 0, len(js)+16)
-	for i := 0; i < len(s); i++ {
-		if tagAt(s, i) {
-			out = append(out, `\u003c`...)
+	dst = dst[:start]
+	for i := 0; i < len(js); i++ {
+		if tagAt(js, i) {
+			dst = append(dst, `\u003c`...)
 			continue
 		}
-		out = append(out, s[i])
+		dst = append(dst, js[i])
 	}
-	return out
+	return dst
 }
 
 // breakLen returns the length of the line break starting at s[i], or 0.

@@ -65,9 +65,9 @@ func TestEscapeTags(t *testing.T) {
 }
 
 func TestEscapeJSONTags(t *testing.T) {
-	assert.Equal(t, `["\u003c/inputs>", "a<b"]`, string(escapeJSONTags([]byte(`["</inputs>", "a<b"]`))))
-	assert.Equal(t, `["\u003c\\inputs>"]`, string(escapeJSONTags([]byte(`["<\\inputs>"]`))))
-	assert.Equal(t, `[1]`, string(escapeJSONTags([]byte(`[1]`))))
+	assert.Equal(t, `v: ["\u003c/inputs>", "a<b"]`, string(escapeJSONTags([]byte(`v: ["</inputs>", "a<b"]`), 3)))
+	assert.Equal(t, `v: ["\u003c\\inputs>"]`, string(escapeJSONTags([]byte(`v: ["<\\inputs>"]`), 3)))
+	assert.Equal(t, `<inputs>: [1]`, string(escapeJSONTags([]byte(`<inputs>: [1]`), 10)))
 }
 
 func TestIndentation(t *testing.T) {

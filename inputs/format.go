@@ -93,9 +93,7 @@ func FormatJSON(data []byte, opts ...Option) (string, error) {
 			if m.value[0] != '"' {
 				return "", fmt.Errorf("%w: %q is not a string", ErrNoPrompt, clip(cfg.promptKey))
 			}
-			if err := json.Unmarshal(m.value, &prompt); err != nil {
-				return "", fmt.Errorf("%w: %q: %w", ErrNoPrompt, clip(cfg.promptKey), err)
-			}
+			prompt = decodeString(m.value)
 			hasPrompt = true
 			continue
 		}
@@ -192,10 +190,7 @@ func objectMembers(data []byte) ([]member, error) {
 	i := skipSpace(src, 1)
 	for src[i] != '}' {
 		end := stringEnd(src, i)
-		var key string
-		if err := json.Unmarshal(src[i:end], &key); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrInvalidJSON, err)
-		}
+		key := decodeString(src[i:end])
 		i = skipSpace(src, end) // at ':'
 		i = skipSpace(src, i+1) // at the value
 		end = valueEnd(src, i)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -45,27 +46,134 @@ func appendEntry(dst []byte, key string, v any) ([]byte, error) {
 	case uint8:
 		return appendLine(dst, key, strconv.FormatUint(uint64(v), 10)), nil
 	case json.Number:
-		// As written by whoever decoded it; encoding/json checks the syntax
-		// and, like it, an empty Number reads 0.
-		if v == "" {
-			v = "0"
-		}
-		if _, err := json.Marshal(v); err != nil {
+		num, err := numberText(v)
+		if err != nil {
 			return dst, &ValueError{Key: key, Err: err}
 		}
-		return appendLine(dst, key, string(v)), nil
+		return appendLine(dst, key, num), nil
 	case json.RawMessage:
 		raw := bytes.TrimSpace(v)
 		if !json.Valid(raw) {
 			return dst, &ValueError{Key: key, Err: errors.New("invalid json.RawMessage")}
 		}
 		return appendRaw(dst, key, raw, false)
+	case []any, map[string]any:
+		n := len(dst)
+		dst = append(dst, key...)
+		dst = append(dst, ": "...)
+		start := len(dst)
+		var err error
+		if dst, err = appendPyValue(dst, v, 0); err != nil {
+			return dst[:n], &ValueError{Key: key, Err: err}
+		}
+		return append(escapeJSONTags(dst, start), '\n'), nil
 	}
 	raw, err := marshal(v)
 	if err != nil {
 		return dst, &ValueError{Key: key, Err: err}
 	}
 	return appendRaw(dst, key, raw, true)
+}
+
+// maxDepth bounds the nesting appendPyValue follows, as encoding/json's
+// decoder bounds what it reads; deeper (or cyclic) values are an error.
+const maxDepth = 10000
+
+// errTooDeep is the cause in a [*ValueError] for a value nested deeper
+// than maxDepth, which is how a cyclic map or slice shows.
+var errTooDeep = errors.New("value nested too deep (or cyclic)")
+
+// appendPyValue appends v, a value as encoding/json decodes JSON into any,
+// in the spacing and escaping of appendPython, without the detour through
+// encoding/json: map keys sorted, a json.Number as written, a float as
+// appendFloat writes it. Other Go types inside take the detour.
+func appendPyValue(dst []byte, v any, depth int) ([]byte, error) {
+	if depth > maxDepth {
+		return dst, errTooDeep
+	}
+	switch v := v.(type) {
+	case string:
+		return appendPyGoString(dst, v), nil
+	case nil:
+		return append(dst, "null"...), nil
+	case bool:
+		return strconv.AppendBool(dst, v), nil
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return dst, &json.UnsupportedValueError{Str: strconv.FormatFloat(v, 'g', -1, 64)}
+		}
+		return appendFloat(dst, v, 64), nil
+	case int:
+		return strconv.AppendInt(dst, int64(v), 10), nil
+	case json.Number:
+		num, err := numberText(v)
+		return append(dst, num...), err
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			var err error
+			if dst, err = appendPyValue(dst, e, depth+1); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendPyGoString(dst, k)
+			dst = append(dst, ": "...)
+			var err error
+			if dst, err = appendPyValue(dst, v[k], depth+1); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, '}'), nil
+	}
+	raw, err := marshal(v)
+	if err != nil {
+		return dst, err
+	}
+	return appendPython(dst, raw, true), nil
+}
+
+// appendPyGoString appends the Go string s as appendPyString writes a JSON
+// string; an invalid UTF-8 byte becomes U+FFFD, as encoding/json writes it.
+func appendPyGoString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		if c := s[i]; c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		dst = appendPyRune(dst, r)
+		i += n
+	}
+	return append(dst, '"')
+}
+
+// numberText returns n as written by whoever decoded it, after
+// encoding/json's syntax check; like encoding/json, it reads "" as 0.
+func numberText(n json.Number) (string, error) {
+	if n == "" {
+		return "0", nil
+	}
+	if _, err := json.Marshal(n); err != nil {
+		return "", err
+	}
+	return string(n), nil
 }
 
 // marshal returns the compact JSON form of v, without encoding/json's HTML
@@ -87,21 +195,35 @@ func marshal(v any) ([]byte, error) {
 func appendRaw(dst []byte, key string, raw []byte, goNumbers bool) ([]byte, error) {
 	switch raw[0] {
 	case '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return dst, &ValueError{Key: key, Err: err}
-		}
-		return appendString(dst, key, s), nil
+		return appendString(dst, key, decodeString(raw)), nil
 	case '[', '{':
 		dst = append(dst, key...)
 		dst = append(dst, ": "...)
-		dst = append(dst, escapeJSONTags(appendPython(nil, raw, goNumbers))...)
+		start := len(dst)
+		dst = escapeJSONTags(appendPython(dst, raw, goNumbers), start)
 		return append(dst, '\n'), nil
 	}
 	if goNumbers {
 		return appendLine(dst, key, string(expandExponent(raw))), nil
 	}
 	return appendLine(dst, key, string(raw)), nil
+}
+
+// decodeString decodes the valid JSON string raw (with its quotes) as
+// encoding/json does: a lone surrogate or an invalid UTF-8 byte becomes
+// U+FFFD. A string without escapes that is valid UTF-8 is copied as is.
+func decodeString(raw []byte) string {
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body)
+	}
+	out := make([]byte, 0, len(body))
+	for i := 0; i < len(body); {
+		var r rune
+		r, i = decodeChar(body, i)
+		out = utf8.AppendRune(out, r) // a surrogate is written as U+FFFD
+	}
+	return string(out)
 }
 
 // appendLine appends "key: text\n" for a text that holds no line break and
@@ -289,38 +411,44 @@ func appendPyString(dst, s []byte) []byte {
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
 		var r rune
-		if s[i] == '\\' {
-			switch esc := s[i+1]; esc {
-			case 'u':
-				r = hex4(s[i+2 : i+6])
-				i += 6
-				if utf16.IsSurrogate(r) && r < 0xdc00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-					if lo := hex4(s[i+2 : i+6]); lo >= 0xdc00 && lo < 0xe000 {
-						r = utf16.DecodeRune(r, lo)
-						i += 6
-					}
-				}
-			case 'b':
-				r, i = '\b', i+2
-			case 'f':
-				r, i = '\f', i+2
-			case 'n':
-				r, i = '\n', i+2
-			case 'r':
-				r, i = '\r', i+2
-			case 't':
-				r, i = '\t', i+2
-			default: // '"', '\\', '/'
-				r, i = rune(esc), i+2
-			}
-		} else {
-			var n int
-			r, n = utf8.DecodeRune(s[i:])
-			i += n
-		}
+		r, i = decodeChar(s, i)
 		dst = appendPyRune(dst, r)
 	}
 	return append(dst, '"')
+}
+
+// decodeChar decodes the character at s[i] of the content of a valid JSON
+// string and returns it with the index of the next one. An escaped
+// surrogate pair gives its character; a lone escaped surrogate gives the
+// surrogate itself; an invalid UTF-8 byte gives utf8.RuneError.
+func decodeChar(s []byte, i int) (rune, int) {
+	if s[i] != '\\' {
+		r, n := utf8.DecodeRune(s[i:])
+		return r, i + n
+	}
+	switch esc := s[i+1]; esc {
+	case 'u':
+		r := hex4(s[i+2 : i+6])
+		i += 6
+		if r >= 0xd800 && r < 0xdc00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+			if lo := hex4(s[i+2 : i+6]); lo >= 0xdc00 && lo < 0xe000 {
+				return utf16.DecodeRune(r, lo), i + 6
+			}
+		}
+		return r, i
+	case 'b':
+		return '\b', i + 2
+	case 'f':
+		return '\f', i + 2
+	case 'n':
+		return '\n', i + 2
+	case 'r':
+		return '\r', i + 2
+	case 't':
+		return '\t', i + 2
+	default: // '"', '\\', '/'
+		return rune(esc), i + 2
+	}
 }
 
 // appendPyRune appends r escaped as in appendPyString.
