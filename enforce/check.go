@@ -218,6 +218,13 @@ func (e *Enforcer) extract(out string) ([]extract.Candidate, error) {
 		}
 		return []extract.Candidate{c}, nil
 	}
+	if e.objectRoot {
+		// Values other than objects can never be valid: skip them, unless
+		// they are all there is (then they show the model what is wrong).
+		if cands := extract.Candidates(out, append(opts, extract.WithObjectsOnly())...); len(cands) > 0 {
+			return cands, nil
+		}
+	}
 	if cands := extract.Candidates(out, opts...); len(cands) > 0 {
 		return cands, nil
 	}

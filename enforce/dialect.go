@@ -46,32 +46,12 @@ func (e *Enforcer) prepare(name string) *dialect {
 	d.output = conv.Schema
 	d.strict = conv.Strict
 	d.tool = conv.Schema
-	if !conv.Wrapped && !objectRoot(conv.Schema) {
+	if !conv.Wrapped && !e.objectRoot {
 		if w, err := wrapRoot(conv.Schema); err == nil {
 			d.tool, d.toolWrapped = w, true
 		}
 	}
 	return d
-}
-
-// objectRoot reports whether the schema's root admits only objects: its
-// "type" is "object" or ["object"].
-func objectRoot(s []byte) bool {
-	var root struct {
-		Type json.RawMessage `json:"type"`
-	}
-	if json.Unmarshal(s, &root) != nil {
-		return false
-	}
-	var one string
-	if json.Unmarshal(root.Type, &one) == nil {
-		return one == "object"
-	}
-	var many []string
-	if json.Unmarshal(root.Type, &many) == nil {
-		return len(many) == 1 && many[0] == "object"
-	}
-	return false
 }
 
 // hoisted are the root keywords a wrapped schema keeps at its new root:

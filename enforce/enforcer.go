@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -25,6 +26,7 @@ type Enforcer struct {
 	cfg          config
 	instructions string
 	schemaText   string   // the schema as prompt and system modes show it
+	objectRoot   bool     // the schema admits only objects
 	dialects     sync.Map // dialect name → *dialect, filled on first use
 }
 
@@ -40,7 +42,13 @@ func New(s *schema.Schema, opts ...Option) (*Enforcer, error) {
 		return nil, err
 	}
 	text := displaySchema(s.JSON(), s.Minified())
-	return &Enforcer{s: s, cfg: cfg, instructions: renderInstructions(text), schemaText: text}, nil
+	return &Enforcer{
+		s:            s,
+		cfg:          cfg,
+		instructions: renderInstructions(text),
+		schemaText:   text,
+		objectRoot:   slices.Equal(s.Types(), []string{"object"}),
+	}, nil
 }
 
 // Schema returns the schema the Enforcer enforces.

@@ -216,3 +216,42 @@ func TestNativeMode(t *testing.T) {
 		assert.Len(t, p.Requests(), 1)
 	})
 }
+
+func TestNativeModeOpenAIDialect(t *testing.T) {
+	caps := provider.Capabilities{NativeSchema: true, StrictSchema: true, Dialect: "openai"}
+
+	t.Run("optional property restored", func(t *testing.T) {
+		s := parse(t, `{"type":"object","required":["summary"],"properties":{"summary":{"type":"string"},"note":{"type":"string"}}}`)
+		p := providertest.New(providertest.Text(`{"summary": "ok", "note": null}`))
+		res, err := enforce.Run(ctx, provider.WithCapabilities(p, caps), enforce.Request{Prompt: "Sum up."}, s)
+		require.NoError(t, err)
+		assert.JSONEq(t, `{"summary":"ok"}`, string(res.JSON))
+		require.Len(t, res.Attempts[0].Changes, 1)
+		assert.Equal(t, "restored", res.Attempts[0].Changes[0].Kind)
+		out := p.Requests()[0].Output
+		assert.True(t, out.Strict)
+		assert.Contains(t, string(out.Schema), `"additionalProperties":false`)
+	})
+
+	t.Run("wrapped root", func(t *testing.T) {
+		s := parse(t, `{"type":"array","items":{"type":"integer"}}`)
+		p := providertest.New(providertest.Text(`{"value": [1, "2"]}`), providertest.Text(`{"value": [1, 2]}`))
+		res, err := enforce.Run(ctx, provider.WithCapabilities(p, caps), enforce.Request{Prompt: "Numbers?"}, s)
+		require.NoError(t, err)
+		assert.Equal(t, `[1, 2]`, string(res.JSON), "the model's own bytes of the wrapped value")
+		assert.Equal(t, "$[1]", res.Attempts[0].Violations[0].Path)
+		assert.Contains(t, lastContent(p.Requests()[1]), "- $.value[1]: ", "the re-ask points into what the model wrote")
+	})
+
+	t.Run("tool mode uses the dialect's wrapping", func(t *testing.T) {
+		s := parse(t, `{"type":"array","items":{"type":"integer"}}`)
+		p := providertest.New(providertest.CallTool(enforce.ToolName, `{"value": [3]}`))
+		tcaps := provider.Capabilities{Tools: true, ForcedTool: true, StrictSchema: true, Dialect: "openai"}
+		res, err := enforce.Run(ctx, provider.WithCapabilities(p, tcaps), enforce.Request{Prompt: "Numbers?"}, s)
+		require.NoError(t, err)
+		assert.Equal(t, `[3]`, string(res.JSON))
+		tool := p.Requests()[0].Tools[0]
+		assert.True(t, tool.Strict)
+		assert.Contains(t, string(tool.InputSchema), `"value"`)
+	})
+}

@@ -1,0 +1,95 @@
+package enforce_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+)
+
+// bigReview returns a reply of about size bytes: a sentence of prose, then a
+// fenced review with as many findings as fit. When invalid, one finding in
+// ten has a severity outside the enum.
+func bigReview(size int, invalid bool) string {
+	var b strings.Builder
+	b.WriteString("Here is the review of the change set, as requested.\n\n```json\n{\"findings\":[")
+	n := 0
+	for b.Len() < size-200 {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		sev := "minor"
+		if invalid && n%10 == 0 {
+			sev = "critical"
+		}
+		fmt.Fprintf(&b, `{"severity":%q,"file":"internal/pkg%03d/file_%d.go","line":%d}`, sev, n%997, n, n+1)
+		n++
+	}
+	fmt.Fprintf(&b, "],\"counts\":{\"blocker\":0,\"major\":0,\"minor\":%d},\"summary\":\"%d minor findings\"}\n```\n\nLet me know if you need more.", n, n)
+	return b.String()
+}
+
+// proseReview returns a reply of about size bytes: reasoning prose with
+// braces in it, then a small valid review.
+func proseReview(size int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size-len(validReview)-20; i++ {
+		fmt.Fprintf(&b, "Step %d: the handler in {pkg%d} calls f(x) { return x[%d] } and checks the error. ", i, i%50, i)
+	}
+	b.WriteString("\n\nFinal answer:\n")
+	b.WriteString(validReview)
+	return b.String()
+}
+
+// BenchmarkCheck measures one attempt's overhead, everything but the
+// provider call, on 100 KB replies: a valid review that fills the reply, an
+// invalid one (the diagnostic pass runs), and prose ending in a small review.
+func BenchmarkCheck(b *testing.B) {
+	for _, tc := range []struct {
+		name    string
+		text    string
+		invalid bool
+	}{
+		{"json_100KB", bigReview(100<<10, false), false},
+		{"invalid_json_100KB", bigReview(100<<10, true), true},
+		{"prose_100KB", proseReview(100 << 10), false},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			e, err := enforce.New(parse(b, reviewSchema))
+			if err != nil {
+				b.Fatal(err)
+			}
+			resp := &provider.Response{Text: tc.text, StopReason: provider.StopEnd}
+			if v := e.Check(context.Background(), enforce.State{}, resp); v.OK == tc.invalid {
+				b.Fatalf("unexpected verdict %s %v", v.Outcome, v.Violations)
+			}
+			b.SetBytes(int64(len(resp.Text)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				e.Check(context.Background(), enforce.State{}, resp)
+			}
+		})
+	}
+}
+
+// BenchmarkRun measures one attempt's overhead on a 100 KB reply: everything
+// Run does (options, request building, extraction, validation, the result)
+// with a provider that answers at once.
+func BenchmarkRun(b *testing.B) {
+	s := parse(b, reviewSchema)
+	resp := &provider.Response{Text: bigReview(100<<10, false), StopReason: provider.StopEnd}
+	p := provider.Func(func(context.Context, *provider.Request) (*provider.Response, error) { return resp, nil })
+	req := enforce.Request{System: "You review code.", Prompt: "Review the change set."}
+	b.SetBytes(int64(len(resp.Text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := enforce.Run(context.Background(), p, req, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
