@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/agentio/agentio/enforce"
 )
 
 // ValidationMode says how strictly a model's output is held to its schema.
@@ -52,12 +54,14 @@ type EffectiveOptions struct {
 	ValidationMode ValidationMode `json:"validation_mode"`
 }
 
-// DefaultOptions returns the library defaults: two retries, JSON extracted
-// from surrounding text, text around the JSON allowed, strict validation.
-// These match the enforce package's own defaults.
+// DefaultOptions returns the library defaults: enforce.DefaultMaxRetries
+// (two) re-asks, JSON extracted from surrounding text, text around the JSON
+// allowed, strict validation; the enforce package's own defaults. An agent
+// that should be re-asked only once, as the output-schema requirements
+// describe, says so with "default_output_schema_options": {"max_retries": 1}.
 func DefaultOptions() EffectiveOptions {
 	return EffectiveOptions{
-		MaxRetries:     2,
+		MaxRetries:     enforce.DefaultMaxRetries,
 		ExtractJSON:    true,
 		StrictJSONOnly: false,
 		ValidationMode: ValidationStrict,
@@ -95,6 +99,25 @@ func (o OutputOptions) Check() error {
 		return &FieldError{Field: "validation_mode", Reason: fmt.Sprintf(`must be "strict" or "lenient", got %q`, cut(string(o.ValidationMode)))}
 	}
 	return nil
+}
+
+// EnforceOptions returns the enforce options that carry o: max_retries,
+// extract_json and strict_json_only. A validation mode of "lenient" gives
+// [ErrLenientUnsupported]; a negative MaxRetries is refused by enforce when
+// the options are used (enforce.ErrInvalidOption).
+func (o EffectiveOptions) EnforceOptions() ([]enforce.Option, error) {
+	switch o.ValidationMode {
+	case "", ValidationStrict:
+	case ValidationLenient:
+		return nil, ErrLenientUnsupported
+	default:
+		return nil, fmt.Errorf("%w: unknown validation mode %q", enforce.ErrInvalidOption, cut(string(o.ValidationMode)))
+	}
+	opts := []enforce.Option{enforce.WithMaxRetries(o.MaxRetries), enforce.WithExtraction(o.ExtractJSON)}
+	if o.StrictJSONOnly {
+		opts = append(opts, enforce.WithStrictJSONOnly())
+	}
+	return opts, nil
 }
 
 // parseOptions decodes default_output_schema_options. Unknown keys are

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -119,6 +120,18 @@ func ResolveOutputSchema(ctx context.Context, b *Blueprint, spec RunSpec, reg sc
 		return nil, ErrLenientUnsupported
 	}
 	return res, nil
+}
+
+// Enforcer returns an enforce.Enforcer for r's schema with r's options,
+// then opts: the step-wise API for an orchestrator that runs each attempt
+// as its own job. It fails when r has no schema (enforce.ErrInvalidRequest)
+// or when [EffectiveOptions.EnforceOptions] does.
+func (r *Resolution) Enforcer(opts ...enforce.Option) (*enforce.Enforcer, error) {
+	base, err := r.Options.EnforceOptions()
+	if err != nil {
+		return nil, err
+	}
+	return enforce.New(r.Schema, append(base, opts...)...)
 }
 
 // lookup fetches a named schema.

@@ -60,37 +60,6 @@ func WithMaxTokens(n int) Option {
 	}
 }
 
-// EnforceOptions returns the enforce options that carry o: max_retries,
-// extract_json and strict_json_only. A validation mode of "lenient" gives
-// [ErrLenientUnsupported], a negative MaxRetries an error matching
-// enforce.ErrInvalidOption.
-func (o EffectiveOptions) EnforceOptions() ([]enforce.Option, error) {
-	switch o.ValidationMode {
-	case "", ValidationStrict:
-	case ValidationLenient:
-		return nil, ErrLenientUnsupported
-	default:
-		return nil, fmt.Errorf("%w: unknown validation mode %q", enforce.ErrInvalidOption, cut(string(o.ValidationMode)))
-	}
-	opts := []enforce.Option{enforce.WithMaxRetries(o.MaxRetries), enforce.WithExtraction(o.ExtractJSON)}
-	if o.StrictJSONOnly {
-		opts = append(opts, enforce.WithStrictJSONOnly())
-	}
-	return opts, nil
-}
-
-// Enforcer returns an enforce.Enforcer for r's schema with r's options,
-// then opts: the step-wise API for an orchestrator that runs each attempt
-// as its own job. It fails when r has no schema (enforce.ErrInvalidRequest)
-// or when [EffectiveOptions.EnforceOptions] does.
-func (r *Resolution) Enforcer(opts ...enforce.Option) (*enforce.Enforcer, error) {
-	base, err := r.Options.EnforceOptions()
-	if err != nil {
-		return nil, err
-	}
-	return enforce.New(r.Schema, append(base, opts...)...)
-}
-
 // Run is the one-call path for an orchestrator: it runs an autonomous
 // agent once, from its parameters to its [Result].
 //
