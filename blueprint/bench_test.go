@@ -4,34 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/blueprint"
 	"github.com/agentio/agentio/provider/providertest"
 )
 
-// TestConcurrentRuns shares one Blueprint between goroutines (run with -race).
-func TestConcurrentRuns(t *testing.T) {
-	bp := loadAgent(t, "security-scanner")
-	var wg sync.WaitGroup
-	errs := make([]error, 8)
-	for i := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := providertest.New(providertest.Text(validScan))
-			_, errs[i] = blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Scan."}, blueprint.RunSpec{})
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		assert.NoError(t, err)
-	}
-}
 
 func BenchmarkParse(b *testing.B) {
 	data, err := os.ReadFile(filepath.Join("testdata", "agents", "pr-reviewer", "agent.json"))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -206,45 +207,21 @@ func TestRunCancelled(t *testing.T) {
 	}
 }
 
-func TestEffectiveOptionsEnforceOptions(t *testing.T) {
-	_, err := blueprint.EffectiveOptions{ValidationMode: blueprint.ValidationLenient}.EnforceOptions()
-	assert.ErrorIs(t, err, blueprint.ErrLenientUnsupported)
-	_, err = blueprint.EffectiveOptions{ValidationMode: "other"}.EnforceOptions()
-	assert.ErrorIs(t, err, enforce.ErrInvalidOption)
-	opts, err := blueprint.DefaultOptions().EnforceOptions()
-	require.NoError(t, err)
-	_, err = enforce.New(mustSchema(t, `{"type":"object","properties":{}}`), opts...)
-	assert.NoError(t, err)
-	var none blueprint.Resolution
-	_, err = none.Enforcer()
-	assert.ErrorIs(t, err, enforce.ErrInvalidRequest, "no schema, no enforcer")
-}
-
-func TestPromptAndSystemPrompt(t *testing.T) {
-	par := loadAgent(t, "parametric-agent")
-	got, err := par.Prompt(map[string]any{"prompt": "Hello"})
-	require.NoError(t, err)
-	assert.Equal(t, "Hello", got, "a prompt alone is unchanged")
-	_, err = par.Prompt(map[string]any{"topic": "x"})
-	assert.Error(t, err, "no prompt")
-
-	proc, err := blueprint.Parse([]byte(`{"name":"script","type":"procedural"}`))
-	require.NoError(t, err)
-	_, err = proc.Prompt(map[string]any{"prompt": "x"})
-	assert.ErrorIs(t, err, blueprint.ErrNotAutonomous)
-
-	sys, err := par.SystemPrompt(nil)
-	require.NoError(t, err)
-	assert.Equal(t, par.Instructions(), sys)
-	sys, err = par.SystemPrompt(&blueprint.Resolution{Options: blueprint.DefaultOptions()})
-	require.NoError(t, err)
-	assert.Equal(t, par.Instructions(), sys, "no schema, nothing added")
-
-	inline := mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}}}`)
-	sys, err = par.SystemPrompt(&blueprint.Resolution{Schema: inline, Options: blueprint.DefaultOptions()})
-	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(sys, par.Instructions()))
-	assert.Contains(t, sys, string(inline.JSON()))
-	_, err = par.SystemPrompt(&blueprint.Resolution{Schema: inline, Options: blueprint.EffectiveOptions{ValidationMode: blueprint.ValidationLenient}})
-	assert.ErrorIs(t, err, blueprint.ErrLenientUnsupported)
+// TestConcurrentRuns shares one Blueprint between goroutines (run with -race).
+func TestConcurrentRuns(t *testing.T) {
+	bp := loadAgent(t, "security-scanner")
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := providertest.New(providertest.Text(validScan))
+			_, errs[i] = blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Scan."}, blueprint.RunSpec{})
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		assert.NoError(t, err)
+	}
 }
