@@ -91,17 +91,16 @@ func (e *Enforcer) check(ctx context.Context, st State, resp *provider.Response,
 
 	v := Verdict{State: st}
 	var best *checked
-	var cause error
 	switch {
 	case refused(resp):
 		a.Outcome = OutcomeRefused
 		v.Text = resp.Text
 	case mode == ModeTool && !hasCall(resp):
-		a.Outcome, cause = OutcomeNoToolCall, nil
+		a.Outcome = OutcomeNoToolCall
 		a.Violations = []schema.Violation{{Path: "$", Message: msgNoToolCall}}
 		v.Text = resp.Text
 	default:
-		best, cause = e.evaluate(ctx, &a, mode, d, resp)
+		best = e.evaluate(ctx, &a, mode, d, resp)
 		if best != nil {
 			a.JSON, a.Source, a.Fixes, a.Changes = best.json, best.cand.Source, best.cand.Fixes, best.changes
 		}
@@ -109,6 +108,7 @@ func (e *Enforcer) check(ctx context.Context, st State, resp *provider.Response,
 	}
 	v.Outcome = a.Outcome
 	v.Violations = a.Violations
+	cause := causeOf(a.Outcome)
 
 	switch {
 	case a.Outcome == OutcomeValid:
@@ -130,8 +130,8 @@ func (e *Enforcer) check(ctx context.Context, st State, resp *provider.Response,
 
 // evaluate extracts every candidate from the output and checks each until
 // one is valid. It sets a's Outcome and Violations and returns the valid
-// candidate, or the one closest to valid, and the cause of failure.
-func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *dialect, resp *provider.Response) (*checked, error) {
+// candidate, or the one closest to valid (nil when none was found).
+func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *dialect, resp *provider.Response) *checked {
 	outputs := []string{resp.Text}
 	if mode == ModeTool {
 		outputs = outputs[:0]
@@ -170,26 +170,26 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *diale
 		if truncated {
 			a.Notes = append(a.Notes, "the reply hit the token limit after a complete JSON value")
 		}
-		return best, nil
+		return best
 	case truncated:
 		a.Outcome = OutcomeTruncated
 		a.Violations = []schema.Violation{{Path: "$", Message: msgTruncated}}
-		return best, ErrTruncated
+		return best
 	case best != nil:
 		a.Outcome = OutcomeInvalid
 		a.Violations = best.violations
-		return best, nil
+		return best
 	case errors.Is(xerr, ErrNonJSONText):
 		a.Outcome = OutcomeNonJSONText
 		a.Violations = []schema.Violation{{Path: "$", Message: msgNonJSONText}}
-		return nil, ErrNonJSONText
+		return nil
 	default:
 		a.Outcome = OutcomeNoJSON
 		a.Violations = []schema.Violation{{Path: "$", Message: msgNoJSON}}
-		if xerr != nil && !errors.Is(xerr, ErrNoJSON) {
+		if xerr != nil {
 			a.Notes = append(a.Notes, xerr.Error())
 		}
-		return nil, ErrNoJSON
+		return nil
 	}
 }
 
@@ -243,9 +243,7 @@ func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, ca
 		c.violations = []schema.Violation{{Path: "$", Message: "not valid JSON: " + err.Error()}}
 		return c
 	}
-	if d != nil {
-		c.json, c.value, c.changes, c.wrappedIn = d.transform(mode, c.json, c.value)
-	}
+	c.json, c.value, c.changes, c.wrappedIn = e.transform(mode, d, c.json, c.value)
 	c.violations = e.s.Validate(c.value)
 	if len(c.violations) > 0 {
 		return c

@@ -19,8 +19,9 @@ type Result struct {
 	// Value is JSON decoded (map[string]any, []any, string, float64, bool
 	// or nil). Nil when the run failed.
 	Value any `json:"-"`
-	// Text is the raw output the JSON was taken from: the final reply's
-	// text, or the submit_result call's arguments in [ModeTool].
+	// Text is the raw output of the last attempt, which the JSON was taken
+	// from on success: the reply's text, or the submit_result call's
+	// arguments in [ModeTool].
 	Text string `json:"text"`
 	// Attempts are every attempt of the run, oldest first.
 	Attempts []Attempt `json:"attempts"`

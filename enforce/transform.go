@@ -9,16 +9,20 @@ import (
 )
 
 // transform is the one place where a candidate's value may change between
-// extraction and validation; every change is recorded. It maps output that
-// the provider produced against a rewritten schema back to the caller's
-// schema: in ModeTool it removes the {"result": ...} wrapper of a non-object
-// root, and in ModeNative and ModeTool it undoes the dialect's rewriting
-// (schema.Conversion.Restore). raw is the candidate's JSON and v its
-// decoded value; the returned bytes are the model's own whenever they still
-// encode the returned value. wrappedIn names the property the model's value
-// was unwrapped from, "" when it was not.
-func (d *dialect) transform(mode Mode, raw []byte, v any) (out []byte, value any, changes []Change, wrappedIn string) {
-	if mode != ModeNative && mode != ModeTool {
+// extraction and validation, and every change is recorded in the attempt
+// like a repair fix; a later lenient stage (coercing "5" to 5 by the schema,
+// say) belongs here. Today it maps output that the provider produced
+// against a rewritten schema back to the caller's schema: in ModeTool it
+// removes the {"result": ...} wrapper of a non-object root, and in
+// ModeNative and ModeTool it undoes the dialect's rewriting
+// (schema.Conversion.Restore). d is nil in the other modes.
+//
+// raw is the candidate's JSON and v its decoded value; the returned bytes
+// are the model's own whenever they still encode the returned value.
+// wrappedIn names the property the model's value was unwrapped from, ""
+// when it was not.
+func (e *Enforcer) transform(mode Mode, d *dialect, raw []byte, v any) (out []byte, value any, changes []Change, wrappedIn string) {
+	if d == nil {
 		return raw, v, nil, ""
 	}
 	if mode == ModeTool && d.toolWrapped {
