@@ -12,7 +12,6 @@ import (
 	"github.com/agentio/agentio/provider/providertest"
 )
 
-
 func BenchmarkParse(b *testing.B) {
 	data, err := os.ReadFile(filepath.Join("testdata", "agents", "pr-reviewer", "agent.json"))
 	require.NoError(b, err)
