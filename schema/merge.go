@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // A Property is an object property to merge into a schema with
@@ -219,7 +220,13 @@ var mergeDataKeywords = map[string]bool{"const": true, "enum": true, "default": 
 func findLocalRef(v any) (string, bool) {
 	switch v := v.(type) {
 	case map[string]any:
-		for k, x := range v {
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // the same reference is reported every time
+		for _, k := range keys {
+			x := v[k]
 			if mergeDataKeywords[k] {
 				continue
 			}

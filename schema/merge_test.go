@@ -368,3 +368,13 @@ func hasRef(t *testing.T, data []byte) bool {
 	}
 	return walk(v)
 }
+
+func BenchmarkMergePrompt(b *testing.B) {
+	in := mustParse(b, `{"type":"object","required":["topic","format"],"properties":{"topic":{"type":"string"},"format":{"type":"string","enum":["summary","bullet_points","essay"]},"max_words":{"type":"integer","minimum":50,"maximum":2000}},"additionalProperties":false}`)
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := schema.MergePrompt(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
