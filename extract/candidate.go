@@ -1,17 +1,19 @@
 package extract
 
-// A Source says how a [Candidate] was found.
+// A Source says how a [Candidate] was found. The zero value names no source.
 type Source string
 
 // The sources, from the most to the least trusted.
 const (
-	// SourceWhole: the whole reply (less whitespace and reasoning blocks) is the value.
+	// SourceWhole means the whole reply, less blanks and reasoning blocks,
+	// is the value.
 	SourceWhole Source = "whole"
-	// SourceFence: the value is the content of a fenced code block.
+	// SourceFence means the value is the content of a fenced code block.
 	SourceFence Source = "fence"
-	// SourceScan: the value was found in prose by the scan for balanced values.
+	// SourceScan means the scan for balanced values found it in prose.
 	SourceScan Source = "scan"
-	// SourceRepaired: the value did not parse and was repaired (see [WithRepair]).
+	// SourceRepaired means the value did not parse and was repaired (see
+	// [WithRepair]); the candidate's Fixes say how.
 	SourceRepaired Source = "repaired"
 )
 

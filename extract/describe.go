@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -30,12 +31,16 @@ func (f *finder) noJSON() error {
 			Offset:      len(f.text),
 		}
 	}
-	s, e := 0, len(f.text)
-	if sole, ok := f.soleContent(); ok {
-		s, e = sole.start, sole.end
+	s, e := 0, 0
+	for _, seg := range f.segs {
+		if s, e = trimSpan(f.text, seg); s < e {
+			break
+		}
 	}
-	s, e = trimSpan(f.text, span{s, e})
 	if s == e {
+		if !blankText(f.text) {
+			return &ReplyError{Err: ErrNoJSON, Description: fmt.Sprintf("no %s found; the reply held nothing but reasoning", what), Offset: -1}
+		}
 		return &ReplyError{Err: ErrNoJSON, Description: fmt.Sprintf("no %s found; the reply was empty", what), Offset: -1}
 	}
 	return &ReplyError{
@@ -59,8 +64,9 @@ func (f *finder) worstFailure() (failure, bool) {
 }
 
 // looksLikeJSON reports whether the container opening at start continues
-// the way JSON would: a key or a closing brace for an object, a value or a
-// closing bracket for an array. Prose like "{curly}" does not.
+// the way JSON, or a near miss of it, would: a key (quoted in any quotes) or
+// a closing brace for an object, a value or a closing bracket for an array.
+// Prose like "{curly}" does not.
 func (f *finder) looksLikeJSON(start, limit int) bool {
 	i := start + 1
 	for i < limit && isSpace(f.text[i]) {
@@ -71,18 +77,55 @@ func (f *finder) looksLikeJSON(start, limit int) bool {
 	}
 	c := f.text[i]
 	if f.text[start] == '{' {
-		return c == '"' || c == '}'
+		return c == '"' || c == '\'' || c == '}' || smartQuote(f.text[i:limit]) != ""
 	}
-	return strings.IndexByte("\"{[]-0123456789tfn", c) >= 0
+	return strings.IndexByte("\"'{[]-0123456789tfn", c) >= 0
 }
 
-// stopReason says where and why strict parsing of a failure stopped.
+// stopReason says where and why strict parsing of a failure stopped, with
+// the text just before that point and, for common mistakes, what to do.
 func (f *finder) stopReason(fl failure) string {
 	if fl.stop >= fl.limit {
-		return "the text ends before the value is complete"
+		return "the text ends before the value is complete (the reply may have been cut off)"
 	}
 	r, _ := utf8.DecodeRuneInString(f.text[fl.stop:fl.limit])
-	return fmt.Sprintf("unexpected %q at byte %d", r, fl.stop)
+	msg := fmt.Sprintf("unexpected %q at byte %d, after %q", r, fl.stop, tail(f.text[max(fl.start, fl.stop-20):fl.stop]))
+	if hint := f.hint(fl, r); hint != "" {
+		msg += " (" + hint + ")"
+	}
+	return msg
+}
+
+// hint names the usual cause of a syntax error at fl.stop, or returns "".
+func (f *finder) hint(fl failure, r rune) string {
+	prev := byte(0)
+	for i := fl.stop - 1; i >= fl.start; i-- {
+		if !isSpace(f.text[i]) {
+			prev = f.text[i]
+			break
+		}
+	}
+	switch {
+	case r == '\'' || r == '‘' || r == '’' || r == '“' || r == '”':
+		return "JSON strings and keys take straight double quotes"
+	case (r == '}' || r == ']') && prev == ',':
+		return "remove the trailing comma"
+	case r == '/' || r == '#':
+		return "JSON has no comments"
+	case r == '\n' || r == '\t' || r == '\r':
+		return `write line breaks and tabs inside strings as \n and \t`
+	case r < 0x20:
+		return "escape control characters inside strings"
+	case (prev == '{' || prev == ',') && (unicode.IsLetter(r) || r == '_'):
+		return "keys take double quotes"
+	case prev == ':' && unicode.IsLetter(r):
+		return "strings take double quotes; literals are true, false and null"
+	case prev == '"' || prev == '}' || prev == ']' || unicode.IsDigit(rune(prev)):
+		if r == '"' || r == '{' || r == '[' {
+			return "a comma is missing"
+		}
+	}
+	return ""
 }
 
 // strictCheck returns an error unless c is the reply's only content:
@@ -127,6 +170,12 @@ func (f *finder) strictCheck(c Candidate) error {
 		d = fmt.Sprintf("the reply must be JSON alone, but text surrounds the value at byte %d: %q before it, %q after it", c.Start, before, after)
 	}
 	return &ReplyError{Err: ErrNonJSONText, Description: d, Offset: offset}
+}
+
+// blankText reports whether text holds only blanks.
+func blankText(text string) bool {
+	s, e := trimSpan(text, span{0, len(text)})
+	return s == e
 }
 
 // head returns the start of s, cut at a rune boundary, with blanks folded.

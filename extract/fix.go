@@ -6,60 +6,68 @@ type FixKind string
 
 // The kinds of fix that [WithRepair] applies.
 const (
-	// FixTrailingComma: a comma before a closing bracket was removed.
+	// FixTrailingComma marks a comma that was removed because no member or
+	// element followed it (before a closing bracket) or preceded it.
 	FixTrailingComma FixKind = "trailing_comma"
-	// FixMissingComma: a comma was inserted between two values or members.
+	// FixMissingComma marks a comma inserted between two members or elements.
 	FixMissingComma FixKind = "missing_comma"
-	// FixMissingColon: a colon was inserted between a key and its value.
+	// FixMissingColon marks a colon inserted between a key and its value.
 	FixMissingColon FixKind = "missing_colon"
-	// FixComment: a //, # or /* */ comment was removed.
+	// FixComment marks a removed //, # or /* */ comment.
 	FixComment FixKind = "comment"
-	// FixSingleQuote: a string delimited by single quotes was requoted.
+	// FixSingleQuote marks a string delimited by single quotes that was
+	// requoted with double quotes.
 	FixSingleQuote FixKind = "single_quote"
-	// FixSmartQuote: a string delimited by typographic quotes was requoted.
+	// FixSmartQuote marks a string delimited by typographic quotes (“ ” ‘ ’ „)
+	// that was requoted with double quotes.
 	FixSmartQuote FixKind = "smart_quote"
-	// FixUnquotedKey: an object key without quotes was quoted.
+	// FixUnquotedKey marks an object key without quotes that was quoted.
 	FixUnquotedKey FixKind = "unquoted_key"
-	// FixUnquotedString: a bare word standing for a string value was quoted.
+	// FixUnquotedString marks a bare word or phrase standing for a string
+	// value that was quoted.
 	FixUnquotedString FixKind = "unquoted_string"
-	// FixMissingQuote: a string's missing opening or closing quote was supplied.
+	// FixMissingQuote marks a string's missing opening or closing quote that
+	// was supplied.
 	FixMissingQuote FixKind = "missing_quote"
-	// FixEscapedJSON: a value written as escaped JSON text (\"key\": ...) was unescaped.
+	// FixEscapedJSON marks a string written as escaped JSON text (\"key\")
+	// that was read as a plain string.
 	FixEscapedJSON FixKind = "escaped_json"
-	// FixPythonLiteral: True, False or None became true, false or null
-	// (and JavaScript's undefined became null).
+	// FixPythonLiteral marks True, False or None (or TRUE, Null and
+	// JavaScript's undefined) replaced with true, false or null.
 	FixPythonLiteral FixKind = "python_literal"
-	// FixStringEscape: a raw newline, tab, control character, stray quote or
-	// invalid escape inside a string was escaped.
+	// FixStringEscape marks a raw newline, tab or other control character,
+	// an unescaped quote or an invalid escape inside a string that was
+	// escaped.
 	FixStringEscape FixKind = "string_escape"
-	// FixNonFinite: NaN, Infinity or -Infinity became null.
+	// FixNonFinite marks NaN, Infinity or -Infinity replaced with null.
 	FixNonFinite FixKind = "non_finite"
-	// FixNumber: a number in a form JSON lacks (+1, .5, 1., 0x1F, 01) was rewritten.
+	// FixNumber marks a number in a form JSON lacks (+1, .5, 1., 1e, a lone
+	// minus) rewritten as JSON.
 	FixNumber FixKind = "number"
-	// FixEllipsis: a "..." placeholder standing for omitted items was removed.
+	// FixEllipsis marks a removed "..." placeholder for omitted items.
 	FixEllipsis FixKind = "ellipsis"
-	// FixMissingValue: a key with no value got null.
+	// FixMissingValue marks a key without a value that was given null.
 	FixMissingValue FixKind = "missing_value"
-	// FixDanglingKey: a key left without a value at the end of a truncated object was dropped.
+	// FixDanglingKey marks a key left without a value at the end of a
+	// truncated reply, which was dropped.
 	FixDanglingKey FixKind = "dangling_key"
-	// FixBracket: a closing bracket that did not match was replaced or dropped.
+	// FixBracket marks a closing bracket that did not match its opening one
+	// and was replaced, or a missing one that was inserted.
 	FixBracket FixKind = "bracket"
-	// FixWhitespace: a space character JSON does not allow between tokens
-	// (a no-break space, a zero-width space, ...) was dropped.
+	// FixWhitespace marks a space character JSON does not allow between
+	// tokens (a no-break space, a zero-width space, ...) that was dropped.
 	FixWhitespace FixKind = "whitespace"
-	// FixStrayText: text that belongs to no value was dropped.
-	FixStrayText FixKind = "stray_text"
-	// FixTruncated: an unterminated string, array or object at the end of the
-	// input was closed (the reply was cut off).
+	// FixTruncated marks an unterminated string, array or object at the end
+	// of the input that was closed: the reply was cut off.
 	FixTruncated FixKind = "truncated"
 )
 
-// A Fix is one change repair made.
+// A Fix is one change repair made. Its zero value means nothing.
 type Fix struct {
 	// Kind names the change.
-	Kind FixKind
+	Kind FixKind `json:"kind"`
 	// Offset is the byte offset in the input where the change applies.
-	Offset int
-	// Detail is a short human-readable note, such as `removed "//" comment`.
-	Detail string
+	Offset int `json:"offset"`
+	// Detail is a short human-readable note, such as "removed a line comment".
+	Detail string `json:"detail,omitempty"`
 }

@@ -133,7 +133,9 @@ func (r *repairer) object() bool {
 			if members == 0 || len(r.kinds) == 1 {
 				return false
 			}
-			r.dropComma(comma)
+			if comma >= 0 {
+				r.pos = comma // the comma separates the parent's elements
+			}
 			r.fix(FixBracket, r.pos, "inserted a missing '}'")
 			r.out = append(r.out, '}')
 			return true

@@ -1,0 +1,109 @@
+package extract_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agentio/agentio/extract"
+)
+
+func ExampleJSON() {
+	reply := "Here is the review:\n```json\n{\"verdict\": \"approve\", \"issues\": []}\n```\nLet me know!"
+	c, err := extract.JSON(reply)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(c.JSON))
+	fmt.Println(c.Source, c.Start, c.End)
+	// Output:
+	// {"verdict": "approve", "issues": []}
+	// fence 28 64
+}
+
+func ExampleJSON_noJSON() {
+	_, err := extract.JSON("I'm sorry, I can't review this diff without more context.")
+	var re *extract.ReplyError
+	if errors.As(err, &re) && errors.Is(err, extract.ErrNoJSON) {
+		// The description is written to be shown to the model.
+		fmt.Println(re.Description)
+	}
+	// Output:
+	// no JSON value found; the reply began with "I'm sorry, I can't review this diff with..."
+}
+
+func ExampleCandidates() {
+	reply := `Draft: {"score": 3}. On reflection: {"score": 4}`
+	for _, c := range extract.Candidates(reply) {
+		fmt.Println(c.Source, string(c.JSON))
+	}
+	// Output:
+	// scan {"score": 3}
+	// scan {"score": 4}
+}
+
+func ExampleWithPreferLast() {
+	reply := `Draft: {"score": 3}. On reflection: {"score": 4}`
+	c, _ := extract.JSON(reply, extract.WithPreferLast())
+	fmt.Println(string(c.JSON))
+	// Output:
+	// {"score": 4}
+}
+
+func ExampleWithRepair() {
+	reply := `{'verdict': 'approve', 'issues': ["naming", "tests",], 'blocking': False, // done
+"summary": "Looks good, but`
+	c, err := extract.JSON(reply, extract.WithRepair())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(c.JSON))
+	for _, f := range c.Fixes {
+		fmt.Printf("%d %s: %s\n", f.Offset, f.Kind, f.Detail)
+	}
+	fmt.Println("truncated:", c.Truncated())
+	// Output:
+	// {"verdict":"approve","issues":["naming","tests"],"blocking":false,"summary":"Looks good, but"}
+	// 1 single_quote: replaced single quotes with double quotes
+	// 12 single_quote: replaced single quotes with double quotes
+	// 23 single_quote: replaced single quotes with double quotes
+	// 51 trailing_comma: removed a trailing comma
+	// 55 single_quote: replaced single quotes with double quotes
+	// 67 python_literal: replaced False with false
+	// 74 comment: removed a line comment
+	// 109 truncated: closed a string left open
+	// 109 truncated: closed an object left open
+	// truncated: true
+}
+
+func ExampleWithStrictJSONOnly() {
+	_, err := extract.JSON(`Sure! {"verdict": "approve"}`, extract.WithStrictJSONOnly())
+	fmt.Println(errors.Is(err, extract.ErrNonJSONText))
+	fmt.Println(err)
+
+	c, err := extract.JSON("```json\n{\"verdict\": \"approve\"}\n```", extract.WithStrictJSONOnly())
+	fmt.Println(string(c.JSON), err)
+	// Output:
+	// true
+	// extract: text around the JSON value: the reply must be JSON alone, but text precedes the value at byte 6: "Sure!"
+	// {"verdict": "approve"} <nil>
+}
+
+func ExampleWithObjectsOnly() {
+	reply := `As noted in [1], the result is {"ok": true}.`
+	c, _ := extract.JSON(reply)
+	fmt.Println(string(c.JSON))
+	c, _ = extract.JSON(reply, extract.WithObjectsOnly())
+	fmt.Println(string(c.JSON))
+	// Output:
+	// [1]
+	// {"ok": true}
+}
+
+func ExampleWithMaxSize() {
+	_, err := extract.JSON(`{"a": "a long reply"}`, extract.WithMaxSize(8))
+	fmt.Println(errors.Is(err, extract.ErrTooLarge), err)
+	// Output:
+	// true extract: input too large: 21 bytes, limit 8
+}

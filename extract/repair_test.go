@@ -1,0 +1,130 @@
+package extract_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/extract"
+)
+
+func TestRepairFixes(t *testing.T) {
+	tests := []struct {
+		name      string
+		text      string
+		want      string
+		kinds     []extract.FixKind // every kind of fix made, in order of first use
+		truncated bool
+	}{
+		{name: "trailing comma in object", text: `{"a": 1,}`, want: `{"a":1}`, kinds: []extract.FixKind{extract.FixTrailingComma}},
+		{name: "trailing comma in array", text: `[1, 2, ]`, want: `[1,2]`, kinds: []extract.FixKind{extract.FixTrailingComma}},
+		{name: "leading comma", text: `[, 1]`, want: `[1]`, kinds: []extract.FixKind{extract.FixTrailingComma}},
+		{name: "missing comma between elements", text: `[1 2]`, want: `[1,2]`, kinds: []extract.FixKind{extract.FixMissingComma}},
+		{name: "missing comma between members", text: "{\"a\": 1\n\"b\": 2}", want: `{"a":1,"b":2}`, kinds: []extract.FixKind{extract.FixMissingComma}},
+		{name: "missing colon", text: `{"a" 1}`, want: `{"a":1}`, kinds: []extract.FixKind{extract.FixMissingColon}},
+		{name: "line comment", text: "{\"a\": 1 // the count\n}", want: `{"a":1}`, kinds: []extract.FixKind{extract.FixComment}},
+		{name: "hash comment", text: "{\"a\": 1, # the count\n\"b\": 2}", want: `{"a":1,"b":2}`, kinds: []extract.FixKind{extract.FixComment}},
+		{name: "block comment", text: `{"a": /* count */ 1}`, want: `{"a":1}`, kinds: []extract.FixKind{extract.FixComment}},
+		{name: "single quotes", text: `{'a': 'it is'}`, want: `{"a":"it is"}`, kinds: []extract.FixKind{extract.FixSingleQuote}},
+		{name: "apostrophe inside single quotes", text: `{'a': 'it's'}`, want: `{"a":"it's"}`, kinds: []extract.FixKind{extract.FixSingleQuote}},
+		{name: "double quote inside single quotes", text: `{'a': 'say "hi"'}`, want: `{"a":"say \"hi\""}`, kinds: []extract.FixKind{extract.FixSingleQuote}},
+		{name: "smart quotes", text: `{“a”: ‘b’}`, want: `{"a":"b"}`, kinds: []extract.FixKind{extract.FixSmartQuote}},
+		{name: "unquoted key", text: `{a: 1, b_2: 2}`, want: `{"a":1,"b_2":2}`, kinds: []extract.FixKind{extract.FixUnquotedKey}},
+		{name: "unquoted string", text: `{"city": New York}`, want: `{"city":"New York"}`, kinds: []extract.FixKind{extract.FixUnquotedString}},
+		{name: "number-like word", text: `{"v": 1.2.3}`, want: `{"v":"1.2.3"}`, kinds: []extract.FixKind{extract.FixUnquotedString}},
+		{name: "leading zeros stay text", text: `{"zip": 0789}`, want: `{"zip":"0789"}`, kinds: []extract.FixKind{extract.FixUnquotedString}},
+		{name: "missing closing quote before a key", text: `{"a": "b, "c": 1}`, want: `{"a":"b","c":1}`, kinds: []extract.FixKind{extract.FixMissingQuote}},
+		{name: "missing opening quote", text: `[a", "b"]`, want: `["a","b"]`, kinds: []extract.FixKind{extract.FixUnquotedString, extract.FixMissingQuote}},
+		{name: "escaped JSON", text: `{\"a\": \"b\"}`, want: `{"a":"b"}`, kinds: []extract.FixKind{extract.FixEscapedJSON}},
+		{name: "python literals", text: `{"a": True, "b": False, "c": None}`, want: `{"a":true,"b":false,"c":null}`, kinds: []extract.FixKind{extract.FixPythonLiteral}},
+		{name: "raw newline and tab in a string", text: "{\"a\": \"one\ntwo\tthree\"}", want: `{"a":"one\ntwo\tthree"}`, kinds: []extract.FixKind{extract.FixStringEscape}},
+		{name: "unescaped quotes in a string", text: `{"a": "say "hi" now"}`, want: `{"a":"say \"hi\" now"}`, kinds: []extract.FixKind{extract.FixStringEscape}},
+		{name: "invalid escape of an apostrophe", text: `{"a": "it\'s"}`, want: `{"a":"it's"}`, kinds: []extract.FixKind{extract.FixStringEscape}},
+		{name: "lone backslash", text: `{"path": "C:\Users"}`, want: `{"path":"C:\\Users"}`, kinds: []extract.FixKind{extract.FixStringEscape}},
+		{name: "non-finite numbers", text: `[NaN, Infinity, -Infinity]`, want: `[null,null,null]`, kinds: []extract.FixKind{extract.FixNonFinite}},
+		{name: "numbers JSON lacks", text: `[+1, .5, 2., 3e]`, want: `[1,0.5,2.0,3]`, kinds: []extract.FixKind{extract.FixNumber}},
+		{name: "ellipsis", text: `[1, 2, ...]`, want: `[1,2]`, kinds: []extract.FixKind{extract.FixEllipsis, extract.FixTrailingComma}},
+		{name: "ellipsis in an object", text: `{"a": 1, … }`, want: `{"a":1}`, kinds: []extract.FixKind{extract.FixEllipsis, extract.FixTrailingComma}},
+		{name: "missing value", text: `{"a": , "b": 1}`, want: `{"a":null,"b":1}`, kinds: []extract.FixKind{extract.FixMissingValue}},
+		{name: "mismatched bracket", text: `[1, 2}`, want: `[1,2]`, kinds: []extract.FixKind{extract.FixBracket}},
+		{name: "missing bracket before its parent's", text: `{"a": [1, 2}`, want: `{"a":[1,2]}`, kinds: []extract.FixKind{extract.FixBracket}},
+		{name: "missing brace between elements", text: `[{"i": 1, {"i": 2}]`, want: `[{"i":1},{"i":2}]`, kinds: []extract.FixKind{extract.FixBracket}},
+		{name: "odd space", text: "{\"a\":\u00a0\u200b1}", want: `{"a":1}`, kinds: []extract.FixKind{extract.FixWhitespace}},
+		{name: "truncated string", text: `{"a": "hel`, want: `{"a":"hel"}`, kinds: []extract.FixKind{extract.FixTruncated}, truncated: true},
+		{name: "truncated array", text: `{"a": [1, 2`, want: `{"a":[1,2]}`, kinds: []extract.FixKind{extract.FixTruncated}, truncated: true},
+		{name: "truncated after a comma", text: `[1, 2,`, want: `[1,2]`, kinds: []extract.FixKind{extract.FixTrailingComma, extract.FixTruncated}, truncated: true},
+		{name: "truncated escape", text: `{"a": "x\u00`, want: `{"a":"x"}`, kinds: []extract.FixKind{extract.FixTruncated}, truncated: true},
+		{name: "dangling key", text: `{"a": 1, "b":`, want: `{"a":1}`, kinds: []extract.FixKind{extract.FixDanglingKey, extract.FixTruncated}, truncated: true},
+		{name: "dangling key without colon", text: `{"a": 1, "b"`, want: `{"a":1}`, kinds: []extract.FixKind{extract.FixDanglingKey, extract.FixTruncated}, truncated: true},
+		{name: "string cut before closing brackets", text: `{"a": ["b]}`, want: `{"a":["b"]}`, kinds: []extract.FixKind{extract.FixMissingQuote}},
+		{name: "truncated reply in prose", text: "Sure:\n{\"items\": [{\"id\": 1}, {\"id\": 2, \"tags\": [\"x\"", want: `{"items":[{"id":1},{"id":2,"tags":["x"]}]}`, kinds: []extract.FixKind{extract.FixTruncated}, truncated: true},
+		{name: "top-level broken string", text: `"abc`, want: `"abc"`, kinds: []extract.FixKind{extract.FixTruncated}, truncated: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := extract.JSON(tt.text, extract.WithRepair())
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(got.JSON))
+			assert.Equal(t, extract.SourceRepaired, got.Source)
+			var kinds []extract.FixKind
+			seen := map[extract.FixKind]bool{}
+			for _, f := range got.Fixes {
+				assert.GreaterOrEqual(t, f.Offset, got.Start, "fix inside the span")
+				assert.LessOrEqual(t, f.Offset, len(tt.text))
+				assert.NotEmpty(t, f.Detail)
+				if !seen[f.Kind] {
+					seen[f.Kind] = true
+					kinds = append(kinds, f.Kind)
+				}
+			}
+			assert.Equal(t, tt.kinds, kinds)
+			assert.Equal(t, tt.truncated, got.Truncated())
+
+			if plain, err := extract.JSON(tt.text); err == nil {
+				assert.NotEqual(t, tt.want, string(plain.JSON), "without repair only a fragment parses")
+			}
+		})
+	}
+}
+
+func TestRepairFixOffsets(t *testing.T) {
+	got, err := extract.JSON(`x {'a': 1,}`, extract.WithRepair())
+	require.NoError(t, err)
+	assert.Equal(t, 2, got.Start)
+	assert.Equal(t, 11, got.End)
+	assert.Equal(t, []extract.Fix{
+		{Kind: extract.FixSingleQuote, Offset: 3, Detail: "replaced single quotes with double quotes"},
+		{Kind: extract.FixTrailingComma, Offset: 9, Detail: "removed a trailing comma"},
+	}, got.Fixes)
+}
+
+func TestRepairLeavesValidJSONAlone(t *testing.T) {
+	for _, text := range []string{
+		`{"a": [1, 2.50, "x"], "b": null}`,
+		"  [\n  1,\n  2\n]  ",
+		"```json\n{\"a\":   1}\n```",
+		`Here: {"a": "it's {fine}"} done`,
+	} {
+		plain, err := extract.JSON(text)
+		require.NoError(t, err)
+		repaired, err := extract.JSON(text, extract.WithRepair())
+		require.NoError(t, err)
+		assert.Equal(t, plain, repaired, "%q", text)
+		assert.Empty(t, repaired.Fixes)
+	}
+}
+
+func TestRepairGivesUp(t *testing.T) {
+	for _, text := range []string{
+		`Keep { to open.`,
+		`{ see the docs }`,
+		`[: 1]`,
+		"{\"a\": \"x\x00\"}",
+		`{"a": "\uZZZZ"}`,
+		`True`,
+	} {
+		_, err := extract.JSON(text, extract.WithRepair())
+		assert.ErrorIs(t, err, extract.ErrNoJSON, "%q", text)
+	}
+}
