@@ -35,8 +35,8 @@ func Run(ctx context.Context, p provider.Provider, req Request, s *schema.Schema
 	return e.Run(ctx, p, req)
 }
 
-// Run is [Run] with the Enforcer's schema and options. It may be called
-// concurrently.
+// Run runs the loop of the package-level [Run] with the Enforcer's schema
+// and options, and returns what it returns. It may be called concurrently.
 func (e *Enforcer) Run(ctx context.Context, p provider.Provider, req Request) (*Result, error) {
 	if p == nil {
 		return nil, fmt.Errorf("%w: nil provider", ErrInvalidRequest)
