@@ -199,10 +199,18 @@ func (s *Schema) Validate(v any) []Violation {
 }
 
 // ValidateJSON decodes data and validates it. The error, wrapping
-// [ErrNotJSON], is non-nil only when data is not a single JSON value.
+// [ErrNotJSON], is non-nil only when data is not a single JSON value. A
+// value holding a number beyond float64's range (1e400) is reported as a
+// violation, since it cannot be checked.
 func (s *Schema) ValidateJSON(data []byte) ([]Violation, error) {
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && json.Valid(data) {
+			// JSON, but with a number no float64 holds (1e400).
+			return []Violation{{Path: "$", Pointer: "", Keyword: "type",
+				Message: "the value holds a " + te.Value + " too large to represent; use a smaller number"}}, nil
+		}
 		return nil, fmt.Errorf("%w: %w", ErrNotJSON, err)
 	}
 	return s.Validate(v), nil

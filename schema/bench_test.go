@@ -1,0 +1,119 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/schema"
+)
+
+// benchSchema is a security-scan result schema in the seed's shape:
+// definitions, $ref, enums, patterns, bounds and closed objects.
+const benchSchema = `{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "type": "object",
+  "required": ["scanner", "summary", "vulnerabilities"],
+  "additionalProperties": false,
+  "properties": {
+    "scanner": {"type": "string", "minLength": 1},
+    "summary": {"type": "string", "maxLength": 2000},
+    "score": {"type": "number", "minimum": 0, "maximum": 10},
+    "vulnerabilities": {"type": "array", "maxItems": 500, "items": {"$ref": "#/definitions/vulnerability"}}
+  },
+  "definitions": {
+    "vulnerability": {
+      "type": "object",
+      "required": ["id", "severity", "description"],
+      "additionalProperties": false,
+      "properties": {
+        "id": {"type": "string", "pattern": "^VULN-[0-9]{4}$"},
+        "severity": {"type": "string", "enum": ["low", "medium", "high", "critical"]},
+        "description": {"type": "string", "minLength": 10},
+        "cvss": {"type": ["number", "null"], "minimum": 0, "maximum": 10},
+        "affected_files": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+        "fixed": {"type": "boolean"}
+      }
+    }
+  }
+}`
+
+// benchInstance returns a decoded instance of about 10 KB; bad makes two
+// of its vulnerabilities invalid.
+func benchInstance(tb testing.TB, bad bool) (any, int) {
+	var vs []string
+	for i := range 36 {
+		sev := []string{"low", "medium", "high", "critical"}[i%4]
+		if bad && i%17 == 5 {
+			sev = "severe"
+		}
+		vs = append(vs, fmt.Sprintf(`{"id":"VULN-%04d","severity":%q,"description":"Unsanitised input reaches a shell command in handler %d.","cvss":%d.5,"affected_files":["cmd/server/main.go","internal/handler/h%d.go"],"fixed":%v}`,
+			i, sev, i, i%10, i, i%2 == 0))
+	}
+	doc := `{"scanner":"agentio-bench","summary":"` + strings.Repeat("Findings from the scan. ", 20) + `","score":7.5,"vulnerabilities":[` + strings.Join(vs, ",") + `]}`
+	var v any
+	require.NoError(tb, json.Unmarshal([]byte(doc), &v))
+	return v, len(doc)
+}
+
+func BenchmarkParse(b *testing.B) {
+	b.SetBytes(int64(len(benchSchema)))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := schema.Parse([]byte(benchSchema)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidateValid and BenchmarkResolvedValidate validate the same
+// decoded 10 KB value: the first through Schema.Validate, the second with
+// jsonschema-go's Resolved.Validate directly. Their ratio is the cost of the
+// wrapper on the valid path (target: within 1.2x).
+func BenchmarkValidateValid(b *testing.B) {
+	s, err := schema.Parse([]byte(benchSchema))
+	require.NoError(b, err)
+	v, n := benchInstance(b, false)
+	require.Empty(b, s.Validate(v))
+	b.SetBytes(int64(n))
+	b.ResetTimer()
+	for range b.N {
+		if len(s.Validate(v)) != 0 {
+			b.Fatal("invalid")
+		}
+	}
+}
+
+func BenchmarkResolvedValidate(b *testing.B) {
+	var js jsonschema.Schema
+	require.NoError(b, json.Unmarshal([]byte(benchSchema), &js))
+	rs, err := js.Resolve(nil)
+	require.NoError(b, err)
+	v, n := benchInstance(b, false)
+	require.NoError(b, rs.Validate(v))
+	b.SetBytes(int64(n))
+	b.ResetTimer()
+	for range b.N {
+		if rs.Validate(v) != nil {
+			b.Fatal("invalid")
+		}
+	}
+}
+
+func BenchmarkValidateInvalid(b *testing.B) {
+	s, err := schema.Parse([]byte(benchSchema))
+	require.NoError(b, err)
+	v, n := benchInstance(b, true)
+	require.Len(b, s.Validate(v), 2)
+	b.SetBytes(int64(n))
+	b.ResetTimer()
+	for range b.N {
+		if len(s.Validate(v)) != 2 {
+			b.Fatal("want 2 violations")
+		}
+	}
+}
