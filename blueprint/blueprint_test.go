@@ -205,6 +205,11 @@ func TestFieldErrorJSON(t *testing.T) {
 			want: `{"error":"InvalidField","message":"name is not valid","details":"is required","field":"name"}`,
 		},
 		{
+			name: "whole document",
+			err:  &blueprint.FieldError{Reason: "agent.json must hold one JSON object"},
+			want: `{"error":"InvalidField","message":"the document is not valid","details":"agent.json must hold one JSON object","field":""}`,
+		},
+		{
 			name: "output shape",
 			err:  &blueprint.FieldError{Field: "output_schema", Reason: "x", Err: blueprint.ErrOutputNotObject},
 			want: `{"error":"InvalidSchema","message":"output_schema is not a valid output schema","details":"x","field":"output_schema"}`,

@@ -73,6 +73,9 @@ func (e *FieldError) MarshalJSON() ([]byte, error) {
 		Details string `json:"details"`
 		Field   string `json:"field"`
 	}{Error: "InvalidField", Message: e.Field + " is not valid", Details: e.Reason, Field: e.Field}
+	if e.Field == "" {
+		out.Message = "the document is not valid"
+	}
 	var ise *schema.InvalidSchemaError
 	if errors.As(e.Err, &ise) || errors.Is(e.Err, ErrOutputNotObject) {
 		out.Error = "InvalidSchema"
