@@ -240,7 +240,8 @@ func (e *Enforcer) extract(out string) ([]extract.Candidate, error) {
 func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, cand extract.Candidate) *checked {
 	c := &checked{cand: cand, json: cand.JSON}
 	if err := json.Unmarshal(cand.JSON, &c.value); err != nil {
-		c.violations = []schema.Violation{{Path: "$", Message: "not valid JSON: " + err.Error()}}
+		// Valid JSON that does not decode: a number beyond float64's range.
+		c.violations = []schema.Violation{{Path: "$", Message: "the value cannot be decoded: " + err.Error()}}
 		return c
 	}
 	c.json, c.value, c.changes, c.wrappedIn = e.transform(mode, d, c.json, c.value)

@@ -255,3 +255,15 @@ func TestNativeModeOpenAIDialect(t *testing.T) {
 		assert.Contains(t, string(tool.InputSchema), `"value"`)
 	})
 }
+
+func TestToolModeArgumentsNotJSON(t *testing.T) {
+	s := parse(t, reviewSchema)
+	p := providertest.New(providertest.CallTool(enforce.ToolName, `{"findings": [`), providertest.CallTool(enforce.ToolName, validReview))
+	res, err := enforce.Run(ctx, provider.WithCapabilities(p, toolCaps), enforce.Request{Prompt: "Review."}, s)
+	require.NoError(t, err)
+	assert.Equal(t, enforce.OutcomeNoJSON, res.Attempts[0].Outcome)
+	reask := lastMessage(p.Requests()[1])
+	assert.Equal(t, provider.RoleTool, reask.Role)
+	assert.Equal(t, "call_1", reask.ToolCallID)
+	assert.Contains(t, reask.Content, "## Your previous input\n{\"findings\": [\n")
+}

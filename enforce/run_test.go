@@ -637,3 +637,13 @@ func TestValidationErrorIsAndAs(t *testing.T) {
 	assert.ErrorIs(t, err, enforce.ErrTruncated)
 	assert.NotErrorIs(t, err, enforce.ErrNoJSON)
 }
+
+func TestRunUndecodableNumber(t *testing.T) {
+	s := parse(t, `{"type":"object"}`)
+	p := providertest.New(providertest.Text(`{"v": 1e400}`), providertest.Text(`{"v": 1e300}`))
+	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Big?"}, s)
+	require.NoError(t, err)
+	first := res.Attempts[0]
+	assert.Equal(t, enforce.OutcomeInvalid, first.Outcome)
+	assert.Contains(t, first.Violations[0].Message, "the value cannot be decoded: ")
+}

@@ -88,6 +88,13 @@ func TestCues(t *testing.T) {
 	}
 }
 
+func TestCapabilities(t *testing.T) {
+	p := providertest.New()
+	assert.Equal(t, provider.Capabilities{}, p.Capabilities(), "text-only by itself")
+	caps := provider.Capabilities{NativeSchema: true, Dialect: "openai"}
+	assert.Equal(t, caps, provider.WithCapabilities(p, caps).Capabilities())
+}
+
 func TestRepliesInOrderAndRecorded(t *testing.T) {
 	p := providertest.New(providertest.Text("one"), providertest.Text("two"))
 	ctx := context.Background()
