@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentio/agentio/blueprint"
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 	"github.com/agentio/agentio/schema"
 )
@@ -251,4 +252,32 @@ func ExampleParameterError() {
 	}
 	// Output:
 	// {"error":"parameter_validation_failed","message":"Parameters do not match agent's parameters_schema","agent_name":"greeter","validation_errors":[{"path":"$.prompt","message":"'prompt' is a required property","schema_path":"required"}],"parameters_schema":{"type":"object","properties":{"prompt":{"type":"string","minLength":1}},"required":["prompt"]}}
+}
+
+// An orchestrator that runs each attempt as a job of its own takes the
+// enforce.Enforcer of the resolution and drives it one reply at a time.
+func ExampleResolution_Enforcer() {
+	ctx := context.Background()
+	bp, _ := blueprint.Load("testdata/agents/summarizer")
+	res, _ := blueprint.ResolveOutputSchema(ctx, bp, blueprint.RunSpec{}, nil)
+	e, err := res.Enforcer()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	prompt, _ := bp.Prompt(map[string]any{"prompt": "Summarise the notes."})
+	_, st, err := e.Start(enforce.Request{System: bp.Instructions(), Prompt: prompt}, provider.Capabilities{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Job 1 got this reply from the model.
+	v := e.CheckText(ctx, st, `{"summary": 42}`)
+	fmt.Println(v.OK, v.Retry, v.Violations[0])
+	// Job 2 sent v.Messages and got this one.
+	v = e.CheckText(ctx, v.State, `{"summary": "One parser for every input."}`)
+	fmt.Println(v.OK, string(v.JSON))
+	// Output:
+	// false true $.summary: expected string, got integer 42
+	// true {"summary": "One parser for every input."}
 }

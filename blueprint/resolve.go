@@ -22,7 +22,9 @@ var ErrSchemaConflict = errors.New("blueprint: a run may give an inline output s
 //
 // The zero value asks for nothing: the blueprint decides.
 type RunSpec struct {
-	// Inline is the run's own output schema, nil when none.
+	// Inline is the run's own output schema, nil when none. Unlike a
+	// blueprint's output schema it may have any root (an array, say):
+	// the caller knows what it asks for.
 	Inline *schema.Schema `json:"output_schema,omitempty"`
 	// Name names a schema in the registry, "" when none. Giving both
 	// Inline and Name is an error ([ErrSchemaConflict]).

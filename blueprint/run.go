@@ -40,7 +40,8 @@ func WithRegistry(r schema.Registry) Option {
 // validator, an attempt hook, a logger, a token budget. They are applied
 // after the options derived from the effective output options, so they win
 // over them (an explicit enforce.WithMaxRetries overrides max_retries).
-// Several calls add up.
+// Several calls add up. They apply only when an output schema applies: a
+// free-text run is a single provider call, with no hooks or validators.
 func WithEnforceOptions(opts ...enforce.Option) Option {
 	return func(c *runConfig) error {
 		c.enforce = append(c.enforce, opts...)
