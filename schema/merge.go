@@ -76,7 +76,8 @@ func MergePrompt(s *Schema) (*Schema, error) {
 // s is never modified: the result is compiled from new bytes that keep the
 // author's key order and indentation style, and is s itself when nothing
 // had to change. The error is a [*MergeError] or the [*InvalidSchemaError]
-// of compiling the merged document.
+// of compiling the merged document with [Parse] (so a schema that needed a
+// [Loader] for a remote $ref fails with [ErrRemoteRef]).
 func MergeProperties(s *Schema, props ...Property) (*Schema, error) {
 	raw := make([]rawProperty, len(props))
 	for i, p := range props {
@@ -100,7 +101,7 @@ type rawProperty struct {
 	required bool
 }
 
-// merge does the work of [MergeProperties] on the JSON text of s.
+// mergeJSON does the work of [MergeProperties] on the JSON text of s.
 func mergeJSON(s *Schema, props []rawProperty) (*Schema, error) {
 	src := []byte("{}")
 	if s != nil {

@@ -1,7 +1,6 @@
 package schema_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -331,42 +330,11 @@ func FuzzMergePrompt(f *testing.F) {
 		again, err := schema.MergePrompt(got)
 		require.NoError(t, err)
 		assert.Same(t, got, again, "merging twice must be a no-op")
-		if hasRef(t, got.JSON()) {
-			// A reference cycle such as {"$ref":"#"} recurses without end
-			// in jsonschema-go's Validate; bounding that is Parse's job.
-			return
-		}
 		// Whatever the author wrote, a value without a prompt is refused.
 		violations, err := got.ValidateJSON([]byte(`{}`))
 		require.NoError(t, err)
 		assert.NotEmpty(t, violations, "merged %s", got.JSON())
 	})
-}
-
-// hasRef reports whether the JSON document data has a "$ref" or
-// "$dynamicRef" key anywhere.
-func hasRef(t *testing.T, data []byte) bool {
-	var v any
-	require.NoError(t, json.Unmarshal(data, &v))
-	var walk func(v any) bool
-	walk = func(v any) bool {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, x := range v {
-				if k == "$ref" || k == "$dynamicRef" || walk(x) {
-					return true
-				}
-			}
-		case []any:
-			for _, x := range v {
-				if walk(x) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return walk(v)
 }
 
 func BenchmarkMergePrompt(b *testing.B) {
