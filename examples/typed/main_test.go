@@ -1,0 +1,19 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/internal/golden"
+)
+
+// TestOutput runs the example as main does and checks what it prints against
+// testdata/output.golden (go test ./examples/typed -update rewrites it).
+func TestOutput(t *testing.T) {
+	var out strings.Builder
+	require.NoError(t, run(context.Background(), &out))
+	golden.Check(t, "output", out.String())
+}
