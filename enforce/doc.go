@@ -14,8 +14,9 @@
 // # The loop
 //
 // Each attempt calls the provider, extracts the JSON from the reply (the
-// whole text, a fence, or a value found in prose; every value found is
-// tried, so an example object before the real answer does no harm),
+// whole text, a fence, or a value found in prose; every value found that
+// could be valid is tried, so an example object before the real answer does
+// no harm),
 // transforms it back from the provider's dialect where one was used,
 // validates it against the schema and then the custom validators
 // ([WithValidator]), and either returns it or re-asks. The re-ask lists
