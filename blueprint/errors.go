@@ -46,7 +46,8 @@ type FieldError struct {
 	Reason string
 	// Err is the cause, when there is one: a [*schema.InvalidSchemaError]
 	// for a schema that does not compile, [ErrOutputNotObject] for an
-	// output schema of the wrong shape.
+	// output schema of the wrong shape, a [*schema.MergeError] for a
+	// parameters_schema that cannot take the required "prompt".
 	Err error
 }
 

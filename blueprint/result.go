@@ -17,9 +17,10 @@ import (
 //
 //	{"result_text": null, "result_data": {"summary": "..."}}
 //
-// A Result is immutable and safe for concurrent use. The zero value is a
-// text result with empty text; build others with [NewTextResult],
-// [NewDataResult] or [Run].
+// A Result is immutable and safe for concurrent use (the enforce.Result
+// behind it, see [Result.Enforcement], is shared read-only). The zero value
+// is a text result with empty text; build others with [NewTextResult],
+// [NewDataResult], [NewEnforcedResult] or [Run].
 type Result struct {
 	text     string
 	data     json.RawMessage // non-nil: a structured result

@@ -14,8 +14,9 @@ import (
 // one of its options was given a bad value. No model is called.
 var ErrInvalidOption = errors.New("blueprint: invalid option")
 
-// An Option adjusts one call of [Run]. A bad value makes Run fail with an
-// error matching [ErrInvalidOption] before anything else happens.
+// An Option adjusts one call of [Run]. Options are values, safe to share
+// between calls and goroutines. A nil Option or a bad value makes Run fail
+// with an error matching [ErrInvalidOption] before anything else happens.
 type Option func(*runConfig) error
 
 type runConfig struct {
