@@ -17,8 +17,9 @@ const (
 // Format renders an autonomous agent's parameters into the text the model
 // receives. The prompt parameter (key "prompt", or the one [WithPromptKey]
 // names) must be a string; without it Format returns an error wrapping
-// [ErrNoPrompt]. With no other parameter the result is the prompt unchanged.
-// Otherwise it is an `<inputs>` block with one `key: value` line per other
+// [ErrNoPrompt]. With no other parameter the result is the prompt unchanged
+// (unless the prompt starts with the line `<inputs>`: it then follows an
+// empty block, so that [Parse] reads it back as a prompt). Otherwise it is an `<inputs>` block with one `key: value` line per other
 // parameter, `</inputs>`, an empty line, then the prompt:
 //
 //	<inputs>
