@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,8 +38,8 @@ import (
 // sees the old entry or the new one, never a mix. Put and Delete are
 // serialised within the process; two processes putting one name at the
 // same time both succeed and the last rename wins. Create one with
-// [NewDirRegistry]; the zero value has no directory and its methods
-// return an error wrapping [fs.ErrInvalid].
+// [NewDirRegistry] and share the pointer; the zero value has no directory
+// and its methods return an error wrapping [fs.ErrInvalid].
 type DirRegistry struct {
 	dir    string
 	loader Loader
@@ -172,7 +173,7 @@ func (r *DirRegistry) List(ctx context.Context) ([]*Entry, error) {
 		list []*Entry
 		errs []error
 	)
-	for _, f := range files { // sorted by file name, hence by entry name
+	for _, f := range files {
 		name, ok := strings.CutSuffix(f.Name(), ".json")
 		if !ok || f.IsDir() || checkName(name) != nil {
 			continue
@@ -190,6 +191,8 @@ func (r *DirRegistry) List(ctx context.Context) ([]*Entry, error) {
 		}
 		list = append(list, e)
 	}
+	// Not the order of the files: "a-b.json" comes before "a.json".
+	slices.SortFunc(list, func(a, b *Entry) int { return strings.Compare(a.Name, b.Name) })
 	return list, errors.Join(errs...)
 }
 

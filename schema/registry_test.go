@@ -218,7 +218,7 @@ func testRegistryListDelete(t *testing.T, r Registry) {
 	require.NoError(t, err)
 	assert.Empty(t, list)
 
-	for _, name := range []string{"gamma", "alpha", "beta"} {
+	for _, name := range []string{"gamma", "alpha.x", "alpha", "beta", "alpha-2"} {
 		require.NoError(t, r.Put(ctx, &Entry{Name: name, Description: name + "!", Schema: regSchema(t, `{}`)}))
 	}
 	list, err = r.List(ctx)
@@ -229,7 +229,7 @@ func testRegistryListDelete(t *testing.T, r Registry) {
 		assert.Equal(t, e.Name+"!", e.Description)
 		assert.NotNil(t, e.Schema)
 	}
-	assert.Equal(t, []string{"alpha", "beta", "gamma"}, names)
+	assert.Equal(t, []string{"alpha", "alpha-2", "alpha.x", "beta", "gamma"}, names)
 
 	require.NoError(t, r.Delete(ctx, "beta"))
 	_, err = r.Get(ctx, "beta")
@@ -237,9 +237,9 @@ func testRegistryListDelete(t *testing.T, r Registry) {
 	assert.ErrorIs(t, r.Delete(ctx, "beta"), ErrNotFound)
 	list, err = r.List(ctx)
 	require.NoError(t, err)
-	require.Len(t, list, 2)
+	require.Len(t, list, 4)
 	assert.Equal(t, "alpha", list[0].Name)
-	assert.Equal(t, "gamma", list[1].Name)
+	assert.Equal(t, "gamma", list[3].Name)
 }
 
 func testRegistryCancelled(t *testing.T, r Registry) {
