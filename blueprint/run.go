@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
@@ -41,9 +42,10 @@ func WithRegistry(r schema.Registry) Option {
 // validator, an attempt hook, a logger, a token budget. They are applied
 // after the options derived from the effective output options, so they win
 // over them (an explicit enforce.WithMaxRetries overrides max_retries).
-// Several calls add up. They apply only when an output schema applies: a
+// Several calls add up; the slice is copied. They apply only when an output schema applies: a
 // free-text run is a single provider call, with no hooks or validators.
 func WithEnforceOptions(opts ...enforce.Option) Option {
+	opts = slices.Clone(opts)
 	return func(c *runConfig) error {
 		c.enforce = append(c.enforce, opts...)
 		return nil
