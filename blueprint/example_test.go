@@ -61,10 +61,12 @@ func ExampleLoadDir() {
 	for _, bp := range bps {
 		fmt.Println("loaded:", bp.Name())
 	}
-	var le *blueprint.LoadError
-	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
-		if errors.As(e, &le) {
-			fmt.Println("failed:", le.Path)
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		var le *blueprint.LoadError
+		for _, e := range joined.Unwrap() {
+			if errors.As(e, &le) {
+				fmt.Println("failed:", le.Path)
+			}
 		}
 	}
 	// Output:
