@@ -63,10 +63,13 @@
 // at the end of a cut-off reply. A text repair cannot read as one value
 // (prose in braces, say) yields no candidate.
 //
-// When the suites repair tools are tested against disagree, extract chooses:
-// a dangling key is dropped ({"a":1,"b": gives {"a":1}); of several values
-// the first (or last) is returned, never an array of them; a quote inside a
-// string ends it only when a delimiter follows.
+// Where the test suites of other repair tools disagree, extract chooses:
+// a key left without a value at the end of a cut-off reply is dropped
+// ({"a":1,"b": gives {"a":1}), one followed by a comma or a closing brace
+// gets null; of several values the first (or last) is returned, never an
+// array of them; a quote inside a string ends it only when what follows can
+// follow a string; digits with leading zeros (0789) stay text; and a reply
+// that is a bare word (True, None, 0789) is prose, not a value to repair.
 //
 // # Errors
 //
@@ -77,11 +80,12 @@
 //
 // # Limits
 //
-// Extraction reads the input in linear time: the scan never reads a byte
-// twice, and repair reads each failed value once. Memory is bounded by the
-// candidates' own bytes: no candidate copies more than its span. Inputs
-// longer than [DefaultMaxSize] (or [WithMaxSize]) are refused, and nesting
-// deeper than 10000 levels does not parse, as in encoding/json.
+// Extraction is linear in the input: a fixed number of passes, a scan that
+// resumes where each broken value stopped parsing, and repair that reads
+// each broken value once. Memory is bounded by the candidates' own bytes:
+// no candidate copies more than its span. Inputs longer than
+// [DefaultMaxSize] (or [WithMaxSize]) are refused, and nesting deeper than
+// 10000 levels does not parse, as in encoding/json.
 //
 // All functions are safe for concurrent use; nothing is shared between calls.
 package extract

@@ -22,7 +22,6 @@ type failure struct {
 	limit int // how far repair may read
 	stop  int // where strict parsing stopped
 	tier  tier
-	fence int // index in finder.fences, or -1
 }
 
 // finder holds the state of one search. It is used by one goroutine.
@@ -61,7 +60,7 @@ func (f *finder) find(first bool) []Candidate {
 		// repaired as a whole: the scan looks for objects and arrays.
 		if s, e := trimSpan(text, sole); text[s] == '"' || text[s] == '\'' || smartQuote(text[s:e]) != "" {
 			end, _ := f.v.value(text[:e], s)
-			f.failures = append(f.failures, failure{start: s, limit: e, stop: end, tier: tierWhole, fence: -1})
+			f.failures = append(f.failures, failure{start: s, limit: e, stop: end, tier: tierWhole})
 		}
 	}
 
@@ -71,7 +70,7 @@ func (f *finder) find(first bool) []Candidate {
 	}
 	var jsonFenced, otherFenced []Candidate
 	var exclude []span // parts of fences the scan leaves alone, in order
-	for i, fc := range f.fences {
+	for _, fc := range f.fences {
 		cs, ce := trimSpan(text, fc.content)
 		if cs == ce {
 			continue
@@ -102,7 +101,7 @@ func (f *finder) find(first bool) []Candidate {
 			// broken: values inside it are its fragments, not candidates.
 			exclude = append(exclude, span{fc.start, fc.end})
 		}
-		f.failures = append(f.failures, failure{start: cs, limit: ce, stop: end, tier: t, fence: i})
+		f.failures = append(f.failures, failure{start: cs, limit: ce, stop: end, tier: t})
 	}
 	var out []Candidate
 	out = append(out, f.ordered(jsonFenced)...)
@@ -138,7 +137,7 @@ func (f *finder) find(first bool) []Candidate {
 				if a.ok {
 					scanned = append(scanned, f.candidate(a.start, a.end, SourceScan))
 				} else {
-					f.noteScanFailure(failure{start: a.start, limit: r.end, stop: a.end, tier: tierScan, fence: -1})
+					f.noteScanFailure(failure{start: a.start, limit: r.end, stop: a.end, tier: tierScan})
 				}
 			})
 		}
@@ -183,7 +182,7 @@ func (f *finder) find(first bool) []Candidate {
 			case inside:
 				// A broken piece of a value already repaired.
 			default:
-				f.noteScanFailure(failure{start: a.start, limit: r.end, stop: a.end, tier: tierScan, fence: -1})
+				f.noteScanFailure(failure{start: a.start, limit: r.end, stop: a.end, tier: tierScan})
 				c, reach, ok := f.repair(a.start, r.end)
 				skip = span{a.start, reach}
 				if ok {

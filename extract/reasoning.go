@@ -18,40 +18,46 @@ var reasoningTags = [...]struct{ open, close string }{
 // opening tag that is the first non-space text and is never closed makes the
 // rest of the text reasoning (the reply was cut off while thinking). A closing
 // tag seen before any opening tag makes everything before it reasoning: some
-// servers strip the opening tag. An unclosed opening tag elsewhere is text.
-// The search is linear: each tag is looked for once per position.
+// servers strip the opening tag. Other unmatched tags are text.
+//
+// The search is linear: the text is read once for tags, and once more for
+// each kind of closing tag that turns out to be missing.
 func visibleSpans(text string) (spans []span, unterminated bool) {
-	pos := 0
+	segStart, search := 0, 0
 	lead := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
-	// A closing tag before any opening tag: everything up to it is reasoning.
 	if first, tag, isClose := nextTag(text, 0); first >= 0 && isClose {
-		pos = first + len(tag)
+		segStart, search = first+len(tag), first+len(tag)
 	}
-	for pos <= len(text) {
-		at, tag, isClose := nextTag(text, pos)
+	var noClose [len(reasoningTags)]bool // a closing tag absent from the rest of the text
+	for {
+		at, tag, isClose := nextTag(text, search)
 		if at < 0 {
-			spans = append(spans, span{pos, len(text)})
 			break
 		}
-		if isClose { // a stray closing tag is text
-			spans = append(spans, span{pos, at + len(tag)})
-			pos = at + len(tag)
-			continue
+		search = at + len(tag)
+		if isClose {
+			continue // a stray closing tag is text
 		}
-		closeTag := closingFor(tag)
-		end := strings.Index(text[at+len(tag):], closeTag)
+		k := tagIndex(tag)
+		end := -1
+		if !noClose[k] {
+			end = strings.Index(text[search:], reasoningTags[k].close)
+			noClose[k] = end < 0
+		}
 		if end < 0 {
-			if at == lead && len(spans) == 0 && pos == 0 {
+			if at == lead && segStart == 0 {
 				return nil, true
 			}
-			// An unclosed opening tag in the middle of the text is text.
-			spans = append(spans, span{pos, len(text)})
-			break
+			continue // an unclosed opening tag in the middle is text
 		}
-		if at > pos {
-			spans = append(spans, span{pos, at})
+		if at > segStart {
+			spans = append(spans, span{segStart, at})
 		}
-		pos = at + len(tag) + end + len(closeTag)
+		segStart = search + end + len(reasoningTags[k].close)
+		search = segStart
+	}
+	if segStart < len(text) || len(spans) == 0 {
+		spans = append(spans, span{segStart, len(text)})
 	}
 	return spans, false
 }
@@ -76,12 +82,12 @@ func nextTag(text string, from int) (at int, tag string, isClose bool) {
 	}
 }
 
-// closingFor returns the closing tag of an opening tag.
-func closingFor(open string) string {
-	for _, t := range reasoningTags {
+// tagIndex returns the index in reasoningTags of an opening tag.
+func tagIndex(open string) int {
+	for i, t := range reasoningTags {
 		if t.open == open {
-			return t.close
+			return i
 		}
 	}
-	return ""
+	return 0
 }

@@ -140,7 +140,7 @@ func (r *repairer) object() bool {
 			r.out = append(r.out, '}')
 			return true
 		}
-		mark := len(r.out)
+		mark, fmark := len(r.out), len(r.fixes)
 		if members > 0 {
 			if comma < 0 {
 				r.fix(FixMissingComma, r.pos, "inserted a missing ','")
@@ -153,7 +153,7 @@ func (r *repairer) object() bool {
 		}
 		r.skipBlanks()
 		if r.eof() {
-			r.out = r.out[:mark]
+			r.out, r.fixes = r.out[:mark], r.fixes[:fmark]
 			r.fix(FixDanglingKey, keyAt, "dropped a key left without a value")
 			r.fix(FixTruncated, r.pos, "closed an object left open")
 			r.out = append(r.out, '}')
@@ -176,7 +176,7 @@ func (r *repairer) object() bool {
 		}
 		r.skipBlanks()
 		if r.eof() {
-			r.out = r.out[:mark]
+			r.out, r.fixes = r.out[:mark], r.fixes[:fmark]
 			r.fix(FixDanglingKey, keyAt, "dropped a key left without a value")
 			r.fix(FixTruncated, r.pos, "closed an object left open")
 			r.out = append(r.out, '}')
