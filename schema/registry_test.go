@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -336,4 +337,22 @@ func TestMemoryRegistryKeepsLoadedSchema(t *testing.T) {
 	got, err := r.Get(context.Background(), "remote")
 	require.NoError(t, err)
 	assert.Same(t, s, got.Schema)
+}
+
+// FuzzCheckName checks that every name checkName accepts stays one file in
+// the registry's directory, and is lower case.
+func FuzzCheckName(f *testing.F) {
+	for _, s := range []string{"a", "code-analysis-result", "..", "../x", "a/b", `a\b`, "C:x", "con", "x.", ".x", "ä"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if checkName(name) != nil {
+			return
+		}
+		p := filepath.Join("reg", name+".json")
+		assert.Equal(t, "reg", filepath.Dir(p))
+		assert.Equal(t, name+".json", filepath.Base(p))
+		assert.Equal(t, strings.ToLower(name), name)
+		assert.LessOrEqual(t, len(name), maxNameLen)
+	})
 }
