@@ -6,7 +6,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -264,4 +266,59 @@ func TestWarnings(t *testing.T) {
 	data, err := json.Marshal(ws[0])
 	require.NoError(t, err)
 	assert.Contains(t, string(data), `"field":"parameters_schema","path":"$.properties.topic.minLenght","keyword":"minLenght"`)
+}
+
+func TestAccessorsReturnCopies(t *testing.T) {
+	b := loadAgent(t, "code-analyzer")
+	assert.Equal(t, "Scans a code base for vulnerabilities and says when it is done", b.Description())
+	o := b.DefaultOutputOptions()
+	*o.MaxRetries = 99
+	*o.ExtractJSON = false
+	assert.Equal(t, 3, *b.DefaultOutputOptions().MaxRetries, "the blueprint's options are not shared")
+	assert.True(t, *b.DefaultOutputOptions().ExtractJSON)
+
+	strict, err := blueprint.Parse([]byte(`{"name":"s","default_output_schema_options":{"strict_json_only":true}}`))
+	require.NoError(t, err)
+	so := strict.DefaultOutputOptions()
+	*so.StrictJSONOnly = false
+	assert.True(t, *strict.DefaultOutputOptions().StrictJSONOnly)
+
+	pr := loadAgent(t, "pr-reviewer")
+	tags := pr.Tags()
+	tags[0] = "changed"
+	assert.Equal(t, []string{"review", "git"}, pr.Tags())
+	extra := pr.Extra()
+	extra["tools"][0] = 'X'
+	assert.Equal(t, json.RawMessage(`["git_diff","read_file"]`), pr.Extra()["tools"])
+}
+
+func TestLongValuesAreCutInMessages(t *testing.T) {
+	long := strings.Repeat("é", 100)
+	_, err := blueprint.Parse([]byte(`{"name":"a","type":"` + long + `"}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "…")
+	assert.Less(t, len(err.Error()), 200)
+	assert.True(t, utf8.ValidString(err.Error()), "cut on a rune boundary")
+}
+
+func TestSchemaIndentation(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		want string
+	}{
+		{name: "nested block moves to the margin", doc: "{\"name\":\"a\",\n  \"output_schema\": {\n    \"type\": \"object\",\n    \"properties\": {}\n  }\n}",
+			want: "{\n  \"type\": \"object\",\n  \"properties\": {}\n}"},
+		{name: "uneven indentation kept", doc: "{\"name\":\"a\",\n  \"output_schema\": {\n\"type\": \"object\",\n    \"properties\": {}\n  }\n}",
+			want: "{\n\"type\": \"object\",\n    \"properties\": {}\n  }"},
+		{name: "one line kept", doc: `{"name":"a","output_schema":{"type":"object","properties":{}}}`,
+			want: `{"type":"object","properties":{}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := blueprint.Parse([]byte(tt.doc))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(b.OutputSchema().JSON()))
+		})
+	}
 }

@@ -143,3 +143,16 @@ func TestParametersSchemaThatCannotTakeAPrompt(t *testing.T) {
 	_, err = blueprint.Parse([]byte(`{"name":"a","type":"procedural","parameters_schema":false}`))
 	assert.NoError(t, err, "a procedural agent's schema is used as is")
 }
+
+func TestSchemaPathIsDotted(t *testing.T) {
+	b, err := blueprint.Parse([]byte(`{"name":"a","type":"procedural",
+		"parameters_schema":{"type":"object","properties":{"a/b":{"type":"string"},"c~d":{"type":"string"}}}}`))
+	require.NoError(t, err)
+	err = b.ValidateParameters(map[string]any{"a/b": 1, "c~d": 2})
+	var pe *blueprint.ParameterError
+	require.ErrorAs(t, err, &pe)
+	data, jerr := json.Marshal(pe)
+	require.NoError(t, jerr)
+	assert.Contains(t, string(data), `"schema_path":"properties.a/b.type"`)
+	assert.Contains(t, string(data), `"schema_path":"properties.c~d.type"`)
+}

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/blueprint"
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
 )
 
 func TestResultJSON(t *testing.T) {
@@ -105,4 +107,17 @@ func TestResultEvent(t *testing.T) {
 	assert.Error(t, json.Unmarshal([]byte(`{"event_type":"status","session_id":"s","result_text":"x"}`), &back))
 	assert.Error(t, json.Unmarshal([]byte(`{"event_type":"result","result_text":"x","result_data":[1]}`), &back))
 	assert.Error(t, json.Unmarshal([]byte(`{"event_type":"result","timestamp":"yesterday","result_text":"x"}`), &back))
+}
+
+func TestNewEnforcedResult(t *testing.T) {
+	_, err := blueprint.NewEnforcedResult(nil)
+	assert.Error(t, err)
+	_, err = blueprint.NewEnforcedResult(&enforce.Result{Text: "no json"})
+	assert.Error(t, err, "a failed run has no JSON")
+	er := &enforce.Result{JSON: json.RawMessage(`{"ok":true}`), Usage: provider.Usage{TotalTokens: 9}}
+	r, err := blueprint.NewEnforcedResult(er)
+	require.NoError(t, err)
+	assert.Same(t, er, r.Enforcement())
+	assert.Equal(t, 9, r.Usage().TotalTokens)
+	assert.JSONEq(t, `{"ok":true}`, string(r.Data()))
 }
