@@ -1,0 +1,270 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/agentio/agentio/provider"
+)
+
+// emptyObjectSchema is the input schema of a tool that declares none.
+var emptyObjectSchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// defaultOutputName names an output schema the request leaves unnamed.
+const defaultOutputName = "output"
+
+// badNameChars are the characters OpenAI refuses in a response format name.
+var badNameChars = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+
+// outputName returns name as OpenAI accepts it: letters, digits, _ and -,
+// at most 64 characters, "output" when empty.
+func outputName(name string) string {
+	name = badNameChars.ReplaceAllString(name, "_")
+	if len(name) > 64 {
+		name = name[:64]
+	}
+	if name == "" {
+		return defaultOutputName
+	}
+	return name
+}
+
+// generateChat calls the Chat Completions API.
+func (p *Provider) generateChat(ctx context.Context, req *provider.Request, rec *recorder, opts []option.RequestOption) (*provider.Response, error) {
+	params, err := p.chatParams(req)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.client.Chat.Completions.New(ctx, params, opts...)
+	if err != nil {
+		return nil, classify(err, rec)
+	}
+	return chatResponse(out)
+}
+
+// chatParams maps req to the SDK's request.
+func (p *Provider) chatParams(req *provider.Request) (sdk.ChatCompletionNewParams, error) {
+	params := sdk.ChatCompletionNewParams{Model: p.model}
+	if req.System != "" {
+		params.Messages = append(params.Messages, sdk.SystemMessage(req.System))
+	}
+	for i, m := range req.Messages {
+		msg, err := chatMessage(m)
+		if err != nil {
+			return params, invalid(fmt.Sprintf("message %d: %s", i, err))
+		}
+		params.Messages = append(params.Messages, msg)
+	}
+	for _, t := range req.Tools {
+		if t.Name == "" {
+			return params, invalid("a tool has no name")
+		}
+		fn := shared.FunctionDefinitionParam{Name: t.Name}
+		if t.Description != "" {
+			fn.Description = param.NewOpt(t.Description)
+		}
+		if t.Strict {
+			fn.Strict = param.NewOpt(true)
+		}
+		schema := t.InputSchema
+		if len(schema) == 0 {
+			schema = emptyObjectSchema
+		}
+		// The SDK's Parameters is a map and would sort the schema's keys;
+		// OpenAI produces arguments in schema order, so send the raw bytes.
+		fn.SetExtraFields(map[string]any{"parameters": json.RawMessage(schema)})
+		params.Tools = append(params.Tools, sdk.ChatCompletionFunctionTool(fn))
+	}
+	choice, err := p.chatToolChoice(req)
+	if err != nil {
+		return params, err
+	}
+	params.ToolChoice = choice
+	if req.Output != nil {
+		format, err := chatResponseFormat(req.Output)
+		if err != nil {
+			return params, err
+		}
+		params.ResponseFormat = format
+	}
+	if req.MaxTokens > 0 {
+		if p.maxTokens == MaxTokensLegacy {
+			params.MaxTokens = param.NewOpt(int64(req.MaxTokens))
+		} else {
+			params.MaxCompletionTokens = param.NewOpt(int64(req.MaxTokens))
+		}
+	}
+	return params, nil
+}
+
+// chatMessage maps one conversation message.
+func chatMessage(m provider.Message) (sdk.ChatCompletionMessageParamUnion, error) {
+	switch m.Role {
+	case provider.RoleUser:
+		return sdk.UserMessage(m.Content), nil
+	case provider.RoleAssistant:
+		a := sdk.ChatCompletionAssistantMessageParam{}
+		if m.Content != "" || len(m.ToolCalls) == 0 {
+			a.Content.OfString = param.NewOpt(m.Content)
+		}
+		for _, c := range m.ToolCalls {
+			args := string(c.Arguments)
+			if args == "" {
+				args = "{}"
+			}
+			a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
+					ID:       c.ID,
+					Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
+				},
+			})
+		}
+		return sdk.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
+	case provider.RoleTool:
+		if m.ToolCallID == "" {
+			return sdk.ChatCompletionMessageParamUnion{}, fmt.Errorf("tool message without a tool call id")
+		}
+		return sdk.ToolMessage(toolContent(m), m.ToolCallID), nil
+	default:
+		return sdk.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q", string(m.Role))
+	}
+}
+
+// toolContent is a tool message's text; OpenAI has no error flag, so a
+// failed call says so in words.
+func toolContent(m provider.Message) string {
+	if m.IsError {
+		return "error: " + m.Content
+	}
+	return m.Content
+}
+
+// chatToolChoice maps the tool choice. A named tool on an endpoint that
+// does not declare ForcedTool is sent as "required".
+func (p *Provider) chatToolChoice(req *provider.Request) (sdk.ChatCompletionToolChoiceOptionUnionParam, error) {
+	var c sdk.ChatCompletionToolChoiceOptionUnionParam
+	switch req.ToolChoice.Mode {
+	case provider.ToolChoiceAuto:
+	case provider.ToolChoiceNone:
+		c.OfAuto = param.NewOpt("none")
+	case provider.ToolChoiceRequired:
+		c.OfAuto = param.NewOpt("required")
+	case provider.ToolChoiceTool:
+		if req.ToolChoice.Name == "" {
+			return c, invalid("tool choice names no tool")
+		}
+		if !p.caps.ForcedTool {
+			c.OfAuto = param.NewOpt("required")
+			break
+		}
+		c.OfFunctionToolChoice = &sdk.ChatCompletionNamedToolChoiceParam{
+			Function: sdk.ChatCompletionNamedToolChoiceFunctionParam{Name: req.ToolChoice.Name},
+		}
+	default:
+		return c, invalid(fmt.Sprintf("unknown tool choice mode %q", string(req.ToolChoice.Mode)))
+	}
+	return c, nil
+}
+
+// chatResponseFormat maps the output spec to response_format.
+func chatResponseFormat(o *provider.OutputSpec) (sdk.ChatCompletionNewParamsResponseFormatUnion, error) {
+	var f sdk.ChatCompletionNewParamsResponseFormatUnion
+	switch o.Format {
+	case provider.FormatJSONObject:
+		f.OfJSONObject = &shared.ResponseFormatJSONObjectParam{}
+	case provider.FormatJSONSchema:
+		if len(o.Schema) == 0 {
+			return f, invalid("output spec has no schema")
+		}
+		js := shared.ResponseFormatJSONSchemaJSONSchemaParam{
+			Name:   outputName(o.Name),
+			Schema: json.RawMessage(o.Schema),
+		}
+		if o.Description != "" {
+			js.Description = param.NewOpt(o.Description)
+		}
+		if o.Strict {
+			js.Strict = param.NewOpt(true)
+		}
+		f.OfJSONSchema = &shared.ResponseFormatJSONSchemaParam{JSONSchema: js}
+	default:
+		return f, invalid(fmt.Sprintf("unknown output format %q", string(o.Format)))
+	}
+	return f, nil
+}
+
+// chatResponse maps the SDK's reply.
+func chatResponse(out *sdk.ChatCompletion) (*provider.Response, error) {
+	if len(out.Choices) == 0 {
+		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "the response has no choices"}
+	}
+	choice := out.Choices[0]
+	msg := choice.Message
+	resp := &provider.Response{
+		Text:          msg.Content,
+		Refusal:       msg.Refusal,
+		RawStopReason: choice.FinishReason,
+		Model:         out.Model,
+		Usage:         chatUsage(out.Usage),
+	}
+	for _, c := range msg.ToolCalls {
+		switch c.Type {
+		case "function", "":
+			resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{
+				ID: c.ID, Name: c.Function.Name, Arguments: json.RawMessage(c.Function.Arguments),
+			})
+		case "custom":
+			args, _ := json.Marshal(c.Custom.Input)
+			resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{ID: c.ID, Name: c.Custom.Name, Arguments: args})
+		}
+	}
+	resp.StopReason = chatStopReason(choice.FinishReason, resp)
+	return resp, nil
+}
+
+// chatStopReason normalises finish_reason. OpenAI reports "stop" after a
+// call forced by a named tool choice, and a refusal as "stop" too.
+func chatStopReason(finish string, resp *provider.Response) provider.StopReason {
+	switch finish {
+	case "stop", "":
+		switch {
+		case resp.Refusal != "":
+			return provider.StopRefusal
+		case len(resp.ToolCalls) > 0:
+			return provider.StopToolUse
+		case finish == "":
+			return ""
+		}
+		return provider.StopEnd
+	case "length":
+		return provider.StopLength
+	case "tool_calls", "function_call":
+		return provider.StopToolUse
+	case "content_filter":
+		return provider.StopContentFilter
+	default:
+		return provider.StopOther
+	}
+}
+
+// chatUsage maps the token counts.
+func chatUsage(u sdk.CompletionUsage) provider.Usage {
+	total := int(u.TotalTokens)
+	if total == 0 {
+		total = int(u.PromptTokens + u.CompletionTokens)
+	}
+	return provider.Usage{
+		InputTokens:       int(u.PromptTokens),
+		OutputTokens:      int(u.CompletionTokens),
+		TotalTokens:       total,
+		CachedInputTokens: int(u.PromptTokensDetails.CachedTokens),
+		ReasoningTokens:   int(u.CompletionTokensDetails.ReasoningTokens),
+	}
+}
