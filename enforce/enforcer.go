@@ -105,10 +105,11 @@ func (e *Enforcer) mode(st State) Mode {
 // A Verdict is the judgement of one reply by [Enforcer.Check].
 //
 // When OK, JSON and Value are the valid output. Otherwise, when Retry is
-// true, send the next attempt: append Messages to the conversation (the bad
-// reply and the re-ask, whose text is also in Reask) and, when MaxTokens is
-// not 0, send it as the request's MaxTokens. When neither, Err says why the
-// run ends: a [*ValidationError] or an error matching [ErrRefused].
+// true, send the next attempt ([Verdict.Next] builds it): the conversation
+// followed by Messages (the bad reply and the re-ask, whose text is also in
+// Reask) and, when MaxTokens is not 0, that MaxTokens. When neither, Err
+// says why the run ends: a [*ValidationError] or an error matching
+// [ErrRefused].
 type Verdict struct {
 	// OK reports valid output.
 	OK bool
@@ -125,13 +126,15 @@ type Verdict struct {
 	Violations []schema.Violation
 	// Retry reports that another attempt is allowed and prepared.
 	Retry bool
-	// Reask is the re-ask text; empty when the retry only raises MaxTokens.
+	// Reask is the re-ask text; empty when the retry only raises MaxTokens
+	// and resends the same conversation.
 	Reask string
 	// Messages are the messages to append to the conversation for the next
 	// attempt: the model's reply, then the re-ask (a user message, or tool
 	// results answering its calls in [ModeTool]).
 	Messages []provider.Message
-	// MaxTokens, when not 0, is the MaxTokens for the next attempt.
+	// MaxTokens, when not 0, is the MaxTokens of the next attempt: the
+	// State's, raised after a truncated reply under [WithRaiseMaxTokens].
 	MaxTokens int
 	// Attempt records this attempt.
 	Attempt Attempt
@@ -139,6 +142,21 @@ type Verdict struct {
 	State State
 	// Err is why the run ends, when it does without valid output.
 	Err error
+}
+
+// Next returns the request of the attempt after v: base followed by
+// v.Messages, with MaxTokens raised when v says so. base is the run's first
+// request, or with [WithFullHistory] the request of the attempt just
+// checked. base is not modified; the new request shares its unchanged
+// parts, so treat both as read-only.
+func (v Verdict) Next(base *provider.Request) *provider.Request {
+	r := *base
+	r.Messages = make([]provider.Message, 0, len(base.Messages)+len(v.Messages))
+	r.Messages = append(append(r.Messages, base.Messages...), v.Messages...)
+	if v.MaxTokens != 0 {
+		r.MaxTokens = v.MaxTokens
+	}
+	return &r
 }
 
 // Start resolves the mode against caps (see [ModeAuto]) and returns the

@@ -107,9 +107,7 @@ func TestEnforcerDrivesAProvider(t *testing.T) {
 		}
 		require.True(t, v.Retry, v.Err)
 		st = v.State
-		next := *first
-		next.Messages = append(append([]provider.Message(nil), first.Messages...), v.Messages...)
-		req = &next
+		req = v.Next(first)
 	}
 	assert.Len(t, p.Requests(), 2)
 	assert.Equal(t, provider.RoleTool, lastMessage(p.Requests()[1]).Role)

@@ -1,6 +1,8 @@
 package enforce
 
 import (
+	"fmt"
+
 	"github.com/agentio/agentio/provider"
 )
 
@@ -12,10 +14,11 @@ func (e *Enforcer) prepareRetry(v *Verdict, a *Attempt, mode Mode, d *dialect, r
 	v.Retry = true
 	schemaShown := e.cfg.fullHistory && st.Reasks > 0
 	st.Reasks++
+	v.MaxTokens = st.MaxTokens
 	if a.Outcome == OutcomeTruncated && e.cfg.raiseMaxTokens > 0 {
 		if n := raisedMaxTokens(st.MaxTokens, resp.Usage.OutputTokens, e.cfg.raiseMaxTokens); n > 0 {
 			st.MaxTokens, v.MaxTokens = n, n
-			a.Notes = append(a.Notes, "the next attempt raises max tokens")
+			a.Notes = append(a.Notes, fmt.Sprintf("the next attempt raises max tokens to %d", n))
 			return
 		}
 	}

@@ -98,21 +98,12 @@ func (e *Enforcer) Run(ctx context.Context, p provider.Provider, req Request) (*
 			return res, v.Err
 		}
 		last = v
-		base := first
 		if e.cfg.fullHistory {
-			base = call
+			next = v.Next(call)
+		} else {
+			next = v.Next(first)
 		}
-		next = followUp(base, v.Messages, st.MaxTokens)
 	}
-}
-
-// followUp returns base followed by msgs, sent with maxTokens.
-func followUp(base *provider.Request, msgs []provider.Message, maxTokens int) *provider.Request {
-	r := *base
-	r.Messages = make([]provider.Message, 0, len(base.Messages)+len(msgs))
-	r.Messages = append(append(r.Messages, base.Messages...), msgs...)
-	r.MaxTokens = maxTokens
-	return &r
 }
 
 // stopped returns the error of a run stopped by the token budget before
