@@ -6,9 +6,10 @@ import (
 	"github.com/agentio/agentio/provider"
 )
 
-// bytesPerToken is the size estimate of a token used by the token budget:
-// about right for English prose, generous for JSON (which runs nearer 3).
-const bytesPerToken = 4
+// bytesPerToken is the size of a token assumed by the token budget. Common
+// tokenizers average about 4 bytes a token on English prose and nearer 3 on
+// JSON and code; 3 errs towards counting too many, so that the budget holds.
+const bytesPerToken = 3
 
 // perMessageTokens is the framing overhead estimated per message.
 const perMessageTokens = 4

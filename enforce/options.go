@@ -213,7 +213,7 @@ func WithRaiseMaxTokens(limit int) Option {
 
 // WithTokenBudget caps the total tokens (input and output, summed over the
 // run's calls) a run may spend. Before each call the request's input is
-// estimated from its size (a token per 4 bytes); the call is not made when
+// estimated from its size (a token per 3 bytes); the call is not made when
 // the estimate does not fit in what is left, and otherwise its MaxTokens is
 // lowered to what is left. The run then ends with an error matching
 // [ErrTokenBudget]. tokens must be positive.
