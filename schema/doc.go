@@ -6,11 +6,81 @@
 // Start with [Parse]:
 //
 //	s, err := schema.Parse([]byte(`{"type":"object","required":["summary"]}`))
-//	if err != nil { ... } // *InvalidSchemaError: where in the schema, and why
+//	if err != nil {
+//		return err // *InvalidSchemaError: where in the schema, and why
+//	}
 //	for _, v := range s.Validate(value) {
-//		fmt.Println(v.Path, v.Message) // $ 'summary' is a required property
+//		fmt.Println(v.Path, v.Message) // $.summary 'summary' is a required property
 //	}
 //
 // A [*Schema] is immutable and safe for concurrent use: compile it once and
-// share it.
+// share it. It keeps the author's bytes ([Schema.JSON]) so prompts show the
+// schema in the author's key order, and a minified copy.
+//
+// # Validation
+//
+// jsonschema-go is the authority: a value is valid exactly when its
+// Resolved.Validate accepts it, and for a valid value [Schema.Validate] costs
+// that one call. jsonschema-go stops at the first error, names the schema
+// location rather than the instance location, and picks that error in map
+// order; so for an invalid value this package runs its own diagnostic pass
+// over the compiled schema that collects all violations, in a stable order
+// (the schema's keyword and property order), each with
+//
+//   - Path, JSONPath style ("$.issues[0].severity"), and Pointer, a JSON
+//     Pointer ("/issues/0/severity"). For required, dependentRequired and
+//     unwanted properties, the location is that of the property concerned
+//     ("$.summary: 'summary' is a required property");
+//   - Keyword and SchemaPath, the keyword that failed and its JSON Pointer
+//     in the schema (through $ref, the pointer of the referenced keyword);
+//   - Message: "'critical' is not one of ['high', 'medium', 'low']",
+//     "expected integer, got string \"5\"".
+//
+// When no anyOf/oneOf alternative matches, the violations of the closest
+// alternative are reported (a const or type mismatch marks an alternative
+// as far), or a summary ("expected string or integer, got boolean true")
+// when every alternative rejects the value outright. Should the pass ever
+// find nothing where jsonschema-go found a fault, the result is
+// jsonschema-go's own message at "$": an invalid value always has at least
+// one violation.
+//
+// Values are decoded JSON as json.Unmarshal produces into an any (without
+// UseNumber). "format" is an annotation, as in jsonschema-go: it is not
+// asserted.
+//
+// # Drafts
+//
+// The root $schema decides the draft. Its variants (http or https, with or
+// without the trailing "#") are normalised, because jsonschema-go refuses
+// every later validation under a $schema it does not spell exactly. Draft-06
+// and draft-04 documents are read under draft-07 rules (draft-04's boolean
+// exclusiveMinimum/exclusiveMaximum are rewritten); 2019-09 and documents
+// without $schema are draft 2020-12, unless they use a draft-07-only form
+// (array-form items, additionalItems, dependencies) and no 2020-12-only
+// keyword, in which case they are draft-07. Any other $schema is refused
+// with [ErrUnsupportedDraft].
+//
+// # Schema errors and warnings
+//
+// Parse checks the document against its draft's meta-schema rules and
+// returns the first problem in document order as an [*InvalidSchemaError]
+// with its location ("$.properties.severity.type") and reason: malformed
+// JSON ([ErrSyntax]), a keyword with a value of the wrong kind ("type":
+// "strin", "minLength": -1, "required": "x"), a regular expression Go
+// cannot compile, a $ref that points nowhere, references that loop
+// without descending into the value ([ErrRefCycle]). Unknown keywords and
+// keywords the draft ignores are not errors: [Schema.Warnings] lists them,
+// with a suggestion for a likely typo.
+//
+// A $ref to another document (http, https, file, or relative) is refused
+// with [ErrRemoteRef]; nothing is ever fetched. [ParseWith] with a
+// [ParseOptions.Loader] supplies such documents.
+//
+// # Limits
+//
+// Schema documents are limited to 8 MiB and 256 levels of nesting
+// ([ErrLimit]), and to 64 loaded documents. The diagnostic pass stops
+// descending after 4000 nested subschema applications and says so.
+// jsonschema-go's own work is not bounded by this package: a schema whose
+// anyOf alternatives nest many levels deep costs it exponential time.
 package schema
