@@ -99,3 +99,16 @@ func BenchmarkJSONRepairTruncated(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCandidatesRepairOpenBraces is the worst case known for repair:
+// 1 MB of '{', each a failed attempt that repair must try and give up on.
+func BenchmarkCandidatesRepairOpenBraces(b *testing.B) {
+	text := strings.Repeat("{", benchSize)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if n := len(extract.Candidates(text, extract.WithRepair())); n != 0 {
+			b.Fatalf("got %d candidates", n)
+		}
+	}
+}

@@ -35,6 +35,7 @@ type finder struct {
 	failures     []failure // fenced blocks and whole replies that did not parse
 	scanFail     failure   // the scan failure to describe, if hasScanFail
 	hasScanFail  bool
+	rep          repairer // reused for every repair, buffers and all
 }
 
 func newFinder(text string, cfg config) *finder {
@@ -261,14 +262,22 @@ func (f *finder) ordered(cs []Candidate) []Candidate {
 // limit. It returns the candidate, how far it read (also when it gave up),
 // and whether it produced an acceptable value.
 func (f *finder) repair(start, limit int) (Candidate, int, bool) {
-	r := repairer{text: f.text[:limit]}
+	r := &f.rep
+	r.reset(f.text[:limit])
 	out, end, ok := r.run(start)
 	if !ok || len(out) == 0 || !f.kindOK(out[0]) || len(r.fixes) == 0 {
 		// Without a fix, the "repair" is a value that parses as it stands,
 		// which the other strategies report as such.
 		return Candidate{}, r.reach, false
 	}
-	return Candidate{JSON: out, Start: start, End: end, Source: SourceRepaired, Fixes: r.fixes}, r.reach, true
+	c := Candidate{
+		JSON:   append([]byte(nil), out...),
+		Start:  start,
+		End:    end,
+		Source: SourceRepaired,
+		Fixes:  append([]Fix(nil), r.fixes...),
+	}
+	return c, r.reach, true
 }
 
 // trimSpan returns sp less leading and trailing blanks: Unicode white space

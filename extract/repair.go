@@ -18,9 +18,8 @@ const (
 )
 
 // repairer rebuilds one broken JSON value from text, recording every change.
-// It reads each byte at most a bounded number of times (string ends look
-// ahead over blanks only), so it runs in linear time. It is used once, by
-// one goroutine.
+// It reads each byte a bounded number of times, so it runs in linear time.
+// It is used by one goroutine, and reset between values.
 type repairer struct {
 	text  string // the input, cut at how far repair may read
 	pos   int
@@ -28,10 +27,19 @@ type repairer struct {
 	fixes []Fix
 	kinds []byte // open containers, '{' or '['
 	reach int    // how far reading got, also when it gave up
+	v     validator
 }
 
-// run repairs the value starting at start. It returns the JSON, the end of
-// the value in the input, and false when the text cannot be read as a value.
+// reset prepares the repairer for text, keeping its buffers. The results
+// of the previous run are overwritten.
+func (r *repairer) reset(text string) {
+	r.text, r.pos, r.reach = text, 0, 0
+	r.out, r.fixes, r.kinds = r.out[:0], r.fixes[:0], r.kinds[:0]
+}
+
+// run repairs the value starting at start. It returns the JSON (the
+// repairer's buffer, valid until the next reset), the end of the value in
+// the input, and false when the text cannot be read as a value.
 func (r *repairer) run(start int) ([]byte, int, bool) {
 	r.pos = start
 	ok := r.value(ctxTop)
@@ -41,8 +49,7 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 	}
 	// The output is checked as a last line of defence: a candidate is
 	// always valid JSON, whatever the input.
-	var v validator
-	if end, valid := v.value(string(r.out), 0); !valid || end != len(r.out) {
+	if end, valid := r.v.value(string(r.out), 0); !valid || end != len(r.out) {
 		return nil, 0, false
 	}
 	end := r.pos
@@ -338,7 +345,7 @@ func (r *repairer) key() bool {
 		r.pos++
 		r.fix(FixMissingQuote, start, "supplied the key's missing opening quote")
 	} else {
-		r.fix(FixUnquotedKey, start, fmt.Sprintf("quoted the bare key %s", shortQuote(r.text[start:end])))
+		r.fix(FixUnquotedKey, start, "quoted a bare key")
 	}
 	save := r.pos
 	for !r.eof() && isSpace(r.text[r.pos]) {
@@ -378,7 +385,7 @@ func (r *repairer) word(ctx context) bool {
 	if lit, kind, ok := literal(tok); ok {
 		r.pos = end
 		if kind != "" {
-			r.fix(kind, start, fmt.Sprintf("replaced %s with %s", tok, lit))
+			r.fix(kind, start, "replaced "+tok+" with "+lit)
 		}
 		r.out = append(r.out, lit...)
 		return true
@@ -386,7 +393,11 @@ func (r *repairer) word(ctx context) bool {
 	if num, changed, ok := number(tok); ok {
 		r.pos = end
 		if changed {
-			r.fix(FixNumber, start, fmt.Sprintf("rewrote the number %s as %s", shortQuote(tok), num))
+			detail := "rewrote a number JSON does not allow"
+			if len(tok) <= 24 {
+				detail = "rewrote the number " + tok + " as " + num
+			}
+			r.fix(FixNumber, start, detail)
 		}
 		r.out = append(r.out, num...)
 		return true
@@ -405,7 +416,7 @@ func (r *repairer) word(ctx context) bool {
 		return false
 	}
 	r.pos = end
-	r.fix(FixUnquotedString, start, fmt.Sprintf("quoted the bare word %s", shortQuote(val)))
+	r.fix(FixUnquotedString, start, "quoted a bare word")
 	r.out = appendQuoted(r.out, val)
 	// A closing quote without its opening one, as in [a",b"].
 	if r.pos < len(r.text) && r.text[r.pos] == '"' && endsString(r.text, r.pos+1, ctx) {
@@ -521,12 +532,15 @@ func number(tok string) (string, bool, bool) {
 	return b.String(), true, true
 }
 
-// smartQuote returns the typographic quote at the start of s, or "".
+// smartQuote returns the typographic quote at the start of s, or "". All of
+// them are three bytes in UTF-8, E2 80 and one of six.
 func smartQuote(s string) string {
-	for _, q := range [...]string{"“", "”", "‘", "’", "„", "‚"} {
-		if strings.HasPrefix(s, q) {
-			return q
-		}
+	if len(s) < 3 || s[0] != 0xe2 || s[1] != 0x80 {
+		return ""
+	}
+	switch s[2] {
+	case 0x9c, 0x9d, 0x98, 0x99, 0x9e, 0x9a: // “ ” ‘ ’ „ ‚
+		return s[:3]
 	}
 	return ""
 }
@@ -641,7 +655,7 @@ func (r *repairer) strUntil(ctx context, stop int) (ok bool, cut int) {
 			if !ok {
 				return false, -1
 			}
-			r.fix(FixStringEscape, r.pos, fmt.Sprintf("escaped a raw %s inside a string", controlName(c)))
+			r.fix(FixStringEscape, r.pos, "escaped a raw "+controlName(c)+" inside a string")
 			r.out = append(r.out, esc...)
 			r.pos++
 		default: // a multi-byte character
@@ -992,9 +1006,4 @@ func appendEscaped(dst []byte, s string) []byte {
 		}
 	}
 	return dst
-}
-
-// shortQuote quotes s for a fix detail, cut short.
-func shortQuote(s string) string {
-	return fmt.Sprintf("%q", head(s))
 }
