@@ -22,7 +22,8 @@ const (
 // JSON is always valid JSON. Unless Source is [SourceRepaired], it is exactly
 // the input bytes text[Start:End] (a copy: the candidate never aliases the
 // input). A repaired candidate spans the text it was rebuilt from and lists
-// every change in Fixes. The caller owns JSON and Fixes.
+// every change in Fixes. The caller owns JSON and Fixes; a Candidate is a
+// plain value, safe to read from many goroutines.
 type Candidate struct {
 	// JSON is the value's bytes: valid JSON.
 	JSON []byte

@@ -60,7 +60,7 @@
 // (\"key\": ...), and truncated replies: open strings, arrays and objects are
 // closed and a key left without a value is dropped. Each change is a [Fix]
 // with its kind and byte offset; [Candidate.Truncated] tells a value closed
-// at the end of a cut-off reply. A text repair cannot read as one value
+// at the end of a cut-off reply. Text that repair cannot read as one value
 // (prose in braces, say) yields no candidate.
 //
 // Where the test suites of other repair tools disagree, extract chooses:

@@ -25,7 +25,8 @@ var ErrInvalidOption = errors.New("extract: invalid option")
 
 // A ReplyError says why a reply yielded no acceptable JSON, in words that can
 // be shown to the model that wrote it. Err is [ErrNoJSON] or [ErrNonJSONText];
-// errors.Is matches it through [ReplyError.Unwrap].
+// errors.Is matches it through [ReplyError.Unwrap]. A ReplyError is not
+// changed after it is returned, so it may be shared between goroutines.
 type ReplyError struct {
 	// Err is the sentinel: ErrNoJSON or ErrNonJSONText.
 	Err error

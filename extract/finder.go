@@ -277,6 +277,9 @@ func (f *finder) repair(start, limit int) (Candidate, int, bool) {
 		Source: SourceRepaired,
 		Fixes:  append([]Fix(nil), r.fixes...),
 	}
+	// A comma is judged when the bracket after it is read: put its fix back
+	// in input order.
+	sort.SliceStable(c.Fixes, func(i, j int) bool { return c.Fixes[i].Offset < c.Fixes[j].Offset })
 	return c, r.reach, true
 }
 

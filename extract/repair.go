@@ -601,7 +601,7 @@ func (r *repairer) strUntil(ctx context, stop int) (ok bool, cut int) {
 	contentStart := r.pos
 	r.out = append(r.out, '"')
 	for {
-		if r.pos == stop {
+		if stop >= 0 && r.pos >= stop {
 			r.fix(FixMissingQuote, r.pos, "supplied the string's missing closing quote")
 			r.out = append(r.out, '"')
 			return true, -1

@@ -44,8 +44,8 @@ func TestRepairFixes(t *testing.T) {
 		{name: "lone backslash", text: `{"path": "C:\Users"}`, want: `{"path":"C:\\Users"}`, kinds: []extract.FixKind{extract.FixStringEscape}},
 		{name: "non-finite numbers", text: `[NaN, Infinity, -Infinity]`, want: `[null,null,null]`, kinds: []extract.FixKind{extract.FixNonFinite}},
 		{name: "numbers JSON lacks", text: `[+1, .5, 2., 3e]`, want: `[1,0.5,2.0,3]`, kinds: []extract.FixKind{extract.FixNumber}},
-		{name: "ellipsis", text: `[1, 2, ...]`, want: `[1,2]`, kinds: []extract.FixKind{extract.FixEllipsis, extract.FixTrailingComma}},
-		{name: "ellipsis in an object", text: `{"a": 1, … }`, want: `{"a":1}`, kinds: []extract.FixKind{extract.FixEllipsis, extract.FixTrailingComma}},
+		{name: "ellipsis", text: `[1, 2, ...]`, want: `[1,2]`, kinds: []extract.FixKind{extract.FixTrailingComma, extract.FixEllipsis}},
+		{name: "ellipsis in an object", text: `{"a": 1, … }`, want: `{"a":1}`, kinds: []extract.FixKind{extract.FixTrailingComma, extract.FixEllipsis}},
 		{name: "missing value", text: `{"a": , "b": 1}`, want: `{"a":null,"b":1}`, kinds: []extract.FixKind{extract.FixMissingValue}},
 		{name: "mismatched bracket", text: `[1, 2}`, want: `[1,2]`, kinds: []extract.FixKind{extract.FixBracket}},
 		{name: "missing bracket before its parent's", text: `{"a": [1, 2}`, want: `{"a":[1,2]}`, kinds: []extract.FixKind{extract.FixBracket}},
@@ -69,7 +69,10 @@ func TestRepairFixes(t *testing.T) {
 			assert.Equal(t, extract.SourceRepaired, got.Source)
 			var kinds []extract.FixKind
 			seen := map[extract.FixKind]bool{}
-			for _, f := range got.Fixes {
+			for i, f := range got.Fixes {
+				if i > 0 {
+					assert.GreaterOrEqual(t, f.Offset, got.Fixes[i-1].Offset, "fixes in input order")
+				}
 				assert.GreaterOrEqual(t, f.Offset, got.Start, "fix inside the span")
 				assert.LessOrEqual(t, f.Offset, len(tt.text))
 				assert.NotEmpty(t, f.Detail)
