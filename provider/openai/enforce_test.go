@@ -1,0 +1,203 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider/openai"
+	"github.com/agentio/agentio/schema"
+)
+
+// reviewSchema has an optional property (note), a keyword strict mode
+// lacks (minLength) and an enum: what the dialect conversion rewrites.
+const reviewSchema = `{
+	"type": "object",
+	"properties": {
+		"title": {"type": "string", "minLength": 1},
+		"severity": {"enum": ["high", "medium", "low"]},
+		"note": {"type": "string"}
+	},
+	"required": ["title", "severity"]
+}`
+
+func mustSchema(t *testing.T, src string) *schema.Schema {
+	t.Helper()
+	s, err := schema.Parse([]byte(src))
+	require.NoError(t, err)
+	return s
+}
+
+// messages returns the request's messages (Chat Completions) or input
+// items (Responses).
+func messages(t *testing.T, r wireRequest) []any {
+	t.Helper()
+	body := r.JSON(t)
+	if m, ok := body["messages"].([]any); ok {
+		return m
+	}
+	items, _ := body["input"].([]any)
+	return items
+}
+
+func TestEnforceNative(t *testing.T) {
+	s := newWireServer(t,
+		wireReply{body: textReply(`{"title":"Crash on save","severity":"critical","note":null}`, "stop")},
+		wireReply{body: textReply(`{"title":"Crash on save","severity":"high","note":null}`, "stop")},
+	)
+	p := newOfficial(t, s, openai.APIChatCompletions)
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review the diff."}, mustSchema(t, reviewSchema))
+	require.NoError(t, err)
+	assert.Equal(t, enforce.ModeNative, res.Mode)
+	assert.Equal(t, map[string]any{"title": "Crash on save", "severity": "high"}, res.Value, "the null of the optional note is removed")
+	require.Len(t, res.Attempts, 2)
+	assert.Equal(t, 140, res.Usage.TotalTokens)
+
+	reqs := s.Requests()
+	require.Len(t, reqs, 2)
+	format := reqs[0].JSON(t)["response_format"].(map[string]any)
+	assert.Equal(t, "json_schema", format["type"])
+	js := format["json_schema"].(map[string]any)
+	assert.Equal(t, true, js["strict"])
+	sent, err := json.Marshal(js["schema"])
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"object","properties":{
+		"title":{"type":"string","description":"(minLength: 1)"},
+		"severity":{"enum":["high","medium","low"]},
+		"note":{"type":["string","null"]}},
+		"required":["title","severity","note"],"additionalProperties":false}`, string(sent))
+
+	reask := messages(t, reqs[1])
+	last := reask[len(reask)-1].(map[string]any)
+	assert.Equal(t, "user", last["role"])
+	assert.Contains(t, last["content"], "critical", "the re-ask quotes the violation")
+}
+
+func TestEnforceTool(t *testing.T) {
+	for _, api := range []openai.API{openai.APIChatCompletions, openai.APIResponses} {
+		t.Run(string(api)+"/", func(t *testing.T) {
+			call := func(id, args string) string {
+				if api == openai.APIResponses {
+					a, _ := json.Marshal(args)
+					return responsesReply("completed", "", `[{"type":"function_call","id":"fc_`+id+`","call_id":"`+id+
+						`","name":"submit_result","arguments":`+string(a)+`,"status":"completed"}]`)
+				}
+				return toolReply(id, "submit_result", args, "stop")
+			}
+			s := newWireServer(t,
+				wireReply{body: call("call_1", `{"title":"","severity":"high","note":null}`)},
+				wireReply{body: call("call_2", `{"title":"Crash on save","severity":"high","note":"in the editor"}`)},
+			)
+			p := newOfficial(t, s, api)
+			res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review the diff."},
+				mustSchema(t, reviewSchema), enforce.WithMode(enforce.ModeTool))
+			require.NoError(t, err)
+			assert.Equal(t, enforce.ModeTool, res.Mode)
+			assert.Equal(t, map[string]any{"title": "Crash on save", "severity": "high", "note": "in the editor"}, res.Value)
+
+			reqs := s.Requests()
+			require.Len(t, reqs, 2)
+			first := reqs[0].JSON(t)
+			tools := first["tools"].([]any)
+			require.Len(t, tools, 1)
+			tool := tools[0].(map[string]any)
+			if fn, ok := tool["function"].(map[string]any); ok {
+				tool = fn
+			}
+			assert.Equal(t, "submit_result", tool["name"])
+			assert.Equal(t, true, tool["strict"])
+			choice := first["tool_choice"].(map[string]any)
+			assert.Equal(t, "function", choice["type"])
+
+			// The re-ask answers the forced call with a tool message.
+			reask := messages(t, reqs[1])
+			var answered bool
+			for _, m := range reask {
+				m := m.(map[string]any)
+				if m["role"] == "tool" && m["tool_call_id"] == "call_1" || m["type"] == "function_call_output" && m["call_id"] == "call_1" {
+					answered = true
+					text, _ := m["content"].(string)
+					if text == "" {
+						text, _ = m["output"].(string)
+					}
+					assert.True(t, strings.HasPrefix(text, "error: "), "the failed call is reported as an error: %q", text)
+					assert.Contains(t, text, "title")
+				}
+			}
+			assert.True(t, answered, "the submit_result call is answered: %v", reask)
+		})
+	}
+}
+
+func TestEnforcePromptAndSystem(t *testing.T) {
+	tests := []struct {
+		name   string
+		mode   enforce.Mode
+		inUser bool
+	}{
+		{name: "prompt", mode: enforce.ModePrompt, inUser: true},
+		{name: "system", mode: enforce.ModeSystem},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newWireServer(t, wireReply{body: textReply("Here it is:\n```json\n{\"title\":\"Typo\",\"severity\":\"low\"}\n```", "stop")})
+			p := newOfficial(t, s, openai.APIChatCompletions)
+			res, err := enforce.Run(context.Background(), p, enforce.Request{System: "You review code.", Prompt: "Review the diff."},
+				mustSchema(t, reviewSchema), enforce.WithMode(tt.mode))
+			require.NoError(t, err)
+			assert.Equal(t, tt.mode, res.Mode)
+			assert.Equal(t, map[string]any{"title": "Typo", "severity": "low"}, res.Value)
+
+			body := s.Requests()[0].JSON(t)
+			assert.NotContains(t, body, "response_format")
+			assert.NotContains(t, body, "tools")
+			msgs := body["messages"].([]any)
+			system := msgs[0].(map[string]any)["content"].(string)
+			user := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+			if tt.inUser {
+				assert.Contains(t, user, `"severity"`)
+				assert.Equal(t, "You review code.", system)
+			} else {
+				assert.Contains(t, system, `"severity"`)
+				assert.Equal(t, "Review the diff.", user)
+			}
+		})
+	}
+}
+
+func TestEnforceSchemaRejectedFallsBackToPrompt(t *testing.T) {
+	s := newWireServer(t,
+		wireReply{status: 400, body: apiError("Invalid schema for response_format 'result': In context=('properties', 'severity'), 'enum' is not permitted.",
+			"invalid_request_error", "response_format", "invalid_json_schema")},
+		wireReply{body: textReply(`{"title":"Typo","severity":"low"}`, "stop")},
+	)
+	p := newOfficial(t, s, openai.APIChatCompletions)
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review the diff."}, mustSchema(t, reviewSchema))
+	require.NoError(t, err)
+	assert.Equal(t, enforce.ModePrompt, res.Mode)
+	require.Len(t, res.Attempts, 2)
+	assert.Equal(t, enforce.OutcomeSchemaRejected, res.Attempts[0].Outcome)
+	assert.Equal(t, map[string]any{"title": "Typo", "severity": "low"}, res.Value)
+
+	reqs := s.Requests()
+	require.Len(t, reqs, 2)
+	assert.Contains(t, reqs[0].JSON(t), "response_format")
+	assert.NotContains(t, reqs[1].JSON(t), "response_format")
+}
+
+func TestEnforceWrappedRoot(t *testing.T) {
+	s := newWireServer(t, wireReply{body: textReply(`{"value":["a","b"]}`, "stop")})
+	p := newOfficial(t, s, openai.APIChatCompletions)
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "List two letters."},
+		mustSchema(t, `{"type":"array","items":{"type":"string"},"minItems":2}`))
+	require.NoError(t, err)
+	assert.Equal(t, []any{"a", "b"}, res.Value)
+	js := s.Requests()[0].JSON(t)["response_format"].(map[string]any)["json_schema"].(map[string]any)
+	assert.Equal(t, true, js["strict"])
+	assert.Equal(t, []any{"value"}, js["schema"].(map[string]any)["required"])
+}
