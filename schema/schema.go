@@ -129,26 +129,41 @@ func (s *Schema) UnmarshalJSON(data []byte) error {
 }
 
 // PropertyOrder returns the names under the root's "properties" in the
-// order the author wrote them; nil when the root declares none. The caller
-// may modify the returned slice.
+// order the author wrote them; nil when the root declares none. A root
+// that is only a $ref (`{"$ref": "#/$defs/Input"}`) is followed to the
+// schema it names. The caller may modify the returned slice.
 func (s *Schema) PropertyOrder() []string {
 	if s == nil || s.c == nil {
 		return nil
 	}
-	return slices.Clone(s.c.infos[s.c.root].propOrder)
+	r := s.c.follow(func(js *jsonschema.Schema) bool { return js.Properties != nil })
+	return slices.Clone(s.c.infos[r].propOrder)
 }
 
 // Types returns the root's declared "type" values ("object"; or
 // "string", "null" for a list); nil when the root does not constrain the
-// type. The caller may modify the returned slice.
+// type. A root that is only a $ref is followed to the schema it names. The
+// caller may modify the returned slice.
 func (s *Schema) Types() []string {
 	if s == nil || s.c == nil {
 		return nil
 	}
-	if t := s.c.root.Type; t != "" {
-		return []string{t}
+	r := s.c.follow(func(js *jsonschema.Schema) bool { return js.Type != "" || js.Types != nil })
+	if r.Type != "" {
+		return []string{r.Type}
 	}
-	return slices.Clone(s.c.root.Types)
+	return slices.Clone(r.Types)
+}
+
+// follow walks the root's $ref chain until a schema satisfies has; it
+// returns the last schema reached. The chain ends: Parse refuses $ref
+// cycles.
+func (c *compiled) follow(has func(*jsonschema.Schema) bool) *jsonschema.Schema {
+	r := c.root
+	for !has(r) && c.infos[r].ref != nil {
+		r = c.infos[r].ref
+	}
+	return r
 }
 
 // Warnings returns the lint findings of the schema, in document order:

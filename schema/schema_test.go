@@ -404,6 +404,18 @@ func TestNewAndFor(t *testing.T) {
 	assert.Error(t, err)
 }
 
+func TestRootRefFollowed(t *testing.T) {
+	s, err := schema.Parse([]byte(`{"$ref": "#/$defs/in", "$defs": {"in": {"type": "object", "properties": {"z": {}, "a": {}}}}}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"z", "a"}, s.PropertyOrder())
+	assert.Equal(t, []string{"object"}, s.Types())
+
+	s, err = schema.Parse([]byte(`{"description": "anything"}`))
+	require.NoError(t, err)
+	assert.Nil(t, s.PropertyOrder())
+	assert.Nil(t, s.Types())
+}
+
 func TestZeroSchema(t *testing.T) {
 	var s *schema.Schema
 	assert.Empty(t, s.Validate(1.0))
