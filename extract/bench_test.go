@@ -43,6 +43,7 @@ func BenchmarkJSONProseBraces(b *testing.B) {
 	text := proseWithBraces()
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c, err := extract.JSON(text)
 		if err != nil || c.Source != extract.SourceScan {
@@ -55,6 +56,7 @@ func BenchmarkJSONPlainSmallObjects(b *testing.B) {
 	text := "[" + smallObjects(",\n") + "]"
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c, err := extract.JSON(text)
 		if err != nil || c.Source != extract.SourceWhole {
@@ -69,6 +71,7 @@ func BenchmarkValidPlainSmallObjects(b *testing.B) {
 	data := []byte("[" + smallObjects(",\n") + "]")
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if !json.Valid(data) {
 			b.Fatal("invalid")
@@ -80,6 +83,7 @@ func BenchmarkCandidatesJSONLines(b *testing.B) {
 	text := smallObjects("\n")
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if n := len(extract.Candidates(text)); n != 10000 {
 			b.Fatalf("got %d candidates", n)
@@ -92,6 +96,7 @@ func BenchmarkJSONRepairTruncated(b *testing.B) {
 	text = strings.ReplaceAll(text[:len(text)-40], `"ok": true`, `'ok': True`)
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c, err := extract.JSON(text, extract.WithRepair())
 		if err != nil || !c.Truncated() {
@@ -106,6 +111,7 @@ func BenchmarkCandidatesRepairOpenBraces(b *testing.B) {
 	text := strings.Repeat("{", benchSize)
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if n := len(extract.Candidates(text, extract.WithRepair())); n != 0 {
 			b.Fatalf("got %d candidates", n)

@@ -41,8 +41,9 @@ func JSON(text string, opts ...Option) (Candidate, error) {
 // order [JSON] ranks them: the whole text, json fences, other fences, scanned
 // values; with [WithRepair], repaired values follow the ones that parse, and
 // values found inside a repaired one (its fragments) come last. Each
-// candidate's bytes are its own copy. [WithStrictJSONOnly] does not filter
-// the list.
+// candidate's bytes are a copy of its span that no other candidate can
+// reach (copies may share one allocation, each capped at its own length).
+// [WithStrictJSONOnly] does not filter the list.
 //
 // Candidates returns nil when nothing is found, when the input is longer than
 // the maximum size, or when an option is bad; call [JSON] to learn why.

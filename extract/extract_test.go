@@ -252,6 +252,7 @@ func TestCandidateOwnsItsBytes(t *testing.T) {
 	cands := extract.Candidates(text)
 	require.Len(t, cands, 2)
 	cands[0].JSON[2] = 'X'
+	cands[0].JSON = append(cands[0].JSON, "tail"...)
 	assert.Equal(t, `{"a": 2}`, string(cands[1].JSON))
 	again := extract.Candidates(text)
 	assert.Equal(t, `{"a": 1}`, string(again[0].JSON))

@@ -131,24 +131,39 @@ func (f *finder) find(first bool) []Candidate {
 			regions = append(regions, span{pos, seg.end})
 		}
 	}
-	if !f.cfg.repair {
-		var scanned []Candidate
-		for _, r := range regions {
-			f.v.scan(text, r, f.cfg.objectsOnly, func(a attempt) {
-				if a.ok {
-					scanned = append(scanned, f.candidate(a.start, a.end, SourceScan))
-				} else {
-					f.noteScanFailure(failure{start: a.start, limit: r.end, stop: a.end, tier: tierScan})
-				}
-			})
+	// Scanned values that parse, as spans until the end. When only the best
+	// is wanted, the first stops the scan and the last is kept alone.
+	var scanned []span
+	takeScanned := func(a attempt) bool {
+		if first && f.cfg.preferLast {
+			scanned = append(scanned[:0], span{a.start, a.end})
+			return true
 		}
-		return append(out, f.ordered(scanned)...)
+		scanned = append(scanned, span{a.start, a.end})
+		return !first
+	}
+	scannedList := func() []Candidate { return f.ordered(f.candidates(scanned, SourceScan)) }
+
+	if !f.cfg.repair {
+		for _, r := range regions {
+			more := f.v.scan(text, r, f.cfg.objectsOnly, func(a attempt) bool {
+				if a.ok {
+					return takeScanned(a)
+				}
+				f.noteScanFailure(failure{start: a.start, limit: r.end, stop: a.end, tier: tierScan})
+				return true
+			})
+			if !more {
+				break
+			}
+		}
+		return append(out, scannedList()...)
 	}
 
 	// With repair: repair the fences that failed, then walk the scan in
 	// order, repairing each failed attempt that is not inside a value
 	// already repaired; values inside a repaired one are its fragments.
-	var repairedJSON, repairedOther, repairedWhole, repairedScan, scanned, fragments []Candidate
+	var repairedJSON, repairedOther, repairedWhole, repairedScan, fragments []Candidate
 	var covered []span // extents of repaired fence values, in input order
 	for _, fl := range f.failures {
 		c, _, ok := f.repair(fl.start, fl.limit)
@@ -169,7 +184,7 @@ func (f *finder) find(first bool) []Candidate {
 	ci := 0
 	skip := span{-1, -1} // the last scan repair, or the reach of one that gave up
 	for _, r := range regions {
-		f.v.scan(text, r, f.cfg.objectsOnly, func(a attempt) {
+		more := f.v.scan(text, r, f.cfg.objectsOnly, func(a attempt) bool {
 			for ci < len(covered) && covered[ci].end <= a.start {
 				ci++
 			}
@@ -177,9 +192,11 @@ func (f *finder) find(first bool) []Candidate {
 				(a.start >= skip.start && a.start < skip.end)
 			switch {
 			case a.ok && inside:
-				fragments = append(fragments, f.candidate(a.start, a.end, SourceScan))
+				if !first {
+					fragments = append(fragments, f.candidate(a.start, a.end, SourceScan))
+				}
 			case a.ok:
-				scanned = append(scanned, f.candidate(a.start, a.end, SourceScan))
+				return takeScanned(a)
 			case inside:
 				// A broken piece of a value already repaired.
 			default:
@@ -190,13 +207,23 @@ func (f *finder) find(first bool) []Candidate {
 					repairedScan = append(repairedScan, c)
 				}
 			}
+			return true
 		})
+		if !more {
+			break
+		}
 	}
-	out = append(out, f.ordered(scanned)...)
+	out = append(out, scannedList()...)
+	if first && len(out) > 0 {
+		return out
+	}
 	out = append(out, f.ordered(repairedJSON)...)
 	out = append(out, f.ordered(repairedOther)...)
 	out = append(out, repairedWhole...)
 	out = append(out, f.ordered(repairedScan)...)
+	if first && len(out) > 0 {
+		return out
+	}
 	return append(out, f.ordered(fragments)...)
 }
 
@@ -246,6 +273,27 @@ func (f *finder) kindOK(c byte) bool {
 // candidate copies text[s:e] into a new candidate.
 func (f *finder) candidate(s, e int, src Source) Candidate {
 	return Candidate{JSON: []byte(f.text[s:e]), Start: s, End: e, Source: src}
+}
+
+// candidates copies the spans of text into new candidates. The copies share
+// one allocation, each capped at its own length, so that a caller appending
+// to one cannot reach another.
+func (f *finder) candidates(spans []span, src Source) []Candidate {
+	if len(spans) == 0 {
+		return nil
+	}
+	n := 0
+	for _, sp := range spans {
+		n += sp.end - sp.start
+	}
+	buf := make([]byte, 0, n)
+	cs := make([]Candidate, len(spans))
+	for i, sp := range spans {
+		off := len(buf)
+		buf = append(buf, f.text[sp.start:sp.end]...)
+		cs[i] = Candidate{JSON: buf[off:len(buf):len(buf)], Start: sp.start, End: sp.end, Source: src}
+	}
+	return cs
 }
 
 // ordered puts candidates of one rank in preference order, in place.

@@ -16,7 +16,8 @@ var opener = func() (t [256]bool) {
 }()
 
 // scan finds values in text[seg.start:seg.end] in one pass and hands every
-// attempt to visit, in order.
+// attempt to visit, in order, until visit returns false. It reports whether
+// it read the whole segment.
 //
 // From each '{' (and '[' unless objectsOnly) it reads one JSON value with the
 // validator, which knows strings, so braces inside them cannot derail it. A
@@ -24,7 +25,7 @@ var opener = func() (t [256]bool) {
 // does not parse is an attempt that stopped at some byte; the scan goes on
 // from that byte, so values that begin inside the broken one (its fragments)
 // are not candidates, and no byte is read twice: the scan is linear.
-func (v *validator) scan(text string, seg span, objectsOnly bool, visit func(attempt)) {
+func (v *validator) scan(text string, seg span, objectsOnly bool, visit func(attempt) bool) bool {
 	s := text[:seg.end]
 	pos := seg.start
 	for pos < seg.end {
@@ -34,10 +35,13 @@ func (v *validator) scan(text string, seg span, objectsOnly bool, visit func(att
 			continue
 		}
 		end, ok := v.value(s, pos)
-		visit(attempt{start: pos, end: end, ok: ok})
+		if !visit(attempt{start: pos, end: end, ok: ok}) {
+			return false
+		}
 		if end <= pos {
 			end = pos + 1
 		}
 		pos = end
 	}
+	return true
 }
