@@ -114,8 +114,9 @@ func (s *Schema) Minified() []byte {
 }
 
 // MarshalJSON returns the author's bytes, so a Schema can sit inside a JSON
-// document.
-func (s *Schema) MarshalJSON() ([]byte, error) { return s.JSON(), nil }
+// document. It has a value receiver so that a Schema field marshals the
+// same whether or not it is addressable.
+func (s Schema) MarshalJSON() ([]byte, error) { return s.JSON(), nil }
 
 // UnmarshalJSON compiles data as [Parse] does (remote references are
 // refused) and replaces *s with the result; on error *s is unchanged.

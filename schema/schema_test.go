@@ -376,6 +376,10 @@ func TestMarshalRoundTrip(t *testing.T) {
 	assert.JSONEq(t, string(in), string(out))
 	assert.Equal(t, string(in), string(out))
 
+	byValue, err := json.Marshal(map[string]schema.Schema{"s": *e.Schema})
+	require.NoError(t, err)
+	assert.Equal(t, `{"s":{"type":"object","properties":{"z":{},"a":{}}}}`, string(byValue))
+
 	err = json.Unmarshal([]byte(`{"name":"r","schema":{"type":"strin"}}`), &e)
 	var ie *schema.InvalidSchemaError
 	assert.ErrorAs(t, err, &ie)

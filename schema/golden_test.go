@@ -1,0 +1,49 @@
+package schema_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+// TestViolationsGolden renders every violation of a badly wrong security
+// scan report, as a model would be shown them.
+func TestViolationsGolden(t *testing.T) {
+	s, err := schema.Parse([]byte(benchSchema))
+	require.NoError(t, err)
+	vs, err := s.ValidateJSON([]byte(`{
+		"scanner": "",
+		"score": 11,
+		"vulnerabilities": [
+			{"id": "VULN-0001", "severity": "high", "description": "Shell injection in the upload handler."},
+			{"id": "V-2", "severity": "critical!", "description": "short", "cvss": "9.8", "affected_files": ["a.go", "a.go"], "notes": "x"},
+			"VULN-0003",
+			{"severity": "low"}
+		],
+		"extra": {"nested": true}
+	}`))
+	require.NoError(t, err)
+	var b strings.Builder
+	b.WriteString(schema.Violations(vs).Error())
+	b.WriteString("\n\n")
+	for _, v := range vs {
+		b.WriteString(strings.Join([]string{v.Pointer, v.Keyword, v.SchemaPath}, " | "))
+		b.WriteByte('\n')
+	}
+	golden := filepath.Join("testdata", "violations.golden")
+	if *update {
+		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), b.String())
+}
