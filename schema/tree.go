@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // Limits on schema documents. They keep Parse's time, memory and recursion
@@ -153,7 +154,11 @@ func decodeTree(data []byte, maxDepth int) (*jnode, error) {
 	var path segments
 	n, err := decodeValue(d, &path, 0, maxDepth)
 	if err != nil {
-		return nil, &InvalidSchemaError{Path: path.jsonPath(), Reason: treeReason(err, maxDepth), Err: treeErr(err)}
+		reason := treeReason(err, maxDepth)
+		if !errors.Is(err, errTooDeep) {
+			reason += fmt.Sprintf(" (at byte %d)", d.InputOffset())
+		}
+		return nil, &InvalidSchemaError{Path: path.jsonPath(), Reason: reason, Err: treeErr(err)}
 	}
 	if _, err := d.Token(); err != io.EOF {
 		return nil, &InvalidSchemaError{Path: "$", Reason: "unexpected data after the top-level value", Err: ErrSyntax}
@@ -162,10 +167,13 @@ func decodeTree(data []byte, maxDepth int) (*jnode, error) {
 }
 
 func treeReason(err error, maxDepth int) string {
-	if errors.Is(err, errTooDeep) {
+	switch {
+	case errors.Is(err, errTooDeep):
 		return fmt.Sprintf("nested more than %d levels deep", maxDepth)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "malformed JSON: unexpected end of input"
 	}
-	return "malformed JSON: " + err.Error()
+	return "malformed JSON: " + strings.TrimPrefix(err.Error(), "json: ")
 }
 
 func treeErr(err error) error {
