@@ -25,20 +25,19 @@ var reasoningTags = [...]struct{ open, close string }{
 func visibleSpans(text string) (spans []span, unterminated bool) {
 	segStart, search := 0, 0
 	lead := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
-	if first, tag, isClose := nextTag(text, 0); first >= 0 && isClose {
-		segStart, search = first+len(tag), first+len(tag)
+	if at, n, isClose, _ := nextTag(text, 0); at >= 0 && isClose {
+		segStart, search = at+n, at+n
 	}
 	var noClose [len(reasoningTags)]bool // a closing tag absent from the rest of the text
 	for {
-		at, tag, isClose := nextTag(text, search)
+		at, n, isClose, k := nextTag(text, search)
 		if at < 0 {
 			break
 		}
-		search = at + len(tag)
+		search = at + n
 		if isClose {
 			continue // a stray closing tag is text
 		}
-		k := tagIndex(tag)
 		end := -1
 		if !noClose[k] {
 			end = strings.Index(text[search:], reasoningTags[k].close)
@@ -62,32 +61,24 @@ func visibleSpans(text string) (spans []span, unterminated bool) {
 	return spans, false
 }
 
-// nextTag finds the first reasoning tag, opening or closing, at or after from.
-func nextTag(text string, from int) (at int, tag string, isClose bool) {
+// nextTag finds the first reasoning tag, opening or closing, at or after
+// from: its offset (or -1), its length, whether it closes, and its index in
+// reasoningTags.
+func nextTag(text string, from int) (at, n int, isClose bool, k int) {
 	for {
 		i := strings.IndexByte(text[from:], '<')
 		if i < 0 {
-			return -1, "", false
+			return -1, 0, false, 0
 		}
 		i += from
-		for _, t := range reasoningTags {
+		for k, t := range reasoningTags {
 			if strings.HasPrefix(text[i:], t.open) {
-				return i, t.open, false
+				return i, len(t.open), false, k
 			}
 			if strings.HasPrefix(text[i:], t.close) {
-				return i, t.close, true
+				return i, len(t.close), true, k
 			}
 		}
 		from = i + 1
 	}
-}
-
-// tagIndex returns the index in reasoningTags of an opening tag.
-func tagIndex(open string) int {
-	for i, t := range reasoningTags {
-		if t.open == open {
-			return i
-		}
-	}
-	return 0
 }

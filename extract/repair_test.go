@@ -60,6 +60,18 @@ func TestRepairFixes(t *testing.T) {
 		{name: "string cut before closing brackets", text: `{"a": ["b]}`, want: `{"a":["b"]}`, kinds: []extract.FixKind{extract.FixMissingQuote}},
 		{name: "truncated reply in prose", text: "Sure:\n{\"items\": [{\"id\": 1}, {\"id\": 2, \"tags\": [\"x\"", want: `{"items":[{"id":1},{"id":2,"tags":["x"]}]}`, kinds: []extract.FixKind{extract.FixTruncated}, truncated: true},
 		{name: "top-level broken string", text: `"abc`, want: `"abc"`, kinds: []extract.FixKind{extract.FixTruncated}, truncated: true},
+		{name: "missing closing quote before a bare key", text: `{"a": "first, b: "second"}`, want: `{"a":"first","b":"second"}`, kinds: []extract.FixKind{extract.FixMissingQuote, extract.FixUnquotedKey}},
+		{name: "missing closing quote found at the end", text: `{"a": "first, b: 2}`, want: `{"a":"first","b":2}`, kinds: []extract.FixKind{extract.FixMissingQuote, extract.FixUnquotedKey}},
+		{name: "a quote and comma inside a string stay", text: `{"a": "say, "hi" twice"}`, want: `{"a":"say, \"hi\" twice"}`, kinds: []extract.FixKind{extract.FixStringEscape}},
+		{name: "bare key on the next line", text: "{\"first\": \"John\"\n  last: \"Smith\"}", want: `{"first":"John","last":"Smith"}`, kinds: []extract.FixKind{extract.FixMissingComma, extract.FixUnquotedKey}},
+		{name: "quote then a number ends a string", text: `["a" 2]`, want: `["a",2]`, kinds: []extract.FixKind{extract.FixMissingComma}},
+		{name: "escaped JSON with an escaped quote inside", text: `{\"a\": \"say \\\"hi\\\"\"}`, want: `{"a":"say \"hi\""}`, kinds: []extract.FixKind{extract.FixEscapedJSON}},
+		{name: "valid escapes are kept", text: `{'a': "\u00e9\/\b\f\r\n"}`, want: `{"a":"\u00e9\/\b\f\r\n"}`, kinds: []extract.FixKind{extract.FixSingleQuote}},
+		{name: "raw carriage return and form feed", text: "{\"a\": \"x\r\fy\"}", want: `{"a":"x\r\fy"}`, kinds: []extract.FixKind{extract.FixStringEscape}},
+		{name: "exponents", text: `[1e5, -2.5E-3, +1e+2]`, want: `[1e5,-2.5E-3,1e+2]`, kinds: []extract.FixKind{extract.FixNumber}},
+		{name: "lone minus", text: `{"a": -}`, want: `{"a":0}`, kinds: []extract.FixKind{extract.FixNumber}},
+		{name: "German quotes", text: `{„a“: ‚b‘}`, want: `{"a":"b"}`, kinds: []extract.FixKind{extract.FixSmartQuote}},
+		{name: "upper-case literals", text: `[TRUE, Null, undefined]`, want: `[true,null,null]`, kinds: []extract.FixKind{extract.FixPythonLiteral}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
