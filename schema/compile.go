@@ -12,11 +12,12 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// A Loader returns the schema document at uri (absolute, without
-// fragment), for a $ref that points outside the schema being parsed. It is
-// called at most once per URI during [ParseWith]; it may read files or
-// embedded data, and must not be given a network it should not use. An
-// error fails the parse with [ErrRemoteRef].
+// A Loader returns the schema document at uri (without fragment), for a
+// $ref that points outside the schema being parsed. [ParseWith] calls it at
+// most once per URI, on the caller's goroutine, and never after it returns.
+// The loader decides what may be read (an embedded file system, a fixed
+// map); this package never fetches anything itself. An error fails the
+// parse with [ErrRemoteRef].
 type Loader func(uri string) ([]byte, error)
 
 // ParseOptions configures [ParseWith]. A nil *ParseOptions and the zero

@@ -130,14 +130,17 @@ func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *ipath, out *[]finding,
 		d.add(out, at, s, "false", "no value is allowed here")
 		return
 	}
+	if in.ref != nil && d.c.draft == draft7 {
+		// Draft-07 ignores every keyword beside $ref; like jsonschema-go,
+		// pass no annotations up.
+		d.eval(v, in.ref, at, out, nil)
+		return
+	}
 	var anns annotations
 	defer callerAnns.merge(&anns)
 
 	if in.ref != nil {
 		d.eval(v, in.ref, at, out, &anns)
-		if d.c.draft == draft7 {
-			return
-		}
 	}
 
 	typeOK := true
