@@ -23,7 +23,7 @@ type finding struct {
 	keyword  string
 	schema   string // JSON Pointer of the keyword in the schema
 	message  string
-	expected []string // for a type mismatch: the types wanted
+	expected []string // for a type, const or enum mismatch: what is accepted
 }
 
 // annotations records which items and properties a schema evaluated, for
@@ -160,10 +160,16 @@ func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *ipath, out *[]finding,
 		}
 	}
 	if typeOK && s.Enum != nil && !slices.ContainsFunc(s.Enum, func(e any) bool { return equal(e, v) }) {
-		d.add(out, at, s, "enum", repr(v)+" is not one of "+listValues(s.Enum))
+		allowed := make([]string, len(s.Enum))
+		for i, e := range s.Enum {
+			allowed[i] = repr(e)
+		}
+		*out = append(*out, finding{at: at, keyword: "enum", schema: d.keywordPointer(s, "enum"),
+			message: repr(v) + " is not one of " + listValues(s.Enum), expected: allowed})
 	}
 	if typeOK && s.Const != nil && !equal(*s.Const, v) {
-		d.add(out, at, s, "const", "expected "+repr(*s.Const)+", got "+repr(v))
+		*out = append(*out, finding{at: at, keyword: "const", schema: d.keywordPointer(s, "const"),
+			message: "expected " + repr(*s.Const) + ", got " + repr(v), expected: []string{repr(*s.Const)}})
 	}
 	if n, isNum := asRat(v); isNum {
 		d.numeric(n, repr(v), s, at, out)
@@ -282,12 +288,12 @@ func (d *diagnosis) alternatives(v any, s *jsonschema.Schema, subs []*jsonschema
 		d.add(out, at, s, keyword, "the value matches "+strconv.Itoa(len(matched))+" of the alternatives ("+andList(idx)+") but must match exactly one")
 		return
 	}
-	depth := len(at.segments())
+	depth := at.depth()
 	best, bestScore := 0, math.MaxInt
 	for i, b := range branches {
 		score := 0
 		for _, f := range b {
-			fd := len(f.at.segments())
+			fd := f.at.depth()
 			switch {
 			case fd == depth && (f.keyword == "type" || f.keyword == "false"):
 				score += 1000
@@ -303,37 +309,58 @@ func (d *diagnosis) alternatives(v any, s *jsonschema.Schema, subs []*jsonschema
 			best, bestScore = i, score
 		}
 	}
-	if bestScore < 1000 {
+	if bestScore < 100 || bestScore < 1000 && !d.allOutright(branches, depth) {
 		*out = append(*out, branches[best]...)
 		anns.merge(branchAnns[best])
 		return
 	}
-	// Every alternative rejects the value's type (or all values).
+	// Every alternative rejects the value outright (its type, or all
+	// values): say what the alternatives accept.
 	var want []string
-	typesOnly := true
+	outright, values := true, false
 	for _, b := range branches {
 		found := false
 		for _, f := range b {
-			if f.keyword == "type" && len(f.at.segments()) == depth {
-				for _, t := range f.expected {
-					if !slices.Contains(want, t) {
-						want = append(want, t)
+			if f.expected != nil && f.at.depth() == depth {
+				values = values || f.keyword != "type"
+				for _, w := range f.expected {
+					if !slices.Contains(want, w) {
+						want = append(want, w)
 					}
 				}
 				found = true
 				break
 			}
 		}
-		typesOnly = typesOnly && found
+		outright = outright && found
 	}
 	msg := "the value matches none of the " + strconv.Itoa(len(subs)) + " alternatives"
-	if typesOnly {
-		msg = "expected " + orList(want) + ", got " + jsonType(v)
-		if r := jsonRepr(v); r != "" {
-			msg += " " + r
+	if outright {
+		if len(want) > maxEnumShown {
+			want = append(want[:maxEnumShown], "… ("+strconv.Itoa(len(want)-maxEnumShown)+" more)")
+		}
+		msg = "expected " + orList(want) + ", got "
+		switch r := jsonRepr(v); {
+		case values:
+			msg += repr(v)
+		case r != "":
+			msg += jsonType(v) + " " + r
+		default:
+			msg += jsonType(v)
 		}
 	}
 	d.add(out, at, s, keyword, msg)
+}
+
+// allOutright reports whether every branch rejects the value itself by
+// type, const or enum.
+func (d *diagnosis) allOutright(branches [][]finding, depth int) bool {
+	for _, b := range branches {
+		if !slices.ContainsFunc(b, func(f finding) bool { return f.expected != nil && f.at.depth() == depth }) {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *ipath, out *[]finding, anns *annotations) {

@@ -114,12 +114,18 @@ type ipath struct {
 func (p *ipath) key(k string) *ipath { return &ipath{parent: p, seg: segment{key: k, isKey: true}} }
 func (p *ipath) index(i int) *ipath  { return &ipath{parent: p, seg: segment{index: i}} }
 
-// segments returns the steps from the root to p.
-func (p *ipath) segments() segments {
+// depth returns the number of steps from the root to p.
+func (p *ipath) depth() int {
 	n := 0
 	for q := p; q != nil; q = q.parent {
 		n++
 	}
+	return n
+}
+
+// segments returns the steps from the root to p.
+func (p *ipath) segments() segments {
+	n := p.depth()
 	out := make(segments, n)
 	for q := p; q != nil; q = q.parent {
 		n--

@@ -172,6 +172,33 @@ func TestValidateKeywords(t *testing.T) {
 		{name: "$dynamicRef", schema: `{"$dynamicAnchor":"n","type":"object","properties":{"c":{"items":{"$dynamicRef":"#n"}}}}`, instance: `{"c":[1]}`, want: []schema.Violation{
 			{Path: "$.c[0]", Pointer: "/c/0", Keyword: "type", SchemaPath: "/type", Message: "expected object, got integer 1"},
 		}},
+		{name: "anyOf picks the branch with fewest misses", schema: `{"anyOf":[{"type":"object","required":["a","b","c"]},{"type":"object","required":["d"]}]}`, instance: `{}`, want: []schema.Violation{
+			{Path: "$.d", Pointer: "/d", Keyword: "required", SchemaPath: "/anyOf/1/required", Message: "'d' is a required property"},
+		}},
+		{name: "oneOf of constants", schema: `{"oneOf":[{"const":"a"},{"const":"b"}]}`, instance: `"c"`, want: []schema.Violation{
+			{Path: "$", Pointer: "", Keyword: "oneOf", SchemaPath: "/oneOf", Message: "expected 'a' or 'b', got 'c'"},
+		}},
+		{name: "anyOf of enum and null", schema: `{"anyOf":[{"enum":["x","y"]},{"type":"null"}]}`, instance: `"z"`, want: []schema.Violation{
+			{Path: "$", Pointer: "", Keyword: "anyOf", SchemaPath: "/anyOf", Message: "expected 'x', 'y' or null, got 'z'"},
+		}},
+		{name: "anyOf in items", schema: `{"items":{"anyOf":[{"type":"string"},{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}]}}`, instance: `["ok",{"n":"1"},5]`, want: []schema.Violation{
+			{Path: "$[1].n", Pointer: "/1/n", Keyword: "type", SchemaPath: "/items/anyOf/1/properties/n/type", Message: "expected integer, got string \"1\""},
+			{Path: "$[2]", Pointer: "/2", Keyword: "anyOf", SchemaPath: "/items/anyOf", Message: "expected string or object, got integer 5"},
+		}},
+		{name: "$dynamicRef resolved in the dynamic scope", schema: `{"$id":"https://e.com/strict","$dynamicAnchor":"node","$ref":"tree","unevaluatedProperties":false,"$defs":{"tree":{"$id":"https://e.com/tree","$dynamicAnchor":"node","type":"object","properties":{"kids":{"type":"array","items":{"$dynamicRef":"#node"}}}}}}`, instance: `{"kids":[{"x":1}]}`, want: []schema.Violation{
+			{Path: "$.kids[0].x", Pointer: "/kids/0/x", Keyword: "unevaluatedProperties", SchemaPath: "/unevaluatedProperties", Message: "additional property 'x' is not allowed"},
+		}},
+		{name: "const object", schema: `{"const":{"a":[1,2]}}`, instance: `{"a":[1,3]}`, want: []schema.Violation{
+			{Path: "$", Pointer: "", Keyword: "const", SchemaPath: "/const", Message: "expected {'a': [1, 2]}, got {'a': [1, 3]}"},
+		}},
+		{name: "long enum cut short", schema: `{"enum":[1,2,3,4,5,6,7,8,9,10,11,12,13,14]}`, instance: `0`, want: []schema.Violation{
+			{Path: "$", Pointer: "", Keyword: "enum", SchemaPath: "/enum", Message: "0 is not one of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, … (2 more)]"},
+		}},
+		{name: "type and minimum both reported", schema: `{"type":"integer","minimum":3}`, instance: `2.5`, want: []schema.Violation{
+			{Path: "$", Pointer: "", Keyword: "type", SchemaPath: "/type", Message: "expected integer, got number 2.5"},
+			{Path: "$", Pointer: "", Keyword: "minimum", SchemaPath: "/minimum", Message: "2.5 is less than the minimum of 3"},
+		}},
+		{name: "valid", schema: `{"type":"object","properties":{"a":{"type":"string"}}}`, instance: `{"a":"x","b":1}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
