@@ -125,19 +125,20 @@ func responsesItems(m provider.Message) ([]responses.ResponseInputItemUnionParam
 			if args == "" {
 				args = "{}"
 			}
-			items = append(items, responses.ResponseInputItemUnionParam{OfFunctionCall: &responses.ResponseFunctionToolCallParam{
-				CallID: c.ID, Name: c.Name, Arguments: args,
-			}})
+			items = append(items, responses.ResponseInputItemParamOfFunctionCall(args, c.ID, c.Name))
 		}
 		return items, nil
 	case provider.RoleTool:
 		if m.ToolCallID == "" {
 			return nil, fmt.Errorf("tool message without a tool call id")
 		}
-		return []responses.ResponseInputItemUnionParam{{OfFunctionCallOutput: &responses.ResponseInputItemFunctionCallOutputParam{
-			CallID: m.ToolCallID,
-			Output: responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfString: param.NewOpt(toolContent(m))},
-		}}}, nil
+		// Written as raw JSON: the SDK's types for this item changed
+		// between v3 minor versions, the wire format did not.
+		item, err := json.Marshal(map[string]string{"type": "function_call_output", "call_id": m.ToolCallID, "output": toolContent(m)})
+		if err != nil {
+			return nil, err
+		}
+		return []responses.ResponseInputItemUnionParam{param.Override[responses.ResponseInputItemUnionParam](json.RawMessage(item))}, nil
 	default:
 		return nil, fmt.Errorf("unknown role %q", string(m.Role))
 	}
