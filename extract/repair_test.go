@@ -9,6 +9,15 @@ import (
 	"github.com/agentio/agentio/extract"
 )
 
+// allFixKinds lists every kind of fix; TestRepairFixes has a case for each.
+var allFixKinds = []extract.FixKind{
+	extract.FixTrailingComma, extract.FixMissingComma, extract.FixMissingColon, extract.FixComment,
+	extract.FixSingleQuote, extract.FixSmartQuote, extract.FixUnquotedKey, extract.FixUnquotedString,
+	extract.FixMissingQuote, extract.FixEscapedJSON, extract.FixPythonLiteral, extract.FixStringEscape,
+	extract.FixNonFinite, extract.FixNumber, extract.FixEllipsis, extract.FixMissingValue,
+	extract.FixDanglingKey, extract.FixBracket, extract.FixWhitespace, extract.FixTruncated,
+}
+
 func TestRepairFixes(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -72,6 +81,15 @@ func TestRepairFixes(t *testing.T) {
 		{name: "lone minus", text: `{"a": -}`, want: `{"a":0}`, kinds: []extract.FixKind{extract.FixNumber}},
 		{name: "German quotes", text: `{„a“: ‚b‘}`, want: `{"a":"b"}`, kinds: []extract.FixKind{extract.FixSmartQuote}},
 		{name: "upper-case literals", text: `[TRUE, Null, undefined]`, want: `[true,null,null]`, kinds: []extract.FixKind{extract.FixPythonLiteral}},
+	}
+	covered := map[extract.FixKind]bool{}
+	for _, tt := range tests {
+		for _, k := range tt.kinds {
+			covered[k] = true
+		}
+	}
+	for _, k := range allFixKinds {
+		assert.True(t, covered[k], "no case makes a %s fix", k)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
