@@ -25,13 +25,18 @@
 //  1. the whole text, less blanks and reasoning blocks ([SourceWhole]);
 //  2. fenced blocks labelled json (also JSON, jsonc, json5, ...), then other
 //     fenced blocks ([SourceFence]); a block the reply ends inside runs to the
-//     end of the text;
+//     end of the text. A block may hold a value and then a note: the value is
+//     taken and the note scanned. A json block that opens with '{' or '['
+//     but does not parse is the model's broken answer: it is not searched
+//     for smaller values, only repaired (with [WithRepair]);
 //  3. a scan of the remaining prose for '{' and '[' ([SourceScan]). From each
 //     one it reads a JSON value with a full parser, so braces and brackets
 //     inside strings cannot derail it. A value that parses is a candidate; one
 //     that does not is a failed attempt, and the scan resumes where parsing
-//     stopped. Values that begin inside a failed attempt are its fragments
-//     and are not candidates.
+//     stopped, so values that begin before that point (fragments of the
+//     broken one) are not candidates. Values after it may be: without repair,
+//     the [1, 2] of {"a": 'x', "b": [1, 2]} is found. With [WithRepair] the
+//     broken value is repaired whole and such fragments rank after it.
 //
 // Among the values one strategy finds, the first wins, or the last with
 // [WithPreferLast]. The whole text and fenced blocks may hold any JSON value,
