@@ -6,15 +6,15 @@ import (
 	"unicode/utf8"
 )
 
-// A context says where a value being repaired stands, which decides how its
+// A role says where a value being repaired stands, which decides how its
 // strings and bare words end.
-type context int
+type role int
 
 const (
-	ctxTop   context = iota // the value itself
-	ctxArray                // an element of an array
-	ctxKey                  // an object key
-	ctxValue                // an object member's value
+	roleTop     role = iota // the value itself
+	roleElement             // an element of an array
+	roleKey                 // an object key
+	roleValue               // an object member's value
 )
 
 // repairer rebuilds one broken JSON value from text, recording every change.
@@ -42,7 +42,7 @@ func (r *repairer) reset(text string) {
 // the input, and false when the text cannot be read as a value.
 func (r *repairer) run(start int) ([]byte, int, bool) {
 	r.pos = start
-	ok := r.value(ctxTop)
+	ok := r.value(roleTop)
 	r.reach = max(r.reach, r.pos)
 	if !ok {
 		return nil, 0, false
@@ -68,7 +68,7 @@ func (r *repairer) fix(kind FixKind, offset int, detail string) {
 func (r *repairer) eof() bool { return r.pos >= len(r.text) }
 
 // value repairs one value at r.pos (after blanks).
-func (r *repairer) value(ctx context) bool {
+func (r *repairer) value(where role) bool {
 	r.skipBlanks()
 	if r.eof() {
 		return false
@@ -80,18 +80,18 @@ func (r *repairer) value(ctx context) bool {
 	case c == '[':
 		return r.array()
 	case c == '"' || c == '\'':
-		return r.str(ctx)
-	case c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`) && ctx != ctxTop:
+		return r.str(where)
+	case c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`) && where != roleTop:
 		return r.escapedStr()
 	case c >= 0x80:
 		if q := smartQuote(r.text[r.pos:]); q != "" {
-			return r.str(ctx)
+			return r.str(where)
 		}
 	}
-	if ctx == ctxTop {
+	if where == roleTop {
 		return false
 	}
-	return r.word(ctx)
+	return r.word(where)
 }
 
 // object repairs an object starting at '{'.
@@ -192,7 +192,7 @@ func (r *repairer) object() bool {
 		if c := r.text[r.pos]; c == '}' || c == ',' || c == ']' {
 			r.fix(FixMissingValue, r.pos, "gave a key without a value null")
 			r.out = append(r.out, "null"...)
-		} else if !r.value(ctxValue) {
+		} else if !r.value(roleValue) {
 			return false
 		}
 		members++
@@ -248,7 +248,7 @@ func (r *repairer) array() bool {
 			}
 			r.out = append(r.out, ',')
 		}
-		if !r.value(ctxArray) {
+		if !r.value(roleElement) {
 			return false
 		}
 		items++
@@ -326,7 +326,7 @@ func (r *repairer) startsValue() bool {
 func (r *repairer) key() bool {
 	c := r.text[r.pos]
 	if c == '"' || c == '\'' || (c >= 0x80 && smartQuote(r.text[r.pos:]) != "") {
-		return r.str(ctxKey)
+		return r.str(roleKey)
 	}
 	if c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`) {
 		return r.escapedStr()
@@ -370,7 +370,7 @@ func isBareByte(c byte) bool {
 
 // word repairs a bare word in a container: a literal, a Python or JavaScript
 // literal, a number in a form JSON lacks, or an unquoted string.
-func (r *repairer) word(ctx context) bool {
+func (r *repairer) word(where role) bool {
 	start := r.pos
 	c := r.text[start]
 	if c < 0x20 || c == ',' || c == ':' || c == '}' || c == ']' || c == '/' || c == '#' {
@@ -419,7 +419,7 @@ func (r *repairer) word(ctx context) bool {
 	r.fix(FixUnquotedString, start, "quoted a bare word")
 	r.out = appendQuoted(r.out, val)
 	// A closing quote without its opening one, as in [a",b"].
-	if r.pos < len(r.text) && r.text[r.pos] == '"' && endsString(r.text, r.pos+1, ctx) {
+	if r.pos < len(r.text) && r.text[r.pos] == '"' && endsString(r.text, r.pos+1, where) {
 		r.fix(FixMissingQuote, start, "supplied the string's missing opening quote")
 		r.pos++
 	}
@@ -568,14 +568,14 @@ func closersFor(open string) []string {
 // r.pos. A quote that matches the opening one ends the string only when what
 // follows it can follow a string; otherwise it is taken as a quote the model
 // forgot to escape.
-func (r *repairer) str(ctx context) bool {
+func (r *repairer) str(where role) bool {
 	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
-	ok, cut := r.strUntil(ctx, -1)
+	ok, cut := r.strUntil(where, -1)
 	if ok && cut >= 0 {
 		// The string's closing quote was missing: read it again, ending
 		// where it should have ended. This happens once per string.
 		r.pos, r.out, r.fixes = start, r.out[:mark], r.fixes[:fmark]
-		ok, _ = r.strUntil(ctx, cut)
+		ok, _ = r.strUntil(where, cut)
 	}
 	return ok
 }
@@ -583,7 +583,7 @@ func (r *repairer) str(ctx context) bool {
 // strUntil reads the string at r.pos, ending it at stop when stop >= 0. It
 // returns a cut >= 0 when the string turns out to have lost its closing
 // quote and should end at the cut instead.
-func (r *repairer) strUntil(ctx context, stop int) (ok bool, cut int) {
+func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 	start := r.pos
 	open := r.text[r.pos : r.pos+1]
 	if open[0] >= 0x80 {
@@ -607,7 +607,7 @@ func (r *repairer) strUntil(ctx context, stop int) (ok bool, cut int) {
 			return true, -1
 		}
 		if r.eof() {
-			if c := missingQuoteAtEOF(r.text, contentStart, ctx); c >= 0 {
+			if c := missingQuoteAtEOF(r.text, contentStart, where); c >= 0 {
 				return true, c
 			}
 			r.fix(FixTruncated, r.pos, "closed a string left open")
@@ -622,12 +622,12 @@ func (r *repairer) strUntil(ctx context, stop int) (ok bool, cut int) {
 		}
 		if q := matchAny(r.text[r.pos:], closers); q != "" {
 			after := r.pos + len(q)
-			if endsString(r.text, after, ctx) {
+			if endsString(r.text, after, where) {
 				r.pos = after
 				r.out = append(r.out, '"')
 				return true, -1
 			}
-			if ctx == ctxValue {
+			if where == roleValue {
 				if c := commaBeforeKey(r.text, contentStart, r.pos); c >= 0 {
 					return true, c
 				}
@@ -670,8 +670,8 @@ func (r *repairer) strUntil(ctx context, stop int) (ok bool, cut int) {
 // ended, or returns -1 when it was simply cut off. A member value holding
 // ", key:" ended at that comma ({"a": "first, b: 1}); a string whose tail is
 // closing brackets ended before them ({"a": "b}).
-func missingQuoteAtEOF(text string, contentStart int, ctx context) int {
-	if ctx == ctxValue {
+func missingQuoteAtEOF(text string, contentStart int, where role) int {
+	if where == roleValue {
 		for i := len(text) - 1; i > contentStart; i-- {
 			if text[i] != ':' {
 				continue
@@ -759,13 +759,13 @@ func isKeyWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// endsString reports whether a quote just before at can close a string in
-// ctx: what follows it (after blanks) is the end of the text, a delimiter,
+// endsString reports whether a quote just before at can close a string
+// standing where the role says: what follows it (after blanks) is the end of the text, a delimiter,
 // another quote or a comment; or, past a blank, something that can only
 // start the next value, such as a number or a bracket (["a" 2]), or past a
 // line break, a bare key and its colon. Anything else, as in "say "hi" now",
 // makes the quote part of the string.
-func endsString(text string, at int, ctx context) bool {
+func endsString(text string, at int, where role) bool {
 	start := at
 	newline := false
 	for at < len(text) && isSpace(text[at]) {
@@ -779,7 +779,7 @@ func endsString(text string, at int, ctx context) bool {
 	case ',', '}', ']', '"', '#', '\'':
 		return true
 	case ':':
-		return ctx == ctxKey || ctx == ctxTop
+		return where == roleKey || where == roleTop
 	case '/':
 		return at+1 < len(text) && (text[at+1] == '/' || text[at+1] == '*')
 	case '{', '[', '-':
@@ -788,7 +788,7 @@ func endsString(text string, at int, ctx context) bool {
 		if c >= '0' && c <= '9' {
 			return at > start
 		}
-		if newline && ctx == ctxValue && bareKeyAt(text, at) {
+		if newline && where == roleValue && bareKeyAt(text, at) {
 			return true
 		}
 	}
