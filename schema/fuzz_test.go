@@ -94,3 +94,30 @@ func FuzzValidateJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDiagnosticAgreement checks that the diagnostic pass reaches
+// jsonschema-go's verdict on its own, for arbitrary schema and instance
+// pairs: Validate's fallback to jsonschema-go's message should never be
+// needed.
+func FuzzDiagnosticAgreement(f *testing.F) {
+	f.Add([]byte(`{"properties":{"a":{"type":"integer"}},"unevaluatedProperties":false}`), []byte(`{"a":1,"b":2}`))
+	f.Add([]byte(`{"anyOf":[{"required":["a"]},{"items":false}],"unevaluatedItems":{"type":"null"}}`), []byte(`[null,1]`))
+	f.Add([]byte(`{"oneOf":[{"minimum":1},{"multipleOf":2}],"not":{"enum":[4]}}`), []byte(`6`))
+	f.Add([]byte(`{"if":{"minLength":2},"then":{"pattern":"^a"},"else":{"const":"b"}}`), []byte(`"xy"`))
+	f.Add([]byte(`{"$schema":"http://json-schema.org/draft-07/schema#","items":[{}],"additionalItems":{"type":"string"},"dependencies":{"a":{"required":["b"]}}}`), []byte(`[1,2]`))
+	f.Add([]byte(`{"contains":{"type":"string"},"minContains":2,"maxContains":3,"uniqueItems":true}`), []byte(`["a","b",1,1]`))
+	f.Fuzz(func(t *testing.T, schemaBytes, instance []byte) {
+		s, err := schema.Parse(schemaBytes)
+		if err != nil {
+			return
+		}
+		var v any
+		if json.Unmarshal(instance, &v) != nil {
+			return
+		}
+		valid := len(s.Validate(v)) == 0
+		if n := schema.DiagnosticCount(s, v); (n == 0) != valid {
+			t.Fatalf("jsonschema-go says valid=%v, the diagnostic pass finds %d violations", valid, n)
+		}
+	})
+}
