@@ -5,7 +5,8 @@ import "strings"
 // A span is a half-open byte range [start, end) of the input.
 type span struct{ start, end int }
 
-// reasoningTags are the reasoning-block tags skipped before searching.
+// reasoningTags are the reasoning-block tags skipped before searching. It is
+// a read-only table.
 var reasoningTags = [...]struct{ open, close string }{
 	{"<think>", "</think>"},
 	{"<thinking>", "</thinking>"},

@@ -545,23 +545,20 @@ func smartQuote(s string) string {
 	return ""
 }
 
-// closersFor returns the quotes that may close a string opened with open.
-func closersFor(open string) []string {
+// closersOf returns the quotes that may close a string opened with open
+// (two, the same twice for straight quotes).
+func closersOf(open string) [2]string {
 	switch open {
-	case `"`:
-		return []string{`"`}
-	case "'":
-		return []string{"'"}
+	case `"`, "'":
+		return [2]string{open, open}
 	case "“", "”":
-		return []string{"”", "“"}
+		return [2]string{"”", "“"}
 	case "‘", "’":
-		return []string{"’", "‘"}
+		return [2]string{"’", "‘"}
 	case "„":
-		return []string{"“", "”"}
-	case "‚":
-		return []string{"‘", "’"}
+		return [2]string{"“", "”"}
 	}
-	return nil
+	return [2]string{"‘", "’"} // after ‚
 }
 
 // str repairs a string opened by a straight, single or typographic quote at
@@ -596,7 +593,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 	default:
 		r.fix(FixSmartQuote, start, "replaced typographic quotes with double quotes")
 	}
-	closers := closersFor(open)
+	closeWith := closersOf(open)
 	r.pos += len(open)
 	contentStart := r.pos
 	r.out = append(r.out, '"')
@@ -620,7 +617,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			r.pos++
 			continue
 		}
-		if q := matchAny(r.text[r.pos:], closers); q != "" {
+		if q := matchAny(r.text[r.pos:], closeWith[:]); q != "" {
 			after := r.pos + len(q)
 			if endsString(r.text, after, where) {
 				r.pos = after

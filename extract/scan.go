@@ -8,7 +8,7 @@ type attempt struct {
 	ok    bool // a complete, valid value
 }
 
-// opener marks the bytes that may start a scanned value.
+// opener marks the bytes that may start a scanned value (a read-only table).
 var opener = func() (t [256]bool) {
 	t['{'] = true
 	t['['] = true

@@ -16,7 +16,8 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\n' || c == '\r' || c == '\t'
 }
 
-// strPlain marks bytes that need no attention inside a JSON string.
+// strPlain marks bytes that need no attention inside a JSON string (a
+// read-only table).
 var strPlain = func() (t [256]bool) {
 	for i := 0x20; i < 256; i++ {
 		t[i] = true
