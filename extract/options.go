@@ -7,7 +7,10 @@ import "fmt"
 const DefaultMaxSize = 16 << 20
 
 // An Option changes how [JSON] and [Candidates] look for JSON. Options are
-// applied in order; a later option overrides an earlier one of the same kind.
+// applied in order; a later option overrides an earlier one of the same kind,
+// and a nil Option is ignored. Without options, any JSON value is accepted,
+// the first found wins, nothing is repaired and inputs up to
+// [DefaultMaxSize] are searched.
 type Option func(*config)
 
 // config holds the per-call settings built from the options.
