@@ -10,8 +10,10 @@ import (
 )
 
 // A Warning is a lint finding in a schema that compiled: a keyword the
-// validator does not know (often a typo such as "minLenght"), or one the
-// schema's draft ignores. Warnings never stop a schema from compiling.
+// validator does not know (often a typo such as "minLenght"), one the
+// schema's draft ignores, a key written twice, a required property that
+// additionalProperties false forbids. Warnings never stop a schema from
+// compiling.
 type Warning struct {
 	// Path locates the keyword in the schema, JSONPath style
 	// ("$.properties.name.minLenght").
@@ -92,6 +94,7 @@ func (c *checker) schema(n *jnode) {
 		c.fail("a schema must be an object or a boolean, not " + describeNode(n))
 		return
 	}
+	c.duplicates(n)
 	for i, k := range n.keys {
 		if c.err != nil {
 			return
@@ -101,6 +104,33 @@ func (c *checker) schema(n *jnode) {
 		c.keyword(n, k, v)
 		c.path.pop()
 	}
+	c.unsatisfiable(n)
+}
+
+// duplicates warns about member names an object repeats.
+func (c *checker) duplicates(n *jnode) {
+	for _, k := range n.dups {
+		c.path.push(segment{key: k, isKey: true})
+		c.warn(k, quote(k, 60)+" appears more than once; only the last one counts")
+		c.path.pop()
+	}
+}
+
+// unsatisfiable warns about required properties that additionalProperties
+// false forbids: no object can then be valid.
+func (c *checker) unsatisfiable(n *jnode) {
+	ap, req := n.get("additionalProperties"), n.get("required")
+	if ap == nil || ap.kind != jBool || ap.b || req == nil || req.kind != jArray || n.get("patternProperties") != nil {
+		return
+	}
+	props := n.get("properties")
+	c.path.push(segment{key: "required", isKey: true})
+	for _, r := range req.arr {
+		if r.kind == jString && props.get(r.s) == nil {
+			c.warn("required", quote(r.s, 60)+" is required but not declared in properties, and additionalProperties is false: no object can be valid")
+		}
+	}
+	c.path.pop()
 }
 
 func (c *checker) keyword(parent *jnode, k string, v *jnode) {
@@ -172,6 +202,7 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jnode) {
 			c.fail(k + " must be an object, not " + describeNode(v))
 			return
 		}
+		c.duplicates(v)
 		for i, name := range v.keys {
 			e := v.vals[i]
 			c.path.push(segment{key: name, isKey: true})

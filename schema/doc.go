@@ -68,9 +68,10 @@
 // JSON ([ErrSyntax]), a keyword with a value of the wrong kind ("type":
 // "strin", "minLength": -1, "required": "x"), a regular expression Go
 // cannot compile, a $ref that points nowhere, references that loop
-// without descending into the value ([ErrRefCycle]). Unknown keywords and
-// keywords the draft ignores are not errors: [Schema.Warnings] lists them,
-// with a suggestion for a likely typo.
+// without descending into the value ([ErrRefCycle]). Unknown keywords,
+// keywords the draft ignores, duplicate keys and required properties that
+// additionalProperties false forbids are not errors: [Schema.Warnings]
+// lists them, with a suggestion for a likely typo.
 //
 // A $ref to another document (http, https, file, or relative) is refused
 // with [ErrRemoteRef]; nothing is ever fetched. [ParseWith] with a

@@ -167,9 +167,9 @@ func (c *compiled) follow(has func(*jsonschema.Schema) bool) *jsonschema.Schema 
 	return r
 }
 
-// Warnings returns the lint findings of the schema, in document order:
-// unknown keywords (with a suggestion for a likely typo) and keywords its
-// draft ignores. The caller may modify the returned slice.
+// Warnings returns the lint findings of the schema (see [Warning]), in
+// document order; nil when there are none. The caller may modify the
+// returned slice.
 func (s *Schema) Warnings() []Warning {
 	if s == nil || s.c == nil {
 		return nil

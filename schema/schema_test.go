@@ -342,6 +342,13 @@ func TestWarnings(t *testing.T) {
 		{name: "sibling of $ref under draft-07", schema: `{"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"s": {}}, "$ref": "#/definitions/s", "type": "string", "description": "kept"}`, want: []schema.Warning{
 			{Path: "$.type", Keyword: "type", Message: "type is ignored beside $ref under draft-07; wrap both in allOf to apply them"},
 		}},
+		{name: "duplicate keys", schema: `{"type": "string", "properties": {"a": {}, "a": {"type": "integer"}}, "type": "object"}`, want: []schema.Warning{
+			{Path: "$.type", Keyword: "type", Message: "'type' appears more than once; only the last one counts"},
+			{Path: "$.properties.a", Keyword: "a", Message: "'a' appears more than once; only the last one counts"},
+		}},
+		{name: "unsatisfiable required", schema: `{"properties": {"a": {}}, "required": ["a", "b"], "additionalProperties": false}`, want: []schema.Warning{
+			{Path: "$.required", Keyword: "required", Message: "'b' is required but not declared in properties, and additionalProperties is false: no object can be valid"},
+		}},
 		{name: "clean", schema: `{"type": "object", "title": "t", "properties": {"a": {"format": "date-time"}}}`},
 	}
 	for _, tt := range tests {

@@ -42,6 +42,7 @@ type jnode struct {
 	arr  []*jnode
 	keys []string // object member names, in document order
 	vals []*jnode // object member values, parallel to keys
+	dups []string // object member names that occurred more than once
 }
 
 // get returns the value of the member named key, or nil.
@@ -240,6 +241,7 @@ func decodeValue(d *json.Decoder, path *segments, depth, maxDepth int) (*jnode, 
 			if i, ok := seen[key]; ok {
 				// encoding/json keeps the last duplicate; so do we.
 				n.vals[i] = v
+				n.dups = append(n.dups, key)
 				continue
 			}
 			seen[key] = len(n.keys)
