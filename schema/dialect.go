@@ -322,16 +322,8 @@ func appendOrdered(buf []byte, v any) []byte {
 		return append(buf, x...)
 	case bool:
 		return strconv.AppendBool(buf, x)
-	case float64:
-		return strconv.AppendFloat(buf, x, 'g', -1, 64)
-	case nil:
+	default: // nil: decodeOrdered produces no other type
 		return append(buf, "null"...)
-	default:
-		b, err := json.Marshal(x)
-		if err != nil {
-			return append(buf, "null"...)
-		}
-		return append(buf, b...)
 	}
 }
 
