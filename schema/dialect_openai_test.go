@@ -514,3 +514,34 @@ func FuzzConvertOpenAI(f *testing.F) {
 		}
 	})
 }
+
+// Convert a schema for OpenAI's strict mode, send conv.Schema with strict
+// set to conv.Strict, and map the reply back before validating it against
+// the original schema.
+func ExampleSchema_Convert() {
+	s, err := schema.Parse([]byte(`{"type":"object","properties":{"city":{"type":"string","minLength":1},"zip":{"type":"string"}},"required":["city"]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	conv, err := s.Convert(schema.DialectOpenAI)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(conv.Strict, string(conv.Schema))
+	for _, c := range conv.Changes {
+		fmt.Println(c.Kind, c.Path)
+	}
+
+	var reply any
+	_ = json.Unmarshal([]byte(`{"city":"Oslo","zip":null}`), &reply)
+	restored := conv.Restore(reply)
+	fmt.Println(restored, len(s.Validate(restored)))
+	// Output:
+	// true {"type":"object","properties":{"city":{"type":"string","description":"(minLength: 1)"},"zip":{"type":["string","null"]}},"required":["city","zip"],"additionalProperties":false}
+	// moved_to_description $.properties.city
+	// closed_object $
+	// made_nullable $.properties.zip
+	// map[city:Oslo] 0
+}

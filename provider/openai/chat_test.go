@@ -392,6 +392,11 @@ func TestCapabilities(t *testing.T) {
 	assert.Equal(t, openai.CompatibleCapabilities(), local.Capabilities())
 	assert.Empty(t, local.Capabilities().Dialect)
 
+	t.Setenv("OPENAI_BASE_URL", "http://localhost:8080/v1")
+	fromEnv, err := openai.New(&openai.Options{Model: "m"})
+	require.NoError(t, err)
+	assert.Equal(t, openai.CompatibleCapabilities(), fromEnv.Capabilities(), "OPENAI_BASE_URL names a compatible server")
+
 	caps := provider.Capabilities{Tools: true}
 	custom, err := openai.New(&openai.Options{Model: "m", BaseURL: "http://localhost:8000/v1", Capabilities: &caps})
 	require.NoError(t, err)

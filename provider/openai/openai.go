@@ -60,6 +60,9 @@ type Options struct {
 	// (llama.cpp server), "http://localhost:11434/v1" (Ollama),
 	// "http://localhost:1234/v1" (LM Studio). Empty means the SDK's
 	// default: OPENAI_BASE_URL if set, else https://api.openai.com/v1.
+	// The endpoint counts as OpenAI's own (for the default Capabilities and
+	// MaxTokensParam) when its host is api.openai.com, or when BaseURL is
+	// empty and Client is set.
 	BaseURL string
 	// HTTPClient sends the requests. Nil means the SDK's default client.
 	HTTPClient *http.Client
