@@ -295,6 +295,7 @@ func (c *openaiConverter) block(path, format string, args ...any) {
 // convert returns the strict form of the whole document.
 func (c *openaiConverter) convert() *ordObject {
 	c.renameDefinitions()
+	c.pruneDefinitions()
 	out, ok := c.node(c.root, "$").(*ordObject)
 	if !ok {
 		return newOrdObject()
@@ -334,6 +335,54 @@ func (c *openaiConverter) renameDefinitions() {
 		return ref
 	})
 	c.change("$", ChangeRenamedDefinitions, "definitions moved to $defs")
+}
+
+// pruneDefinitions drops the root's $defs that no reference reaches, so
+// that an unused definition cannot make the schema non-strict.
+func (c *openaiConverter) pruneDefinitions() {
+	defs := c.root.obj("$defs")
+	if defs == nil {
+		return
+	}
+	used := map[string]bool{}
+	var queue []*ordObject
+	collect := func(s *ordObject) {
+		ref, ok := s.str("$ref")
+		if !ok || !strings.HasPrefix(ref, "#/$defs/") {
+			return
+		}
+		name := unescapeRefSegment(strings.SplitN(ref[len("#/$defs/"):], "/", 2)[0])
+		if used[name] {
+			return
+		}
+		used[name] = true
+		if d, ok := defs.vals[name].(*ordObject); ok {
+			queue = append(queue, d)
+		}
+	}
+	top := c.root.clone()
+	top.del("$defs")
+	collect(top)
+	eachSubschema(top, collect)
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		collect(d)
+		eachSubschema(d, collect)
+	}
+	kept := newOrdObject()
+	for _, name := range defs.keys {
+		if used[name] {
+			kept.set(name, defs.vals[name])
+			continue
+		}
+		c.change(childPath(childPath("$", "$defs"), name), ChangeDropped, "definition %q dropped: no $ref uses it", name)
+	}
+	if len(kept.keys) == 0 {
+		c.root.del("$defs")
+		return
+	}
+	c.root.set("$defs", kept)
 }
 
 // node converts the schema v found at path.
@@ -783,6 +832,12 @@ func openaiNullable(v any) any {
 		return o
 	}
 	if typeIncludes(o, "null") {
+		return o
+	}
+	if list, ok := o.vals["enum"].([]any); ok && !o.has("anyOf") && !o.has("$ref") && !o.has("const") {
+		if !containsValue(list, nil) {
+			o.set("enum", append(append([]any(nil), list...), nil))
+		}
 		return o
 	}
 	if branches, ok := o.vals["anyOf"].([]any); ok && onlyKeys(o, "anyOf", "description", "title") {

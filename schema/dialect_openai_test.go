@@ -167,6 +167,19 @@ func TestConvertOpenAI(t *testing.T) {
 			strict: true,
 		},
 		{
+			name:   "unused definitions are dropped",
+			schema: `{"type":"object","properties":{"a":{"$ref":"#/$defs/used"}},"required":["a"],"$defs":{"used":{"type":"string"},"unused":{"type":"object","additionalProperties":{"type":"string"}}}}`,
+			want:   `{"type":"object","properties":{"a":{"$ref":"#/$defs/used"}},"required":["a"],"$defs":{"used":{"type":"string"}},"additionalProperties":false}`,
+			strict: true,
+			kinds:  []string{schema.ChangeDropped},
+		},
+		{
+			name:   "optional enum gets null",
+			schema: `{"type":"object","properties":{"level":{"enum":["high","low"]}}}`,
+			want:   `{"type":"object","properties":{"level":{"enum":["high","low",null]}},"additionalProperties":false,"required":["level"]}`,
+			strict: true,
+		},
+		{
 			name:   "required property that is not declared is not strict",
 			schema: `{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}`,
 			want:   `{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}`,
