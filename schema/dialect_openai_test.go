@@ -448,7 +448,7 @@ func TestConvertOpenAICorpus(t *testing.T) {
 			classes := map[string]bool{}
 			for _, c := range conv.Changes {
 				if c.Kind == schema.ChangeNotStrict {
-					classes[reasonClass(c.Detail)] = true
+					classes[openaiReasonClass(c.Detail)] = true
 				}
 			}
 			for class := range classes {
@@ -481,8 +481,8 @@ func TestConvertOpenAICorpus(t *testing.T) {
 	assert.Equal(t, compiled, strict+nonStrict+convErrors)
 }
 
-// reasonClass shortens a not-strict detail to its kind, for the log.
-func reasonClass(detail string) string {
+// openaiReasonClass shortens a not-strict detail to its kind, for the log.
+func openaiReasonClass(detail string) string {
 	for _, p := range []string{"any type", "without properties", "map", "patternProperties", "tuple", "list", "without items",
 		"nested", "enum", "object properties", "characters", "boolean schema", "required property", "allOf", "recursive", "$ref"} {
 		if strings.Contains(detail, p) {
@@ -557,4 +557,51 @@ func ExampleSchema_Convert() {
 	// closed_object $
 	// made_nullable $.properties.zip
 	// map[city:Oslo] 0
+}
+
+// openaiBenchSchema is a review schema of a realistic size: nested objects,
+// optional properties, enums, an array of items.
+const openaiBenchSchema = `{"type":"object","properties":{
+	"summary":{"type":"string","minLength":1},
+	"verdict":{"enum":["approve","request_changes","comment"]},
+	"issues":{"type":"array","items":{"type":"object","properties":{
+		"file":{"type":"string"},"line":{"type":"integer","minimum":1},
+		"severity":{"enum":["blocker","major","minor","nit"]},
+		"description":{"type":"string"},"suggestion":{"type":"string"},
+		"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},
+		"required":["file","line","severity","description"]}},
+	"counts":{"type":"object","properties":{"blocker":{"type":"integer"},"major":{"type":"integer"},"minor":{"type":"integer"},"nit":{"type":"integer"}}}},
+	"required":["summary","verdict","issues"]}`
+
+func BenchmarkConvertOpenAI(b *testing.B) {
+	s, err := schema.Parse([]byte(openaiBenchSchema))
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Convert(schema.DialectOpenAI); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkConversionRestore restores a reply of about 100 KB: 400 issues.
+func BenchmarkConversionRestore(b *testing.B) {
+	s, err := schema.Parse([]byte(openaiBenchSchema))
+	require.NoError(b, err)
+	conv, err := s.Convert(schema.DialectOpenAI)
+	require.NoError(b, err)
+	var issues []string
+	for i := 0; i < 400; i++ {
+		issues = append(issues, fmt.Sprintf(`{"file":"internal/pkg/file%03d.go","line":%d,"severity":"minor","description":"%s","suggestion":null,"tags":null}`,
+			i, i+1, strings.Repeat("The loop re-reads the slice on every pass. ", 4)))
+	}
+	reply := []byte(`{"summary":"Looks fine.","verdict":"comment","issues":[` + strings.Join(issues, ",") + `],"counts":null}`)
+	var v any
+	require.NoError(b, json.Unmarshal(reply, &v))
+	b.SetBytes(int64(len(reply)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		conv.Restore(v)
+	}
 }
