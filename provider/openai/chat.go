@@ -81,6 +81,10 @@ func (p *Provider) chatParams(req *provider.Request) (sdk.ChatCompletionNewParam
 		// OpenAI produces arguments in schema order, so send the raw bytes.
 		fn.SetExtraFields(map[string]any{"parameters": json.RawMessage(schema)})
 		params.Tools = append(params.Tools, sdk.ChatCompletionFunctionTool(fn))
+		if t.Strict {
+			// OpenAI: parallel calls may not match strict schemas.
+			params.ParallelToolCalls = param.NewOpt(false)
+		}
 	}
 	choice, err := p.chatToolChoice(req)
 	if err != nil {

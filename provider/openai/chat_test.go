@@ -92,7 +92,7 @@ func TestChatRequestMapping(t *testing.T) {
 			},
 			want: `{"model":"gpt-test","messages":[{"role":"user","content":"Submit."}],
 				"tools":[{"type":"function","function":{"name":"submit_result","description":"Submit the result.","strict":true,"parameters":` + orderedSchema + `}}],
-				"tool_choice":{"type":"function","function":{"name":"submit_result"}}}`,
+				"tool_choice":{"type":"function","function":{"name":"submit_result"}},"parallel_tool_calls":false}`,
 		},
 		{
 			name: "required and none tool choices, tool without schema",

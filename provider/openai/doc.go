@@ -18,8 +18,9 @@
 // The adapter calls Chat Completions by default, or the Responses API
 // with Options.API = [APIResponses]. The system prompt, user, assistant
 // (with tool calls) and tool messages, the tools (their schemas sent with
-// the author's key order), the tool choice (a named tool when the endpoint
-// can be forced), the output spec (response_format json_schema with name,
+// the author's key order; parallel_tool_calls false beside a strict tool),
+// the tool choice (a named tool when the endpoint can be forced), the
+// output spec (response_format json_schema with name,
 // description and strict, or json_object) and the token limit
 // (max_completion_tokens or max_tokens, see [MaxTokensParam]) are mapped to
 // the request. The reply's text, tool calls, refusal, finish reason

@@ -97,7 +97,6 @@ type Provider struct {
 	api       API
 	maxTokens MaxTokensParam
 	caps      provider.Capabilities
-	official  bool // the endpoint is OpenAI's own
 }
 
 // ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
@@ -150,7 +149,7 @@ func New(opts *Options) (*Provider, error) {
 	}
 	reqOpts = append(reqOpts, o.RequestOptions...)
 
-	p := &Provider{model: o.Model, api: o.API, maxTokens: o.MaxTokensParam, official: official, opts: reqOpts}
+	p := &Provider{model: o.Model, api: o.API, maxTokens: o.MaxTokensParam, opts: reqOpts}
 	if o.Client != nil {
 		p.client = *o.Client
 	} else {

@@ -58,6 +58,9 @@ func (p *Provider) responsesParams(req *provider.Request) (responses.ResponseNew
 		}
 		fn.SetExtraFields(map[string]any{"parameters": json.RawMessage(schema)}) // keeps key order
 		params.Tools = append(params.Tools, responses.ToolUnionParam{OfFunction: &fn})
+		if t.Strict {
+			params.ParallelToolCalls = param.NewOpt(false)
+		}
 	}
 	switch req.ToolChoice.Mode {
 	case provider.ToolChoiceAuto:

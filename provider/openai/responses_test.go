@@ -81,7 +81,7 @@ func TestResponsesRequestMapping(t *testing.T) {
 			},
 			want: `{"model":"gpt-test","store":false,"input":[{"role":"user","content":"Submit."}],
 				"tools":[{"type":"function","name":"submit_result","description":"Submit.","strict":true,"parameters":` + schema + `}],
-				"tool_choice":{"type":"function","name":"submit_result"}}`,
+				"tool_choice":{"type":"function","name":"submit_result"},"parallel_tool_calls":false}`,
 		},
 		{
 			name: "required tool choice",
