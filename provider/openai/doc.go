@@ -25,7 +25,8 @@
 // (max_completion_tokens or max_tokens, see [MaxTokensParam]) are mapped to
 // the request. The reply's text, tool calls, refusal, finish reason
 // (normalised to a [provider.StopReason]) and usage, with cached input and
-// reasoning tokens, are mapped back.
+// reasoning tokens, are mapped back. The Responses API is used without
+// server-side state (store false): each request carries the conversation.
 //
 // # Capabilities
 //

@@ -201,3 +201,29 @@ func TestEnforceWrappedRoot(t *testing.T) {
 	assert.Equal(t, true, js["strict"])
 	assert.Equal(t, []any{"value"}, js["schema"].(map[string]any)["required"])
 }
+
+// TestEnforceCompatibleServer: with a compatible server the schema goes
+// out as written, not strict, and tool mode asks for "required".
+func TestEnforceCompatibleServer(t *testing.T) {
+	s := newWireServer(t,
+		wireReply{body: textReply(`{"title":"Typo","severity":"low"}`, "stop")},
+		wireReply{body: toolReply("call_1", "submit_result", `{"title":"Typo","severity":"low"}`, "tool_calls")},
+	)
+	p, err := openai.New(&openai.Options{Model: "qwen3", BaseURL: s.URL + "/v1"})
+	require.NoError(t, err)
+	sch := mustSchema(t, reviewSchema)
+
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, sch)
+	require.NoError(t, err)
+	assert.Equal(t, enforce.ModeNative, res.Mode)
+	js := s.Requests()[0].JSON(t)["response_format"].(map[string]any)["json_schema"].(map[string]any)
+	assert.NotContains(t, js, "strict")
+	sent, err := json.Marshal(js["schema"])
+	require.NoError(t, err)
+	assert.JSONEq(t, reviewSchema, string(sent), "the schema is sent as written")
+
+	res, err = enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, sch, enforce.WithMode(enforce.ModeTool))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"title": "Typo", "severity": "low"}, res.Value)
+	assert.Equal(t, "required", s.Requests()[1].JSON(t)["tool_choice"])
+}
