@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -14,8 +15,12 @@ import (
 	"github.com/agentio/agentio/provider"
 )
 
-// maxErrorBody bounds the error body kept for classification.
-const maxErrorBody = 64 << 10
+// maxErrorBody bounds the error body kept for classification;
+// maxErrorText bounds a message taken from a body that is not JSON.
+const (
+	maxErrorBody = 64 << 10
+	maxErrorText = 500
+)
 
 // A recorder keeps the status, request id and error body of the last HTTP
 // response of one Generate call (the SDK may retry), for errors the SDK
@@ -162,8 +167,12 @@ func bodyMessage(body []byte) (message, code string) {
 		}
 	}
 	text := strings.TrimSpace(string(body))
-	if len(text) > 500 {
-		text = text[:500] + "…"
+	if len(text) > maxErrorText {
+		cut := maxErrorText
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut] + "…"
 	}
 	return text, ""
 }
