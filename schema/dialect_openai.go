@@ -120,47 +120,38 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 }
 
 // openaiObjectRoot reports whether doc describes objects without a union
-// at its root (following a root $ref), so it needs no wrapping.
-func openaiObjectRoot(doc *ordObject) bool {
-	o := doc
-	for i := 0; i < openaiMaxRefHops; i++ {
-		ref, ok := o.str("$ref")
-		if !ok {
-			break
-		}
+// at its root (following a root $ref, and the branches of a root allOf),
+// so it needs no wrapping.
+func openaiObjectRoot(doc *ordObject) bool { return objectSchema(doc, doc, 0) }
+
+// objectSchema reports whether o, a schema in doc, describes objects
+// without a union; depth bounds the references and allOf branches
+// followed.
+func objectSchema(doc, o *ordObject, depth int) bool {
+	if depth > openaiMaxRefHops {
+		return false
+	}
+	if ref, ok := o.str("$ref"); ok {
 		t, _ := resolveLocalRef(doc, ref)
 		to, ok := t.(*ordObject)
-		if !ok {
-			return false
-		}
-		o = to
+		return ok && objectSchema(doc, to, depth+1)
 	}
-	if o.has("$ref") || isUnion(o.vals["anyOf"]) || isUnion(o.vals["oneOf"]) {
+	if isUnion(o.vals["anyOf"]) || isUnion(o.vals["oneOf"]) || o.has("enum") || o.has("const") || o.has("items") {
 		return false
 	}
 	if t, ok := o.get("type"); ok {
 		return t == "object"
 	}
-	if all, ok := o.vals["allOf"].([]any); ok && len(all) > 0 && !o.has("enum") && !o.has("const") && !o.has("items") {
+	if all, ok := o.vals["allOf"].([]any); ok && len(all) > 0 {
 		for _, b := range all {
 			bo, ok := b.(*ordObject)
-			if !ok || !openaiObjectRoot(bo) && !(bo.has("$ref") && len(bo.keys) == 1 && refIsObject(doc, bo)) {
+			if !ok || !objectSchema(doc, bo, depth+1) {
 				return false
 			}
 		}
 		return true
 	}
-	return !o.has("enum") && !o.has("const") && !o.has("items") &&
-		(o.has("properties") || o.has("additionalProperties") || o.has("patternProperties"))
-}
-
-// refIsObject reports whether the bare $ref b points to an object schema
-// in doc.
-func refIsObject(doc, b *ordObject) bool {
-	ref, _ := b.str("$ref")
-	t, _ := resolveLocalRef(doc, ref)
-	to, ok := t.(*ordObject)
-	return ok && !to.has("$ref") && openaiObjectRoot(to)
+	return o.has("properties") || o.has("additionalProperties") || o.has("patternProperties")
 }
 
 // isUnion reports whether v is an anyOf/oneOf list with at least one branch
