@@ -4,15 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/blueprint"
+	"github.com/agentio/agentio/internal/golden"
 )
 
 // TestErrorsGolden renders the text and JSON of every error the package
@@ -63,12 +62,5 @@ func TestErrorsGolden(t *testing.T) {
 	require.True(t, errors.As(err, &pe))
 	add("parameters", pe)
 
-	got := b.String()
-	file := filepath.Join("testdata", "errors.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(file, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(file)
-	require.NoError(t, err, "run go test ./blueprint -update to create it")
-	assert.Equal(t, string(want), got)
+	golden.Check(t, "errors", b.String())
 }

@@ -4,23 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/blueprint"
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/internal/golden"
 	"github.com/agentio/agentio/provider/providertest"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // goldenCase is what the golden file of one seed agent is rendered from.
 type goldenCase struct {
@@ -74,13 +69,7 @@ func TestGolden(t *testing.T) {
 			gc, ok := goldenCases[name]
 			require.True(t, ok, "no golden case for %s", name)
 			got := renderGolden(t, loadAgent(t, name), gc)
-			file := filepath.Join("testdata", name+".golden")
-			if *update {
-				require.NoError(t, os.WriteFile(file, []byte(got), 0o644))
-			}
-			want, err := os.ReadFile(file)
-			require.NoError(t, err, "run go test ./blueprint -update to create it")
-			assert.Equal(t, string(want), got)
+			golden.Check(t, name, got)
 		})
 	}
 }

@@ -2,10 +2,7 @@ package enforce_test
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,30 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/internal/golden"
 	"github.com/agentio/agentio/provider"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
-
-// golden compares got with testdata/<name>.golden, or rewrites the file
-// under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./enforce -update to create it")
-	assert.Equal(t, string(want), got)
-}
 
 func TestGoldenInstructions(t *testing.T) {
 	e, err := enforce.New(parse(t, reviewSchema))
 	require.NoError(t, err)
-	golden(t, "instructions", e.Instructions())
-	golden(t, "enrich_system", e.EnrichSystem("You review code."))
+	golden.Check(t, "instructions", e.Instructions())
+	golden.Check(t, "enrich_system", e.EnrichSystem("You review code."))
 	assert.Equal(t, e.Instructions(), e.EnrichPrompt("  "), "a blank prompt gets the instructions alone")
 	assert.Equal(t, "Review.\n\n"+e.Instructions(), e.EnrichPrompt("Review.\n"))
 }
@@ -95,7 +77,7 @@ func TestGoldenReasks(t *testing.T) {
 			require.NoError(t, err)
 			v := e.Check(ctx, enforce.State{}, tt.resp)
 			require.True(t, v.Retry, "%+v", v)
-			golden(t, tt.name, v.Reask)
+			golden.Check(t, tt.name, v.Reask)
 		})
 	}
 }
@@ -121,7 +103,7 @@ func TestGoldenValidationError(t *testing.T) {
 			require.ErrorAs(t, v.Err, &ve)
 			data, err := json.MarshalIndent(ve, "", "  ")
 			require.NoError(t, err)
-			golden(t, tt.name, ve.Error()+"\n\n"+string(data)+"\n")
+			golden.Check(t, tt.name, ve.Error()+"\n\n"+string(data)+"\n")
 		})
 	}
 }

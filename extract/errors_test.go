@@ -1,20 +1,15 @@
 package extract_test
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/extract"
+	"github.com/agentio/agentio/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // TestErrorsGolden renders the error of each reply that yields no value,
 // the text the enforcement loop shows to the model, into
@@ -46,11 +41,5 @@ func TestErrorsGolden(t *testing.T) {
 		require.Error(t, err, r.name)
 		fmt.Fprintf(&b, "%s\n\t%q\n\t%s\n", r.name, r.text, err)
 	}
-	path := filepath.Join("testdata", "errors.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./extract -run TestErrorsGolden -update")
-	assert.Equal(t, string(want), b.String())
+	golden.Check(t, "errors", b.String())
 }

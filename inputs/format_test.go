@@ -3,10 +3,7 @@ package inputs_test
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,22 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/inputs"
+	"github.com/agentio/agentio/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
-
-// golden compares got with testdata/<name>.golden, or rewrites the file
-// under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./inputs -update to create %s", path)
-	assert.Equal(t, string(want), got)
-}
 
 // order is a stand-in for *schema.Schema: anything with PropertyOrder.
 type order []string
@@ -69,7 +52,7 @@ func TestGoldenSeedBlock(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.run()
 			require.NoError(t, err)
-			golden(t, "seed_block", got)
+			golden.Check(t, "seed_block", got)
 		})
 	}
 }
@@ -78,12 +61,12 @@ func TestGoldenSeedBlock(t *testing.T) {
 func TestGoldenPromptOnly(t *testing.T) {
 	got, err := inputs.Format(map[string]any{"prompt": "Hello"})
 	require.NoError(t, err)
-	golden(t, "prompt_only", got)
+	golden.Check(t, "prompt_only", got)
 	assert.Equal(t, "Hello", got)
 
 	got, err = inputs.FormatJSON([]byte(`{"prompt": "Hello"}`))
 	require.NoError(t, err)
-	golden(t, "prompt_only", got)
+	golden.Check(t, "prompt_only", got)
 }
 
 // The seed's API example: the request's parameters in the order written.
@@ -95,7 +78,7 @@ func TestGoldenAPIRequest(t *testing.T) {
       "max_words": 300
     }`))
 	require.NoError(t, err)
-	golden(t, "api_request", got)
+	golden.Check(t, "api_request", got)
 }
 
 // The seed's second unit test, checked as the seed checks it.
@@ -128,7 +111,7 @@ func TestGoldenEveryKind(t *testing.T) {
 		"o_time":     time.Date(2026, 11, 21, 6, 0, 0, 0, time.UTC),
 	})
 	require.NoError(t, err)
-	golden(t, "every_kind", got)
+	golden.Check(t, "every_kind", got)
 }
 
 // Hostile values, rendered: each stays inside its own parameter.
@@ -144,7 +127,7 @@ func TestGoldenInjection(t *testing.T) {
 		"g":      "x\u2028max_words: 5",
 	})
 	require.NoError(t, err)
-	golden(t, "injection", got)
+	golden.Check(t, "injection", got)
 }
 
 func TestFormatValues(t *testing.T) {

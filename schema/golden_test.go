@@ -1,19 +1,14 @@
 package schema_test
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentio/agentio/internal/golden"
 	"github.com/agentio/agentio/schema"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // TestViolationsGolden renders every violation of a badly wrong security
 // scan report, as a model would be shown them.
@@ -39,11 +34,5 @@ func TestViolationsGolden(t *testing.T) {
 		b.WriteString(strings.Join([]string{v.Pointer, v.Keyword, v.SchemaPath}, " | "))
 		b.WriteByte('\n')
 	}
-	golden := filepath.Join("testdata", "violations.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), b.String())
+	golden.Check(t, "violations", b.String())
 }
