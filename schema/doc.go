@@ -77,6 +77,33 @@
 // with [ErrRemoteRef]; nothing is ever fetched. [ParseWith] with a
 // [ParseOptions.Loader] supplies such documents.
 //
+// # Merging
+//
+// [MergeProperties] adds properties to a schema, optionally required,
+// without modifying its input and keeping the author's key order and
+// layout; [MergePrompt] is the merge an autonomous agent's parameters get:
+// type object, a "prompt" string of at least one character, "prompt"
+// required.
+//
+// # Named schemas
+//
+// A [Registry] stores schemas by name so that a run can ask for one
+// ("code-review-findings") instead of sending it inline: [NewMemoryRegistry]
+// keeps them in memory, [NewDirRegistry] in a folder, one <name>.json file
+// each, written atomically. Get and Delete of an unknown name match
+// [ErrNotFound]; a bad name matches [ErrInvalidName].
+//
+// # Dialects
+//
+// Providers with a native structured-output mode accept only a subset of
+// JSON Schema. [Schema.Convert] rewrites a schema for a [Dialect] (for
+// [DialectOpenAI]: every object closed, every property required with the
+// optional ones made nullable, unsupported keywords moved into the
+// description) and returns a [Conversion] listing each [Change] and whether
+// the result may be sent as strict. The provider's output is mapped back
+// with [Conversion.Restore] and always validated against the original
+// schema, never the converted one.
+//
 // # Limits
 //
 // Schema documents are limited to 8 MiB and 256 levels of nesting
