@@ -1,0 +1,150 @@
+package readme_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/schema"
+)
+
+// summarySchema is the schema of the README's first snippet.
+var summarySchema = []byte(`{
+  "type": "object",
+  "properties": {
+    "title": {"type": "string"},
+    "severity": {"enum": ["low", "medium", "high"]},
+    "actions": {"type": "array", "items": {"type": "string"}}
+  },
+  "required": ["title", "severity", "actions"]
+}`)
+
+// fakeModel stands in for a host's own client: its first answer misses a
+// field, its second is right.
+type fakeModel struct{ calls int }
+
+func (m *fakeModel) call(_ context.Context, _ string, msgs []provider.Message) (string, error) {
+	m.calls++
+	if m.calls == 1 {
+		return "Here you go: {\"title\": \"Disk full on db-2\", \"severity\": \"high\"}", nil
+	}
+	return `{"title": "Disk full on db-2", "severity": "high", "actions": ["grow the volume"]}`, nil
+}
+
+func wrap(ctx context.Context, callModel func(context.Context, string, []provider.Message) (string, error)) error {
+	// snippet: wrap
+	// callModel stands for your existing client call: any SDK, any HTTP client.
+	p := provider.Func(func(ctx context.Context, req *provider.Request) (*provider.Response, error) {
+		text, err := callModel(ctx, req.System, req.Messages)
+		if err != nil {
+			return nil, err
+		}
+		return &provider.Response{Text: text}, nil
+	})
+
+	s, err := schema.Parse(summarySchema) // *schema.InvalidSchemaError says where and why
+	if err != nil {
+		return err
+	}
+	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Summarise the incident report."}, s)
+	var ve *enforce.ValidationError
+	if errors.As(err, &ve) { // still invalid after every re-ask: each violation, each attempt
+		for _, v := range ve.Violations {
+			fmt.Println(v.Path, v.Message)
+		}
+		return err
+	}
+	if err != nil {
+		return err // the provider failed, the model refused (enforce.ErrRefused), ctx ended
+	}
+	fmt.Println(string(res.JSON), len(res.Attempts), res.Usage.TotalTokens)
+	// end snippet
+	return nil
+}
+
+func Example_wrap() {
+	m := &fakeModel{}
+	if err := wrap(context.Background(), m.call); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// {"title": "Disk full on db-2", "severity": "high", "actions": ["grow the volume"]} 2 0
+}
+
+func Example_wrapValidationError() {
+	alwaysWrong := func(context.Context, string, []provider.Message) (string, error) {
+		return `{"title": "Disk full", "severity": "critical", "actions": []}`, nil
+	}
+	err := wrap(context.Background(), alwaysWrong)
+	fmt.Println(err)
+	// Output:
+	// $.severity 'critical' is not one of ['low', 'medium', 'high']
+	// output validation failed after 2 retries: $.severity: 'critical' is not one of ['low', 'medium', 'high']
+}
+
+func typed(ctx context.Context, p provider.Provider) error {
+	// snippet: typed
+	type Summary struct {
+		Title    string   `json:"title"`
+		Severity string   `json:"severity" jsonschema:"one of low, medium, high"`
+		Actions  []string `json:"actions"`
+	}
+	summary, res, err := enforce.Typed[Summary](ctx, p, enforce.Request{Prompt: "Summarise the incident report."},
+		enforce.WithMaxRetries(1))
+	if err != nil {
+		return err
+	}
+	fmt.Println(summary.Title, summary.Severity, len(res.Attempts))
+	// end snippet
+	return nil
+}
+
+func Example_typed() {
+	p := providertest.New(
+		providertest.Text(`{"title": "Disk full on db-2", "severity": "high"}`),
+		providertest.Text(`{"title": "Disk full on db-2", "severity": "high", "actions": ["grow the volume"]}`),
+	)
+	if err := typed(context.Background(), p); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// Disk full on db-2 high 2
+}
+
+// Incident is what the service under test in the providertest snippet
+// returns.
+type Incident struct {
+	Title    string   `json:"title"`
+	Severity string   `json:"severity"`
+	Actions  []string `json:"actions"`
+}
+
+// summarize is the service under test: it asks a model for an Incident.
+func summarize(ctx context.Context, p provider.Provider, id string) (Incident, error) {
+	got, _, err := enforce.Typed[Incident](ctx, p, enforce.Request{Prompt: "Summarise " + id + "."})
+	return got, err
+}
+
+func TestProvidertestSnippet(t *testing.T) {
+	ctx := context.Background()
+	// snippet: providertest
+	p := providertest.New(
+		providertest.Text(`{"title": 42}`), // the first answer has the wrong type
+		providertest.Text(`{"title": "Disk full on db-2", "severity": "high", "actions": ["grow the volume"]}`),
+	)
+	got, err := summarize(ctx, p, "incident #4711")
+	require.NoError(t, err)
+	assert.Equal(t, "Disk full on db-2", got.Title)
+
+	reqs := p.Requests() // what the code sent: the second request is the re-ask
+	require.Len(t, reqs, 2)
+	assert.Contains(t, reqs[1].Messages[len(reqs[1].Messages)-1].Content, "$.title")
+	// end snippet
+}
