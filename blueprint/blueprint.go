@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentio/agentio/internal/jsonobj"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -40,7 +41,7 @@ type Blueprint struct {
 	output        *schema.Schema
 	defaultOutput *schema.Schema
 	defaults      OutputOptions
-	fields        []field // every top-level member, document order, compacted
+	fields        []jsonobj.Member // every top-level member, document order, compacted
 	path          string
 }
 
@@ -67,7 +68,7 @@ func Parse(data []byte) (*Blueprint, error) {
 func parse(data []byte, filePrompt *string) (*Blueprint, error) {
 	fields, err := objectFields(data)
 	if err != nil {
-		return nil, &FieldError{Reason: "agent.json must hold one JSON object: " + cut(err.Error()), Err: err}
+		return nil, &FieldError{Reason: "agent.json must hold one JSON object: " + cut(objectProblem(err)), Err: err}
 	}
 	b := &Blueprint{typ: TypeAutonomous}
 	var errs []error
@@ -75,27 +76,27 @@ func parse(data []byte, filePrompt *string) (*Blueprint, error) {
 	hasName := false
 	for i, f := range fields {
 		var buf bytes.Buffer
-		if err := json.Compact(&buf, f.raw); err == nil {
-			fields[i].raw = buf.Bytes()
+		if err := json.Compact(&buf, f.Value); err == nil {
+			fields[i].Value = buf.Bytes() // a copy: the blueprint keeps no part of data
 		}
-		if isNull(f.raw) {
+		if isNull(f.Value) {
 			continue
 		}
-		switch f.key {
+		switch f.Key {
 		case "name":
 			hasName = true
-			if json.Unmarshal(f.raw, &b.name) != nil {
+			if json.Unmarshal(f.Value, &b.name) != nil {
 				fail("name", "must be a string")
 			} else if err := checkName(b.name); err != "" {
 				fail("name", err)
 			}
 		case "description":
-			if json.Unmarshal(f.raw, &b.description) != nil {
+			if json.Unmarshal(f.Value, &b.description) != nil {
 				fail("description", "must be a string")
 			}
 		case "type":
 			var t string
-			if json.Unmarshal(f.raw, &t) != nil {
+			if json.Unmarshal(f.Value, &t) != nil {
 				fail("type", `must be "autonomous" or "procedural"`)
 				break
 			}
@@ -104,40 +105,40 @@ func parse(data []byte, filePrompt *string) (*Blueprint, error) {
 				fail("type", fmt.Sprintf(`must be "autonomous" or "procedural", got %q`, cut(t)))
 			}
 		case "system_prompt":
-			if json.Unmarshal(f.raw, &b.systemPrompt) != nil {
+			if json.Unmarshal(f.Value, &b.systemPrompt) != nil {
 				fail("system_prompt", "must be a string")
 			} else if filePrompt != nil {
 				fail("system_prompt", "is set both in agent.json and in "+promptFileName+"; keep one")
 			}
 		case "tags":
-			if json.Unmarshal(f.raw, &b.tags) != nil || slices.Contains(b.tags, "") {
+			if json.Unmarshal(f.Value, &b.tags) != nil || slices.Contains(b.tags, "") {
 				fail("tags", "must be an array of non-empty strings")
 				b.tags = nil
 			}
 		case "parameters_schema":
-			s, err := schema.Parse(dedent(f.raw))
+			s, err := schema.Parse(dedent(f.Value))
 			if err != nil {
-				errs = append(errs, schemaFieldError(f.key, err))
+				errs = append(errs, schemaFieldError(f.Key, err))
 			}
 			b.params = s
 		case "output_schema", "default_output_schema":
-			s, err := schema.Parse(dedent(f.raw))
+			s, err := schema.Parse(dedent(f.Value))
 			if err == nil {
-				err = checkObjectSchema(f.raw)
+				err = checkObjectSchema(f.Value)
 			}
 			if err != nil {
-				errs = append(errs, schemaFieldError(f.key, err))
+				errs = append(errs, schemaFieldError(f.Key, err))
 				s = nil
 			}
-			if f.key == "output_schema" {
+			if f.Key == "output_schema" {
 				b.output = s
 			} else {
 				b.defaultOutput = s
 			}
 		case "default_output_schema_options":
-			o, ferrs := parseOptions(f.raw)
+			o, ferrs := parseOptions(f.Value)
 			for _, fe := range ferrs {
-				fe.Field = strings.TrimSuffix(f.key+"."+fe.Field, ".")
+				fe.Field = strings.TrimSuffix(f.Key+"."+fe.Field, ".")
 				errs = append(errs, fe)
 			}
 			b.defaults = o
@@ -298,8 +299,8 @@ func (b *Blueprint) Path() string { return b.path }
 func (b *Blueprint) Extra() map[string]json.RawMessage {
 	m := map[string]json.RawMessage{}
 	for _, f := range b.fields {
-		if !slices.Contains(knownFields, f.key) {
-			m[f.key] = bytes.Clone(f.raw)
+		if !slices.Contains(knownFields, f.Key) {
+			m[f.Key] = bytes.Clone(f.Value)
 		}
 	}
 	return m
@@ -310,41 +311,17 @@ func (b *Blueprint) Extra() map[string]json.RawMessage {
 // (white space aside). A system prompt read from agent.system-prompt.md is
 // written into "system_prompt", so the output stands on its own.
 func (b *Blueprint) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	wrote := false
-	for _, f := range b.fields {
-		raw := f.raw
-		if f.key == "system_prompt" && b.promptFile {
-			raw = jsonString(b.systemPrompt)
-			wrote = true
+	fields := slices.Clone(b.fields)
+	if b.promptFile {
+		prompt := jsonobj.AppendString(nil, b.systemPrompt)
+		i := slices.IndexFunc(fields, func(f jsonobj.Member) bool { return f.Key == "system_prompt" })
+		if i < 0 {
+			fields = append(fields, jsonobj.Member{Key: "system_prompt", Value: prompt})
+		} else {
+			fields[i].Value = prompt
 		}
-		if buf.Len() > 1 {
-			buf.WriteByte(',')
-		}
-		buf.Write(jsonString(f.key))
-		buf.WriteByte(':')
-		buf.Write(raw)
 	}
-	if b.promptFile && !wrote {
-		if buf.Len() > 1 {
-			buf.WriteByte(',')
-		}
-		buf.WriteString(`"system_prompt":`)
-		buf.Write(jsonString(b.systemPrompt))
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
-
-// jsonString encodes s as a JSON string, leaving '<', '>' and '&' as they
-// are (a prompt full of tags stays readable).
-func jsonString(s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return jsonobj.Encode(fields), nil
 }
 
 // A Warning is a lint finding in one of a blueprint's schemas: a keyword

@@ -130,14 +130,14 @@ func parseOptions(raw json.RawMessage) (OutputOptions, []*FieldError) {
 	}
 	var errs []*FieldError
 	for _, f := range fields {
-		fail := func(reason string) { errs = append(errs, &FieldError{Field: f.key, Reason: reason}) }
-		if isNull(f.raw) {
+		fail := func(reason string) { errs = append(errs, &FieldError{Field: f.Key, Reason: reason}) }
+		if isNull(f.Value) {
 			continue
 		}
-		switch f.key {
+		switch f.Key {
 		case "max_retries":
 			var n json.Number
-			if f.raw[0] == '"' || json.Unmarshal(f.raw, &n) != nil { // json.Number takes "2" too
+			if f.Value[0] == '"' || json.Unmarshal(f.Value, &n) != nil { // json.Number takes "2" too
 				fail("must be an integer")
 				continue
 			}
@@ -150,18 +150,18 @@ func parseOptions(raw json.RawMessage) (OutputOptions, []*FieldError) {
 			o.MaxRetries = &i
 		case "extract_json", "strict_json_only":
 			var b bool
-			if json.Unmarshal(f.raw, &b) != nil {
+			if json.Unmarshal(f.Value, &b) != nil {
 				fail("must be true or false")
 				continue
 			}
-			if f.key == "extract_json" {
+			if f.Key == "extract_json" {
 				o.ExtractJSON = &b
 			} else {
 				o.StrictJSONOnly = &b
 			}
 		case "validation_mode":
 			var s string
-			if json.Unmarshal(f.raw, &s) != nil {
+			if json.Unmarshal(f.Value, &s) != nil {
 				fail(`must be "strict" or "lenient"`)
 				continue
 			}

@@ -1,10 +1,11 @@
 package enforce
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
+	"github.com/agentio/agentio/internal/jsonobj"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -61,58 +62,32 @@ var hoisted = map[string]bool{"$defs": true, "definitions": true, "$schema": tru
 // wrapRoot returns {"type":"object","properties":{"result":S},"required":
 // ["result"],"additionalProperties":false} for the schema s, with s's
 // definitions (and $schema) moved to the new root so that its "#/$defs/..."
-// references still resolve. Key order is kept.
+// references still resolve. Key order is kept; a boolean schema is wrapped
+// whole.
 func wrapRoot(s []byte) ([]byte, error) {
-	inner, moved, err := splitHoisted(s)
-	if err != nil {
+	inner := json.RawMessage(s)
+	var moved []jsonobj.Member
+	members, err := jsonobj.Members(s)
+	switch {
+	case errors.Is(err, jsonobj.ErrNotObject): // true or false: kept whole
+	case err != nil:
 		return nil, err
-	}
-	var b bytes.Buffer
-	b.WriteString(`{"type":"object","properties":{"` + wrapKey + `":`)
-	b.Write(inner)
-	b.WriteString(`},"required":["` + wrapKey + `"],"additionalProperties":false`)
-	for _, m := range moved {
-		b.WriteByte(',')
-		b.Write(m)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// splitHoisted splits the schema s into s without its hoisted members and
-// those members ("key":value). A boolean schema is returned whole.
-func splitHoisted(s []byte) (inner []byte, moved [][]byte, err error) {
-	dec := json.NewDecoder(bytes.NewReader(s))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, nil, err
-	}
-	if tok != json.Delim('{') {
-		return s, nil, nil
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
+	default:
+		kept := members[:0]
+		for _, m := range members {
+			if hoisted[m.Key] {
+				moved = append(moved, m)
+			} else {
+				kept = append(kept, m)
+			}
 		}
-		key, _ := tok.(string)
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
-			return nil, nil, err
-		}
-		member, _ := json.Marshal(key)
-		member = append(append(member, ':'), val...)
-		if hoisted[key] {
-			moved = append(moved, member)
-			continue
-		}
-		if b.Len() > 1 {
-			b.WriteByte(',')
-		}
-		b.Write(member)
+		inner = jsonobj.Encode(kept)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), moved, nil
+	root := []jsonobj.Member{
+		{Key: "type", Value: json.RawMessage(`"object"`)},
+		{Key: "properties", Value: jsonobj.Encode([]jsonobj.Member{{Key: wrapKey, Value: inner}})},
+		{Key: "required", Value: json.RawMessage(`["` + wrapKey + `"]`)},
+		{Key: "additionalProperties", Value: json.RawMessage(`false`)},
+	}
+	return jsonobj.Encode(append(root, moved...)), nil
 }

@@ -1,11 +1,12 @@
 package inputs
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agentio/agentio/internal/jsonobj"
 )
 
 // Block delimiters, as the seed writes them.
@@ -76,9 +77,9 @@ func FormatJSON(data []byte, opts ...Option) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	members, err := objectMembers(data)
+	members, err := jsonobj.Members(data)
 	if err != nil {
-		return "", err
+		return "", objectError(err)
 	}
 	var (
 		prompt    string
@@ -87,19 +88,19 @@ func FormatJSON(data []byte, opts ...Option) (string, error) {
 		values    = make(map[string][]byte, len(members))
 	)
 	for _, m := range members {
-		if _, dup := values[m.key]; dup || (hasPrompt && m.key == cfg.promptKey) {
-			return "", &KeyError{Key: m.key, Err: ErrDuplicateKey}
+		if _, dup := values[m.Key]; dup || (hasPrompt && m.Key == cfg.promptKey) {
+			return "", &KeyError{Key: m.Key, Err: ErrDuplicateKey}
 		}
-		if m.key == cfg.promptKey {
-			if m.value[0] != '"' {
+		if m.Key == cfg.promptKey {
+			if m.Value[0] != '"' {
 				return "", fmt.Errorf("%w: %q is not a string", ErrNoPrompt, clip(cfg.promptKey))
 			}
-			prompt = decodeString(m.value)
+			prompt = jsonobj.Unquote(m.Value)
 			hasPrompt = true
 			continue
 		}
-		keys = append(keys, m.key)
-		values[m.key] = m.value
+		keys = append(keys, m.Key)
+		values[m.Key] = m.Value
 	}
 	if !hasPrompt {
 		return "", fmt.Errorf("%w: no %q parameter", ErrNoPrompt, clip(cfg.promptKey))
@@ -108,6 +109,17 @@ func FormatJSON(data []byte, opts ...Option) (string, error) {
 	return render(prompt, keys, func(dst []byte, key string) ([]byte, error) {
 		return appendRaw(dst, key, values[key], false)
 	})
+}
+
+// objectError returns the error of FormatJSON for what [jsonobj.Members]
+// found wrong: [ErrInvalidJSON] with encoding/json's *json.SyntaxError, or
+// [ErrNotObject].
+func objectError(err error) error {
+	var se *jsonobj.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("%w: %w", ErrInvalidJSON, se.Err)
+	}
+	return ErrNotObject
 }
 
 // render assembles the result from the prompt and the entry of every key.
@@ -168,76 +180,4 @@ func (c *config) arrange(keys []string) []string {
 		return 0
 	})
 	return keys
-}
-
-// A member is one key and its raw JSON value in an object.
-type member struct {
-	key   string
-	value []byte
-}
-
-// objectMembers splits the JSON object in data into its members, in order.
-func objectMembers(data []byte) ([]member, error) {
-	if !json.Valid(data) {
-		var v any
-		err := json.Unmarshal(data, &v)
-		return nil, fmt.Errorf("%w: %w", ErrInvalidJSON, err)
-	}
-	src := bytes.TrimSpace(data)
-	if src[0] != '{' {
-		return nil, ErrNotObject
-	}
-	var members []member
-	i := skipSpace(src, 1)
-	for src[i] != '}' {
-		end := stringEnd(src, i)
-		key := decodeString(src[i:end])
-		i = skipSpace(src, end) // at ':'
-		i = skipSpace(src, i+1) // at the value
-		end = valueEnd(src, i)
-		members = append(members, member{key: key, value: src[i:end]})
-		i = skipSpace(src, end) // at ',' or '}'
-		if src[i] == ',' {
-			i = skipSpace(src, i+1)
-		}
-	}
-	return members, nil
-}
-
-// skipSpace returns the index of the first non-whitespace byte at or after i.
-func skipSpace(src []byte, i int) int {
-	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// valueEnd returns the index just past the JSON value starting at src[i],
-// in valid JSON.
-func valueEnd(src []byte, i int) int {
-	switch src[i] {
-	case '"':
-		return stringEnd(src, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(src); j++ {
-			switch src[j] {
-			case '"':
-				j = stringEnd(src, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(src)
-	}
-	j := i
-	for j < len(src) && (isNumberByte(src[j]) || 'a' <= src[j] && src[j] <= 'z') {
-		j++
-	}
-	return j
 }

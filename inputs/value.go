@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agentio/agentio/internal/jsonobj"
 )
 
 // appendEntry appends the parameter line(s) of key and v, each ending in
@@ -195,7 +197,7 @@ func marshal(v any) ([]byte, error) {
 func appendRaw(dst []byte, key string, raw []byte, goNumbers bool) ([]byte, error) {
 	switch raw[0] {
 	case '"':
-		return appendString(dst, key, decodeString(raw)), nil
+		return appendString(dst, key, jsonobj.Unquote(raw)), nil
 	case '[', '{':
 		dst = append(dst, key...)
 		dst = append(dst, ": "...)
@@ -207,23 +209,6 @@ func appendRaw(dst []byte, key string, raw []byte, goNumbers bool) ([]byte, erro
 		return appendLine(dst, key, string(expandExponent(raw))), nil
 	}
 	return appendLine(dst, key, string(raw)), nil
-}
-
-// decodeString decodes the valid JSON string raw (with its quotes) as
-// encoding/json does: a lone surrogate or an invalid UTF-8 byte becomes
-// U+FFFD. A string without escapes that is valid UTF-8 is copied as is.
-func decodeString(raw []byte) string {
-	body := raw[1 : len(raw)-1]
-	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-		return string(body)
-	}
-	out := make([]byte, 0, len(body))
-	for i := 0; i < len(body); {
-		var r rune
-		r, i = decodeChar(body, i)
-		out = utf8.AppendRune(out, r) // a surrogate is written as U+FFFD
-	}
-	return string(out)
 }
 
 // appendLine appends "key: text\n" for a text that holds no line break and
@@ -352,9 +337,7 @@ func appendPython(dst, src []byte, goNumbers bool) []byte {
 	for i := 0; i < len(src); {
 		switch c := src[i]; {
 		case c == '"':
-			end := stringEnd(src, i)
-			dst = appendPyString(dst, src[i+1:end-1])
-			i = end
+			dst, i = appendPyString(dst, src, i)
 		case c == ',':
 			dst = append(dst, ", "...)
 			i++
@@ -387,68 +370,21 @@ func isNumberByte(b byte) bool {
 	return '0' <= b && b <= '9' || b == '.' || b == 'e' || b == 'E' || b == '+' || b == '-'
 }
 
-// stringEnd returns the index just past the closing quote of the JSON
-// string that opens at src[i], in valid JSON.
-func stringEnd(src []byte, i int) int {
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(src)
-}
-
-// appendPyString appends the content of a valid JSON string (between the
-// quotes) as Python's json.dumps writes it with ensure_ascii=True: quoted;
-// '"' and '\' escaped; \n, \r, \t, \b, \f as such; any other character
-// below U+0020 or above U+007E as \u followed by four lower-case hex digits,
-// a surrogate pair beyond U+FFFF. A lone surrogate escape is kept, as Python
-// keeps it; an invalid UTF-8 byte becomes U+FFFD, as encoding/json decodes it.
-func appendPyString(dst, s []byte) []byte {
+// appendPyString appends the valid JSON string that opens at src[i] as
+// Python's json.dumps writes it with ensure_ascii=True: quoted; '"' and '\'
+// escaped; \n, \r, \t, \b, \f as such; any other character below U+0020 or
+// above U+007E as \u followed by four lower-case hex digits, a surrogate
+// pair beyond U+FFFF. A lone surrogate escape is kept, as Python keeps it; an
+// invalid UTF-8 byte becomes U+FFFD, as encoding/json decodes it. It returns
+// dst and the index just past the closing quote.
+func appendPyString(dst, src []byte, i int) ([]byte, int) {
 	dst = append(dst, '"')
-	for i := 0; i < len(s); {
+	for i++; src[i] != '"'; { // an escaped quote is consumed by DecodeRune
 		var r rune
-		r, i = decodeChar(s, i)
+		r, i = jsonobj.DecodeRune(src, i)
 		dst = appendPyRune(dst, r)
 	}
-	return append(dst, '"')
-}
-
-// decodeChar decodes the character at s[i] of the content of a valid JSON
-// string and returns it with the index of the next one. An escaped
-// surrogate pair gives its character; a lone escaped surrogate gives the
-// surrogate itself; an invalid UTF-8 byte gives utf8.RuneError.
-func decodeChar(s []byte, i int) (rune, int) {
-	if s[i] != '\\' {
-		r, n := utf8.DecodeRune(s[i:])
-		return r, i + n
-	}
-	switch esc := s[i+1]; esc {
-	case 'u':
-		r := hex4(s[i+2 : i+6])
-		i += 6
-		if r >= 0xd800 && r < 0xdc00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-			if lo := hex4(s[i+2 : i+6]); lo >= 0xdc00 && lo < 0xe000 {
-				return utf16.DecodeRune(r, lo), i + 6
-			}
-		}
-		return r, i
-	case 'b':
-		return '\b', i + 2
-	case 'f':
-		return '\f', i + 2
-	case 'n':
-		return '\n', i + 2
-	case 'r':
-		return '\r', i + 2
-	case 't':
-		return '\t', i + 2
-	default: // '"', '\\', '/'
-		return rune(esc), i + 2
-	}
+	return append(dst, '"'), i + 1
 }
 
 // appendPyRune appends r escaped as in appendPyString.
@@ -483,21 +419,4 @@ func appendPyRune(dst []byte, r rune) []byte {
 func appendU(dst []byte, u rune) []byte {
 	const hex = "0123456789abcdef"
 	return append(dst, '\\', 'u', hex[u>>12&0xf], hex[u>>8&0xf], hex[u>>4&0xf], hex[u&0xf])
-}
-
-// hex4 decodes four hex digits, already checked by the JSON syntax.
-func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b {
-		r <<= 4
-		switch {
-		case '0' <= c && c <= '9':
-			r |= rune(c - '0')
-		case 'a' <= c && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		default:
-			r |= rune(c - 'A' + 10)
-		}
-	}
-	return r
 }

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
+
+	"github.com/agentio/agentio/internal/jsonobj"
 )
 
 // A Property is an object property to merge into a schema with
@@ -124,8 +125,8 @@ func mergeJSON(s *Schema, props []rawProperty) (*Schema, error) {
 				return nil, &MergeError{Property: name, Reason: "allOf is not an array"}
 			}
 		}
-		refSchema := jsonObject{{key: "$ref", value: ref}}
-		allOf = append([]json.RawMessage{refSchema.encode()}, allOf...)
+		refSchema := jsonobj.Encode([]jsonobj.Member{{Key: "$ref", Value: ref}})
+		allOf = append([]json.RawMessage{refSchema}, allOf...)
 		root.replace("$ref", "allOf", encodeJSONArray(allOf))
 		changed = true
 	}
@@ -158,12 +159,12 @@ func mergeJSON(s *Schema, props []rawProperty) (*Schema, error) {
 			propsChanged = true
 		}
 		if p.required && !listsJSONString(required, p.name) {
-			required = append(required, quoteJSON(p.name))
+			required = append(required, jsonobj.AppendString(nil, p.name))
 			requiredChanged = true
 		}
 	}
 	if propsChanged {
-		root.set("properties", properties.encode())
+		root.set("properties", jsonobj.Encode(properties))
 		changed = true
 	}
 	if requiredChanged {
@@ -173,7 +174,7 @@ func mergeJSON(s *Schema, props []rawProperty) (*Schema, error) {
 	if !changed {
 		return s, nil
 	}
-	doc, err := layoutLike(root.encode(), src)
+	doc, err := layoutLike(jsonobj.Encode(root), src)
 	if err != nil {
 		return nil, &MergeError{Property: name, Reason: err.Error()}
 	}
@@ -190,7 +191,11 @@ func decodeSchemaJSONObject(src []byte) (jsonObject, error) {
 	case bytes.Equal(trimmed, []byte("false")):
 		return nil, errors.New("the schema is false and admits no value")
 	}
-	return decodeJSONObject(src)
+	obj, err := decodeJSONObject(src)
+	if err != nil {
+		return nil, errors.New("the schema is not a JSON object")
+	}
+	return obj, nil
 }
 
 // checkSelfContained reports a schema that would change meaning when
@@ -274,55 +279,27 @@ func layoutLike(doc, src []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// A jsonMember is one key and value of a JSON object.
-type jsonMember struct {
-	key   string
-	value json.RawMessage
-}
-
 // A jsonObject is a JSON object whose keys keep their order.
-type jsonObject []jsonMember
+type jsonObject []jsonobj.Member
 
 // decodeJSONObject decodes a JSON object, keeping its key order. A key given
 // twice keeps its first place and its last value, as encoding/json would
 // read it.
 func decodeJSONObject(data []byte) (jsonObject, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
+	members, err := jsonobj.Members(data)
 	if err != nil {
 		return nil, err
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("the schema is not an object")
-	}
-	obj := jsonObject{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, errors.New("malformed object key")
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		obj.set(key, v)
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("unexpected data after the object")
+	obj := make(jsonObject, 0, len(members))
+	for _, m := range members {
+		obj.set(m.Key, m.Value)
 	}
 	return obj, nil
 }
 
 func (o jsonObject) index(key string) int {
 	for i, m := range o {
-		if m.key == key {
+		if m.Key == key {
 			return i
 		}
 	}
@@ -331,7 +308,7 @@ func (o jsonObject) index(key string) int {
 
 func (o jsonObject) get(key string) (json.RawMessage, bool) {
 	if i := o.index(key); i >= 0 {
-		return o[i].value, true
+		return o[i].Value, true
 	}
 	return nil, false
 }
@@ -339,20 +316,20 @@ func (o jsonObject) get(key string) (json.RawMessage, bool) {
 // set replaces the value of key in place, or appends key.
 func (o *jsonObject) set(key string, v json.RawMessage) {
 	if i := o.index(key); i >= 0 {
-		(*o)[i].value = v
+		(*o)[i].Value = v
 		return
 	}
-	*o = append(*o, jsonMember{key: key, value: v})
+	*o = append(*o, jsonobj.Member{Key: key, Value: v})
 }
 
-// replace puts key and v in the place of old, removing any other jsonMember
+// replace puts key and v in the place of old, removing any other member
 // named key.
 func (o *jsonObject) replace(old, key string, v json.RawMessage) {
 	if i := o.index(key); i >= 0 {
 		*o = append((*o)[:i], (*o)[i+1:]...)
 	}
 	if i := o.index(old); i >= 0 {
-		(*o)[i] = jsonMember{key: key, value: v}
+		(*o)[i] = jsonobj.Member{Key: key, Value: v}
 		return
 	}
 	o.set(key, v)
@@ -362,29 +339,10 @@ func (o *jsonObject) replace(old, key string, v json.RawMessage) {
 // that lead the object, where a reader looks for the type.
 func (o *jsonObject) insertAfterIdentity(key string, v json.RawMessage) {
 	i := 0
-	for i < len(*o) && ((*o)[i].key == "$schema" || (*o)[i].key == "$id") {
+	for i < len(*o) && ((*o)[i].Key == "$schema" || (*o)[i].Key == "$id") {
 		i++
 	}
-	*o = append(*o, jsonMember{})
-	copy((*o)[i+1:], (*o)[i:])
-	(*o)[i] = jsonMember{key: key, value: v}
-}
-
-// encode writes o as JSON, each value as it was given; [layoutLike] then
-// normalises the white space.
-func (o jsonObject) encode() json.RawMessage {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		buf.Write(quoteJSON(m.key))
-		buf.WriteByte(':')
-		buf.Write(m.value)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes()
+	*o = slices.Insert(*o, i, jsonobj.Member{Key: key, Value: v})
 }
 
 // encodeJSONArray writes items as a JSON array, each item as it was given.
@@ -399,15 +357,6 @@ func encodeJSONArray(items []json.RawMessage) json.RawMessage {
 	}
 	buf.WriteByte(']')
 	return buf.Bytes()
-}
-
-// quoteJSON encodes s as a JSON string, leaving <, > and & as they are.
-func quoteJSON(s string) json.RawMessage {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 // isJSONString reports whether raw is the JSON string want.

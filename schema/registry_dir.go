@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentio/agentio/internal/jsonobj"
 )
 
 // A DirRegistry is a [Registry] that keeps each entry in a file
@@ -339,6 +341,6 @@ func (f *entryFile) encode(schema []byte) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "{\n  \"name\": %s,\n  \"description\": %s,\n  \"schema\": %s,\n  \"created_at\": %s,\n  \"modified_at\": %s\n}\n",
-		quoteJSON(f.Name), quoteJSON(f.Description), schema, created, modified)
+		jsonobj.AppendString(nil, f.Name), jsonobj.AppendString(nil, f.Description), schema, created, modified)
 	return buf.Bytes(), nil
 }

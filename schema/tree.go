@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agentio/agentio/internal/jsonobj"
 )
 
 // Limits on schema documents. They keep Parse's time, memory and recursion
@@ -109,7 +111,7 @@ func (n *jnode) appendJSON(buf []byte) []byte {
 	case jNumber:
 		return append(buf, n.s...)
 	case jString:
-		return appendJSONString(buf, n.s)
+		return jsonobj.AppendString(buf, n.s)
 	case jArray:
 		buf = append(buf, '[')
 		for i, e := range n.arr {
@@ -125,21 +127,12 @@ func (n *jnode) appendJSON(buf []byte) []byte {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendJSONString(buf, k)
+			buf = jsonobj.AppendString(buf, k)
 			buf = append(buf, ':')
 			buf = n.vals[i].appendJSON(buf)
 		}
 		return append(buf, '}')
 	}
-}
-
-// appendJSONString appends s as a JSON string, without HTML escaping.
-func appendJSONString(buf []byte, s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // encoding a string cannot fail
-	return append(buf, bytes.TrimSuffix(b.Bytes(), []byte{'\n'})...)
 }
 
 // errTooDeep is returned by decodeTree for documents nested deeper than

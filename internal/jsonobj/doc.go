@@ -1,0 +1,42 @@
+// Package jsonobj splits a JSON object into its members in document order,
+// keeping each value as the raw bytes the document holds, and writes members
+// back as an object in the order given. encoding/json cannot do either: a
+// map loses the key order and the duplicate keys, and [json.Decoder.Token]
+// is slow. Start with [Members]:
+//
+//	members, err := jsonobj.Members([]byte(`{"b": 1, "a": [true]}`))
+//	// members[0] is {Key: "b", Value: `1`}, members[1] is {Key: "a", Value: `[true]`}
+//	out := jsonobj.Encode(members) // {"b":1,"a":[true]}
+//
+// The package is shared plumbing of agentio: blueprint reads agent.json
+// with it, schema merges properties, enforce wraps a schema's root and
+// inputs renders a parameters object.
+//
+// # Duplicate keys
+//
+// [Members] returns every member, a key given twice included, each in its
+// place: what a duplicate means differs between callers (an error for a
+// blueprint, the last value for a schema, as encoding/json reads it), so
+// each caller applies its own rule.
+//
+// # Speed
+//
+// [Members] checks the whole document once with [json.Valid], then splits it
+// with a hand-written scan that trusts that check: no [json.Decoder], no
+// token values, one allocation per key at most (none for the values, which
+// alias the input) and a few for the slice. [Unquote], [DecodeRune] and
+// [AppendString] are the string steps of that scan, shared with callers
+// that render JSON strings themselves.
+//
+// # Errors
+//
+// Data that is not exactly one JSON value gives a [*SyntaxError], which
+// wraps encoding/json's *json.SyntaxError (and so its byte offset); a JSON
+// value that is not an object gives [ErrNotObject]. Their texts carry the
+// "jsonobj: " prefix; callers that show them to users put the words in
+// their own error (see [SyntaxError.Reason]).
+//
+// # Concurrency
+//
+// The package has no state: every function is safe for concurrent use.
+package jsonobj
