@@ -96,45 +96,17 @@ func (r *repairer) value(where role) bool {
 
 // object repairs an object starting at '{'.
 func (r *repairer) object() bool {
-	if len(r.kinds) >= maxDepth {
+	if !r.enter() {
 		return false
 	}
-	r.kinds = append(r.kinds, '{')
-	defer func() { r.kinds = r.kinds[:len(r.kinds)-1] }()
-	r.out = append(r.out, '{')
-	r.pos++
+	defer r.leave()
 	members := 0
 	comma := -1 // offset of a comma not yet followed by a member
 	for {
-		r.skipBlanks()
-		if r.eof() {
-			r.dropComma(comma)
-			r.fix(FixTruncated, r.pos, "closed an object left open")
-			r.out = append(r.out, '}')
+		if r.between('}', members, &comma) {
 			return true
 		}
-		c := r.text[r.pos]
-		switch {
-		case c == '}':
-			r.dropComma(comma)
-			r.pos++
-			r.out = append(r.out, '}')
-			return true
-		case c == ']':
-			r.dropComma(comma)
-			r.closeMismatched('}')
-			return true
-		case c == ',':
-			if members == 0 || comma >= 0 {
-				r.fix(FixTrailingComma, r.pos, "removed a comma with no member before it")
-			} else {
-				comma = r.pos
-			}
-			r.pos++
-			continue
-		case r.ellipsis():
-			continue
-		case c == '{' || c == '[':
+		if c := r.text[r.pos]; c == '{' || c == '[' {
 			// A key was expected but a value starts: the object was not
 			// closed before its parent's next element.
 			if members == 0 || len(r.kinds) == 1 {
@@ -160,10 +132,7 @@ func (r *repairer) object() bool {
 		}
 		r.skipBlanks()
 		if r.eof() {
-			r.out, r.fixes = r.out[:mark], r.fixes[:fmark]
-			r.fix(FixDanglingKey, keyAt, "dropped a key left without a value")
-			r.fix(FixTruncated, r.pos, "closed an object left open")
-			r.out = append(r.out, '}')
+			r.dropDanglingKey(mark, fmark, keyAt)
 			return true
 		}
 		r.out = append(r.out, ':')
@@ -183,10 +152,7 @@ func (r *repairer) object() bool {
 		}
 		r.skipBlanks()
 		if r.eof() {
-			r.out, r.fixes = r.out[:mark], r.fixes[:fmark]
-			r.fix(FixDanglingKey, keyAt, "dropped a key left without a value")
-			r.fix(FixTruncated, r.pos, "closed an object left open")
-			r.out = append(r.out, '}')
+			r.dropDanglingKey(mark, fmark, keyAt)
 			return true
 		}
 		if c := r.text[r.pos]; c == '}' || c == ',' || c == ']' {
@@ -202,44 +168,17 @@ func (r *repairer) object() bool {
 
 // array repairs an array starting at '['.
 func (r *repairer) array() bool {
-	if len(r.kinds) >= maxDepth {
+	if !r.enter() {
 		return false
 	}
-	r.kinds = append(r.kinds, '[')
-	defer func() { r.kinds = r.kinds[:len(r.kinds)-1] }()
-	r.out = append(r.out, '[')
-	r.pos++
+	defer r.leave()
 	items := 0
-	comma := -1
+	comma := -1 // offset of a comma not yet followed by an element
 	for {
-		r.skipBlanks()
-		if r.eof() {
-			r.dropComma(comma)
-			r.fix(FixTruncated, r.pos, "closed an array left open")
-			r.out = append(r.out, ']')
+		if r.between(']', items, &comma) {
 			return true
 		}
-		switch c := r.text[r.pos]; {
-		case c == ']':
-			r.dropComma(comma)
-			r.pos++
-			r.out = append(r.out, ']')
-			return true
-		case c == '}':
-			r.dropComma(comma)
-			r.closeMismatched(']')
-			return true
-		case c == ',':
-			if items == 0 || comma >= 0 {
-				r.fix(FixTrailingComma, r.pos, "removed a comma with no element before it")
-			} else {
-				comma = r.pos
-			}
-			r.pos++
-			continue
-		case r.ellipsis():
-			continue
-		case c == ':':
+		if r.text[r.pos] == ':' {
 			return false
 		}
 		if items > 0 {
@@ -254,6 +193,79 @@ func (r *repairer) array() bool {
 		items++
 		comma = -1
 	}
+}
+
+// enter starts the container whose opening bracket, '{' or '[', is at
+// r.pos: it copies the bracket and records it as open, for [repairer.leave]
+// to close. It reports false, having done nothing, when maxDepth containers
+// are open already.
+func (r *repairer) enter() bool {
+	if len(r.kinds) >= maxDepth {
+		return false
+	}
+	open := r.text[r.pos]
+	r.kinds = append(r.kinds, open)
+	r.out = append(r.out, open)
+	r.pos++
+	return true
+}
+
+// leave forgets the innermost open container.
+func (r *repairer) leave() { r.kinds = r.kinds[:len(r.kinds)-1] }
+
+// between reads what may stand before the next item of the innermost open
+// container, which closes with closer ('}' for an object, ']' for an
+// array): blanks, commas, "..." placeholders, the end of the text or a
+// closing bracket. count is the number of items read so far; *comma is the
+// offset of a comma not yet followed by an item (-1 when there is none),
+// kept up to date. It reports true when the container is closed (by its
+// bracket, by another one, or because the text ended); otherwise r.pos is
+// at the start of the next item.
+func (r *repairer) between(closer byte, count int, comma *int) bool {
+	leftOpen, noItem := "closed an object left open", "removed a comma with no member before it"
+	if closer == ']' {
+		leftOpen, noItem = "closed an array left open", "removed a comma with no element before it"
+	}
+	for {
+		r.skipBlanks()
+		if r.eof() {
+			r.dropComma(*comma)
+			r.fix(FixTruncated, r.pos, leftOpen)
+			r.out = append(r.out, closer)
+			return true
+		}
+		switch c := r.text[r.pos]; {
+		case c == closer:
+			r.dropComma(*comma)
+			r.pos++
+			r.out = append(r.out, closer)
+			return true
+		case c == '}' || c == ']':
+			r.dropComma(*comma)
+			r.closeMismatched(closer)
+			return true
+		case c == ',':
+			if count == 0 || *comma >= 0 {
+				r.fix(FixTrailingComma, r.pos, noItem)
+			} else {
+				*comma = r.pos
+			}
+			r.pos++
+		case r.ellipsis():
+		default:
+			return false
+		}
+	}
+}
+
+// dropDanglingKey undoes the member begun at keyAt, whose key the text
+// ends after (mark and fmark are the lengths of r.out and r.fixes before
+// it), and closes the object.
+func (r *repairer) dropDanglingKey(mark, fmark, keyAt int) {
+	r.out, r.fixes = r.out[:mark], r.fixes[:fmark]
+	r.fix(FixDanglingKey, keyAt, "dropped a key left without a value")
+	r.fix(FixTruncated, r.pos, "closed an object left open")
+	r.out = append(r.out, '}')
 }
 
 // dropComma records that the comma at offset (if any) was dropped because a

@@ -39,72 +39,36 @@ func (v *validator) value(s string, i int) (int, bool) {
 		if i >= n {
 			return n, false
 		}
-		switch c := s[i]; {
-		case c == '{':
+		if c := s[i]; c == '{' || c == '[' {
 			if len(v.stack) >= maxDepth {
 				return i, false
+			}
+			closer := byte('}')
+			if c == '[' {
+				closer = ']'
 			}
 			i++
 			for i < n && isSpace(s[i]) {
 				i++
 			}
-			if i < n && s[i] == '}' {
-				i++
-				break
+			if i >= n || s[i] != closer {
+				v.stack = append(v.stack, c)
+				if c == '{' {
+					j, ok := v.key(s, i)
+					if !ok {
+						return j, false
+					}
+					i = j
+				}
+				continue // a value is expected at i again
 			}
-			v.stack = append(v.stack, '{')
-			j, ok := v.key(s, i)
+			i++ // an empty container
+		} else {
+			j, ok := scanScalar(s, i)
 			if !ok {
 				return j, false
 			}
 			i = j
-			continue
-		case c == '[':
-			if len(v.stack) >= maxDepth {
-				return i, false
-			}
-			i++
-			for i < n && isSpace(s[i]) {
-				i++
-			}
-			if i < n && s[i] == ']' {
-				i++
-				break
-			}
-			v.stack = append(v.stack, '[')
-			continue
-		case c == '"':
-			j, ok := scanString(s, i)
-			if !ok {
-				return j, false
-			}
-			i = j
-		case c == '-' || (c >= '0' && c <= '9'):
-			j, ok := scanNumber(s, i)
-			if !ok {
-				return j, false
-			}
-			i = j
-		case c == 't':
-			j, ok := scanWord(s, i, "true")
-			if !ok {
-				return j, false
-			}
-			i = j
-		case c == 'f':
-			j, ok := scanWord(s, i, "false")
-			if !ok {
-				return j, false
-			}
-			i = j
-		case c == 'n':
-			j, ok := scanWord(s, i, "null")
-			if !ok {
-				return j, false
-			}
-			i = j
-		default:
-			return i, false
 		}
 		// A value ended at i: close containers or move to the next element.
 		for {
@@ -168,6 +132,25 @@ func (v *validator) key(s string, i int) (int, bool) {
 		i++
 	}
 	return i, true
+}
+
+// scanScalar checks the string, number, true, false or null at s[i]. It
+// returns the offset just past it and true, or the offset of the first byte
+// that cannot continue it and false.
+func scanScalar(s string, i int) (int, bool) {
+	switch c := s[i]; {
+	case c == '"':
+		return scanString(s, i)
+	case c == '-' || (c >= '0' && c <= '9'):
+		return scanNumber(s, i)
+	case c == 't':
+		return scanWord(s, i, "true")
+	case c == 'f':
+		return scanWord(s, i, "false")
+	case c == 'n':
+		return scanWord(s, i, "null")
+	}
+	return i, false
 }
 
 // scanString checks the string starting with the quote at s[i].
