@@ -301,27 +301,28 @@ func checkType(n *jnode) string {
 	if len(n.arr) == 0 {
 		return "must not be an empty array"
 	}
-	seen := map[string]bool{}
-	for _, e := range n.arr {
-		if r := one(e); r != "" {
-			return r
-		}
-		if seen[e.s] {
-			return "lists " + quote(e.s, 40) + " twice"
-		}
-		seen[e.s] = true
-	}
-	return ""
+	return checkDistinct(n.arr, one)
 }
 
 func checkStringSet(n *jnode) string {
 	if n.kind != jArray {
 		return "must be an array of strings, not " + describeNode(n)
 	}
-	seen := map[string]bool{}
-	for _, e := range n.arr {
+	return checkDistinct(n.arr, func(e *jnode) string {
 		if e.kind != jString {
 			return "must be an array of strings, but holds " + describeNode(e)
+		}
+		return ""
+	})
+}
+
+// checkDistinct checks the items of an array of strings: the reason of the
+// first that each rejects, else the first string listed twice, else "".
+func checkDistinct(items []*jnode, each func(*jnode) string) string {
+	seen := map[string]bool{}
+	for _, e := range items {
+		if r := each(e); r != "" {
+			return r
 		}
 		if seen[e.s] {
 			return "lists " + quote(e.s, 60) + " twice"

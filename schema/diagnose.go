@@ -364,46 +364,34 @@ func (d *diagnosis) allOutright(branches [][]finding, depth int) bool {
 }
 
 func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *ipath, out *[]finding, anns *annotations) {
-	items := func(from int, sub *jsonschema.Schema, kw string) {
-		if sub == nil || from >= len(arr) {
-			return
-		}
-		if d.isFalse(sub) {
-			d.add(out, at.index(from), s, kw, "unexpected item: the array may have at most "+plural(from, "item"))
-			return
-		}
-		for i := from; i < len(arr); i++ {
-			d.eval(arr[i], sub, at.index(i), out, nil)
+	// The leading items have a schema each (draft-07: an "items" array;
+	// 2020-12: "prefixItems"); the rest share one ("additionalItems" after
+	// a draft-07 "items" array, else "items").
+	prefix, rest, restKw := s.PrefixItems, s.Items, "items"
+	if d.c.draft == draft7 {
+		prefix = s.ItemsArray
+		if prefix != nil {
+			rest, restKw = s.AdditionalItems, "additionalItems"
 		}
 	}
-	if d.c.draft == draft7 {
-		if s.ItemsArray != nil {
-			for i, sub := range s.ItemsArray {
-				if i >= len(arr) {
-					break
-				}
-				d.eval(arr[i], sub, at.index(i), out, nil)
-			}
-			anns.endIndex = max(anns.endIndex, min(len(s.ItemsArray), len(arr)))
-			if s.AdditionalItems != nil {
-				items(len(s.ItemsArray), s.AdditionalItems, "additionalItems")
-				anns.allItems = true
-			}
-		} else if s.Items != nil {
-			items(0, s.Items, "items")
-			anns.allItems = true
+	for i, sub := range prefix {
+		if i >= len(arr) {
+			break
 		}
-	} else {
-		for i, sub := range s.PrefixItems {
-			if i >= len(arr) {
-				break
+		d.eval(arr[i], sub, at.index(i), out, nil)
+	}
+	anns.endIndex = max(anns.endIndex, min(len(prefix), len(arr)))
+	if rest != nil {
+		anns.allItems = true
+		from := len(prefix)
+		switch {
+		case from >= len(arr): // no item beyond the prefix
+		case d.isFalse(rest):
+			d.add(out, at.index(from), s, restKw, "unexpected item: the array may have at most "+plural(from, "item"))
+		default:
+			for i := from; i < len(arr); i++ {
+				d.eval(arr[i], rest, at.index(i), out, nil)
 			}
-			d.eval(arr[i], sub, at.index(i), out, nil)
-		}
-		anns.endIndex = max(anns.endIndex, min(len(s.PrefixItems), len(arr)))
-		if s.Items != nil {
-			items(len(s.PrefixItems), s.Items, "items")
-			anns.allItems = true
 		}
 	}
 	nContains := 0
