@@ -193,15 +193,19 @@ func breakLen(s string, i int) int {
 	return 0
 }
 
-// hasBreak reports whether s holds a line break in the sense of breakLen.
-func hasBreak(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if breakLen(s, i) > 0 {
-			return true
+// nextBreak returns the index just past the first line break (in the
+// sense of breakLen) of s at or after i, or -1 when there is none.
+func nextBreak(s string, i int) int {
+	for ; i < len(s); i++ {
+		if n := breakLen(s, i); n > 0 {
+			return i + n
 		}
 	}
-	return false
+	return -1
 }
+
+// hasBreak reports whether s holds a line break in the sense of breakLen.
+func hasBreak(s string) bool { return nextBreak(s, 0) >= 0 }
 
 // indent is what follows every line break of a multi-line value.
 const indent = "  "
@@ -210,16 +214,10 @@ const indent = "  "
 // line of s can start at the block's left margin.
 func appendIndented(dst []byte, s string) []byte {
 	last := 0
-	for i := 0; i < len(s); {
-		n := breakLen(s, i)
-		if n == 0 {
-			i++
-			continue
-		}
-		i += n
-		dst = append(dst, s[last:i]...)
+	for end := nextBreak(s, 0); end >= 0; end = nextBreak(s, end) {
+		dst = append(dst, s[last:end]...)
 		dst = append(dst, indent...)
-		last = i
+		last = end
 	}
 	return append(dst, s[last:]...)
 }
@@ -233,19 +231,12 @@ func unindent(s string) (string, bool) {
 	var b strings.Builder
 	b.Grow(len(s))
 	last := 0
-	for i := 0; i < len(s); {
-		n := breakLen(s, i)
-		if n == 0 {
-			i++
-			continue
-		}
-		i += n
-		if !strings.HasPrefix(s[i:], indent) {
+	for end := nextBreak(s, 0); end >= 0; end = nextBreak(s, end) {
+		if !strings.HasPrefix(s[end:], indent) {
 			return "", false
 		}
-		b.WriteString(s[last:i])
-		i += len(indent)
-		last = i
+		b.WriteString(s[last:end])
+		last = end + len(indent)
 	}
 	b.WriteString(s[last:])
 	return b.String(), true
