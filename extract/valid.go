@@ -218,15 +218,9 @@ func scanNumber(s string, i int) (int, bool) {
 		return i, false
 	}
 	if i < n && s[i] == '.' {
-		i++
-		if i >= n {
-			return n, false
-		}
-		if s[i] < '0' || s[i] > '9' {
+		var ok bool
+		if i, ok = scanDigits(s, i+1); !ok {
 			return i, false
-		}
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			i++
 		}
 	}
 	if i < n && (s[i] == 'e' || s[i] == 'E') {
@@ -234,15 +228,23 @@ func scanNumber(s string, i int) (int, bool) {
 		if i < n && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		if i >= n {
-			return n, false
-		}
-		if s[i] < '0' || s[i] > '9' {
-			return i, false
-		}
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
+		return scanDigits(s, i)
+	}
+	return i, true
+}
+
+// scanDigits checks the one or more digits starting at s[i] (a fraction
+// or an exponent).
+func scanDigits(s string, i int) (int, bool) {
+	n := len(s)
+	if i >= n {
+		return n, false
+	}
+	if s[i] < '0' || s[i] > '9' {
+		return i, false
+	}
+	for i < n && s[i] >= '0' && s[i] <= '9' {
+		i++
 	}
 	return i, true
 }
