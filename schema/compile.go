@@ -27,6 +27,12 @@ type ParseOptions struct {
 	// relative reference). Nil, the default, refuses every remote $ref
 	// with [ErrRemoteRef]: nothing is ever fetched.
 	Loader Loader
+	// MaxDepth is how deeply a value may nest for [Schema.Validate]: a
+	// value with arrays or objects nested more levels below its root gets
+	// one violation (keyword "maxDepth") at the first such place and is not
+	// validated further. 0 means [DefaultMaxDepth]; negative is an error
+	// matching [ErrInvalidOptions].
+	MaxDepth int
 }
 
 // sinfo is what the diagnostic pass needs to know about one subschema,

@@ -109,6 +109,12 @@
 // Schema documents are limited to 8 MiB and 256 levels of nesting
 // ([ErrLimit]), and to 64 loaded documents. The diagnostic pass stops
 // descending after 4000 nested subschema applications and says so.
-// jsonschema-go's own work is not bounded by this package: a schema whose
-// anyOf alternatives nest many levels deep costs it exponential time.
+// [Schema.Validate] refuses values that nest more than [DefaultMaxDepth]
+// (128) levels deep ([ParseOptions.MaxDepth] changes it) with one
+// violation, before jsonschema-go sees them: its cost on an invalid value
+// grows faster than quadratically with the depth (seconds at a thousand
+// levels under a recursive schema), and a model's output must not stall
+// the caller. jsonschema-go's own work is otherwise not bounded by this
+// package: a schema whose anyOf alternatives nest many levels deep costs it
+// exponential time.
 package schema

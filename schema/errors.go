@@ -24,6 +24,11 @@ var (
 	ErrRefCycle = errors.New("schema: reference cycle")
 )
 
+// ErrInvalidOptions is returned (wrapped, with what is wrong) by [ParseWith]
+// when its [ParseOptions] hold an unusable value, such as a negative
+// MaxDepth. No schema is compiled.
+var ErrInvalidOptions = errors.New("schema: invalid parse options")
+
 // An InvalidSchemaError reports a schema that cannot be compiled: malformed
 // JSON, a keyword with a value of the wrong kind, a $ref that points nowhere.
 // Parse reports the first problem in document order.

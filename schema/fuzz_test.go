@@ -115,7 +115,11 @@ func FuzzDiagnosticAgreement(f *testing.F) {
 		if json.Unmarshal(instance, &v) != nil {
 			return
 		}
-		valid := len(s.Validate(v)) == 0
+		vs := s.Validate(v)
+		if len(vs) == 1 && vs[0].Keyword == "maxDepth" {
+			return // refused before jsonschema-go sees it: nothing to agree on
+		}
+		valid := len(vs) == 0
 		if n := schema.DiagnosticCount(s, v); (n == 0) != valid {
 			t.Fatalf("jsonschema-go says valid=%v, the diagnostic pass finds %d violations", valid, n)
 		}

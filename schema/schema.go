@@ -28,6 +28,7 @@ type Schema struct {
 	min      []byte // src minified, key order kept
 	c        *compiled
 	resolved *jsonschema.Resolved
+	maxDepth int // ParseOptions.MaxDepth; 0 means DefaultMaxDepth
 }
 
 // Parse compiles a JSON Schema document. It returns an [*InvalidSchemaError]
@@ -44,6 +45,9 @@ func ParseWith(data []byte, opts *ParseOptions) (*Schema, error) {
 	if opts != nil {
 		o = *opts
 	}
+	if o.MaxDepth < 0 {
+		return nil, fmt.Errorf("%w: MaxDepth %d is negative", ErrInvalidOptions, o.MaxDepth)
+	}
 	c, err := compileDocument(data, o.Loader)
 	if err != nil {
 		return nil, err
@@ -56,7 +60,7 @@ func ParseWith(data []byte, opts *ParseOptions) (*Schema, error) {
 	if err := json.Compact(&min, data); err != nil {
 		return nil, &InvalidSchemaError{Path: "$", Reason: err.Error(), Err: fmt.Errorf("%w: %w", ErrSyntax, err)}
 	}
-	return &Schema{src: bytes.Clone(data), min: min.Bytes(), c: c, resolved: resolved}, nil
+	return &Schema{src: bytes.Clone(data), min: min.Bytes(), c: c, resolved: resolved, maxDepth: o.MaxDepth}, nil
 }
 
 // authorityLoader serves jsonschema-go the documents compile loaded.
@@ -183,12 +187,17 @@ func (s *Schema) Warnings() []Warning {
 // nil); other Go values are accepted as github.com/google/jsonschema-go
 // accepts them.
 //
-// jsonschema-go decides validity: a valid v costs one call to it. For an
-// invalid v a diagnostic pass collects all violations; if it finds none,
-// the result is jsonschema-go's own message at "$".
+// jsonschema-go decides validity: a valid v costs one call to it (and a walk
+// that checks v nests at most [DefaultMaxDepth] levels, or
+// [ParseOptions.MaxDepth]; a deeper v gets one "maxDepth" violation instead).
+// For an invalid v a diagnostic pass collects all violations; if it finds
+// none, the result is jsonschema-go's own message at "$".
 func (s *Schema) Validate(v any) []Violation {
 	if s == nil || s.c == nil {
 		return nil
+	}
+	if tv, deep := tooDeep(v, s.depthLimit()); deep {
+		return []Violation{tv}
 	}
 	err := s.resolved.Validate(v)
 	if err == nil {

@@ -1,0 +1,77 @@
+package schema_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/schema"
+)
+
+// treeSchema describes a value that nests to any depth: the recursive shape
+// under which jsonschema-go's cost on invalid values explodes with depth.
+const treeSchema = `{"$defs": {"n": {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#/$defs/n"}}]}}, "$ref": "#/$defs/n"}`
+
+func nest(leaf any, depth int) any {
+	v := leaf
+	for range depth {
+		v = []any{v}
+	}
+	return v
+}
+
+func TestValidateDepthLimit(t *testing.T) {
+	s, err := schema.Parse([]byte(treeSchema))
+	require.NoError(t, err)
+
+	assert.Empty(t, s.Validate(nest(1.0, schema.DefaultMaxDepth)), "the limit itself is allowed")
+	assert.NotEmpty(t, s.Validate(nest("x", schema.DefaultMaxDepth)), "an invalid value within the limit is diagnosed as usual")
+
+	vs := s.Validate(nest(1.0, schema.DefaultMaxDepth+1))
+	require.Len(t, vs, 1)
+	assert.Equal(t, "maxDepth", vs[0].Keyword)
+	assert.Equal(t, "the value nests more than 128 levels deep; flatten it", vs[0].Message)
+	assert.Len(t, vs[0].Pointer, 2*schema.DefaultMaxDepth, "it points at the first container beyond the limit")
+
+	// A hostile depth is refused at once, valid or not.
+	for _, leaf := range []any{1.0, "x"} {
+		vs := s.Validate(nest(leaf, 5000))
+		require.Len(t, vs, 1)
+		assert.Equal(t, "maxDepth", vs[0].Keyword)
+	}
+}
+
+func TestValidateDepthLimitPath(t *testing.T) {
+	s, err := schema.Parse([]byte(`{"type": "object"}`))
+	require.NoError(t, err)
+	// Keys are walked in sorted order, so the place reported is stable.
+	v := map[string]any{"b": nest(1.0, 10), "a": map[string]any{"x": nest(1.0, 10)}}
+	s2, err := schema.ParseWith([]byte(`{"type": "object"}`), &schema.ParseOptions{MaxDepth: 5})
+	require.NoError(t, err)
+	vs := s2.Validate(v)
+	require.Len(t, vs, 1)
+	assert.Equal(t, "$.a.x[0][0][0]", vs[0].Path, "the sixth container: the root is the first level")
+	assert.Equal(t, "/a/x/0/0/0", vs[0].Pointer)
+	assert.Empty(t, s.Validate(v), "the default limit allows it")
+}
+
+func TestParseWithNegativeMaxDepth(t *testing.T) {
+	_, err := schema.ParseWith([]byte(`{}`), &schema.ParseOptions{MaxDepth: -1})
+	assert.True(t, errors.Is(err, schema.ErrInvalidOptions), "got %v", err)
+}
+
+// BenchmarkValidateDeepInvalid is the worst case the depth limit bounds: an
+// invalid value at the limit under a recursive schema.
+func BenchmarkValidateDeepInvalid(b *testing.B) {
+	s, err := schema.Parse([]byte(treeSchema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := nest("x", schema.DefaultMaxDepth)
+	b.ReportAllocs()
+	for range b.N {
+		s.Validate(v)
+	}
+}
