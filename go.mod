@@ -7,4 +7,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+// Pulled in by testify (assert's YAML comparisons); agentio does not use it.
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)

@@ -54,9 +54,10 @@
 // the step-wise enforce.Enforcer for orchestrators that run each attempt as
 // a job of its own.
 //
-// validation_mode "lenient" is accepted in blueprints and run options but
-// not implemented: a run that would use it fails with
-// [ErrLenientUnsupported] before any model call.
+// validation_mode "lenient" (coercing "5" to 5 and the like, seed 002) is
+// accepted in blueprints and run options, but this version has no lenient
+// validation: a run that would use it fails with [ErrLenientUnsupported]
+// before any model call, rather than silently validating strictly.
 //
 // # Results
 //
