@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"strings"
+	"io"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,9 +15,8 @@ import (
 // does without a key, and checks what it prints against
 // testdata/output.golden (go test . -update rewrites it).
 func TestOutput(t *testing.T) {
-	var out strings.Builder
-	require.NoError(t, run(context.Background(), &out, func(string) string { return "" }))
-	golden.Check(t, "output", out.String())
+	noEnv := func(string) string { return "" }
+	golden.CheckOutput(t, "output", func(w io.Writer) error { return run(context.Background(), w, noEnv) })
 }
 
 func TestChooseProvider(t *testing.T) {

@@ -9,6 +9,7 @@ package golden
 
 import (
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -39,6 +40,17 @@ func Check(t testing.TB, name, got string) {
 	if want := string(data); got != want {
 		t.Errorf("%s differs from the output (run with -update to accept it):\n%s", path, firstDiff(want, got))
 	}
+}
+
+// CheckOutput calls fn with a writer and compares what fn wrote with
+// testdata/<name>.golden, as [Check] does. An error from fn fails the test.
+func CheckOutput(t testing.TB, name string, fn func(w io.Writer) error) {
+	t.Helper()
+	var out strings.Builder
+	if err := fn(&out); err != nil {
+		t.Fatal(err)
+	}
+	Check(t, name, out.String())
 }
 
 // firstDiff describes the first line at which want and got differ.

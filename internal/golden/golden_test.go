@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"io"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,4 +25,11 @@ func TestFirstDiff(t *testing.T) {
 
 func TestCheckMatches(t *testing.T) {
 	Check(t, "sample", "a golden file\n")
+}
+
+func TestCheckOutput(t *testing.T) {
+	CheckOutput(t, "sample", func(w io.Writer) error {
+		_, err := io.WriteString(w, "a golden file\n")
+		return err
+	})
 }
