@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -57,19 +58,18 @@ var typeKeywords = []string{"type", "enum", "const", "$ref", "anyOf", "oneOf", "
 
 // convertOpenAI rewrites the schema document src for OpenAI's strict mode.
 func convertOpenAI(src []byte) (*Conversion, error) {
-	root, err := decodeOrdered(src)
+	root, err := decodeTree(src, maxSchemaDepth)
 	if err != nil {
 		return nil, fmt.Errorf("schema: openai dialect: %w", err)
 	}
-	var doc *ordObject
-	switch r := root.(type) {
-	case *ordObject:
-		doc = r
-	case bool:
-		if !r {
+	doc := root
+	switch root.kind {
+	case jObject:
+	case jBool:
+		if !root.b {
 			return nil, errors.New("schema: openai dialect: the schema false accepts no value")
 		}
-		doc = newOrdObject()
+		doc = &jnode{kind: jObject}
 	default:
 		return nil, errors.New("schema: openai dialect: the schema is not a JSON object")
 	}
@@ -95,8 +95,8 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 	}
 
 	c := &openaiConverter{
-		root:     deepCopyOrdered(doc).(*ordObject),
-		optional: map[*ordObject]map[string]bool{},
+		root:     doc.deepCopy(),
+		optional: map[*jnode]map[string]bool{},
 		active:   map[string]bool{},
 	}
 	strict := c.convert()
@@ -104,7 +104,7 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 		c.checkLimits(strict)
 	}
 	if len(c.blockers) > 0 {
-		conv.Schema = appendOrdered(nil, doc)
+		conv.Schema = doc.appendJSON(nil)
 		conv.Changes = append(changes, c.blockers...)
 		if conv.Wrapped {
 			conv.restore = unwrap
@@ -112,7 +112,7 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 		return conv, nil
 	}
 	conv.Strict = true
-	conv.Schema = appendOrdered(nil, strict)
+	conv.Schema = strict.appendJSON(nil)
 	conv.Changes = append(changes, c.changes...)
 	r := &openaiRestorer{root: strict, optional: c.optional}
 	conv.restore = func(v any) any { return unwrap(r.value(v, strict, 0)) }
@@ -122,30 +122,28 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 // openaiObjectRoot reports whether doc describes objects without a union
 // at its root (following a root $ref, and the branches of a root allOf),
 // so it needs no wrapping.
-func openaiObjectRoot(doc *ordObject) bool { return objectSchema(doc, doc, 0) }
+func openaiObjectRoot(doc *jnode) bool { return objectSchema(doc, doc, 0) }
 
 // objectSchema reports whether o, a schema in doc, describes objects
 // without a union; depth bounds the references and allOf branches
 // followed.
-func objectSchema(doc, o *ordObject, depth int) bool {
+func objectSchema(doc, o *jnode, depth int) bool {
 	if depth > openaiMaxRefHops {
 		return false
 	}
 	if ref, ok := o.str("$ref"); ok {
-		t, _ := resolveLocalRef(doc, ref)
-		to, ok := t.(*ordObject)
-		return ok && objectSchema(doc, to, depth+1)
+		to := doc.resolveRef(ref)
+		return to != nil && to.kind == jObject && objectSchema(doc, to, depth+1)
 	}
-	if isUnion(o.vals["anyOf"]) || isUnion(o.vals["oneOf"]) || o.has("enum") || o.has("const") || o.has("items") {
+	if isUnion(o.get("anyOf")) || isUnion(o.get("oneOf")) || o.has("enum") || o.has("const") || o.has("items") {
 		return false
 	}
-	if t, ok := o.get("type"); ok {
-		return t == "object"
+	if t := o.get("type"); t != nil {
+		return t.isString("object")
 	}
-	if all, ok := o.vals["allOf"].([]any); ok && len(all) > 0 {
+	if all, ok := o.list("allOf"); ok && len(all) > 0 {
 		for _, b := range all {
-			bo, ok := b.(*ordObject)
-			if !ok || !objectSchema(doc, bo, depth+1) {
+			if b.kind != jObject || !objectSchema(doc, b, depth+1) {
 				return false
 			}
 		}
@@ -157,18 +155,16 @@ func objectSchema(doc, o *ordObject, depth int) bool {
 // isUnion reports whether v is an anyOf/oneOf list with at least one branch
 // that describes a type, rather than a list of extra constraints
 // ({"required": [...]}).
-func isUnion(v any) bool {
-	branches, ok := v.([]any)
-	if !ok {
+func isUnion(v *jnode) bool {
+	if v == nil || v.kind != jArray {
 		return false
 	}
-	for _, b := range branches {
-		o, ok := b.(*ordObject)
-		if !ok {
+	for _, b := range v.arr {
+		if b.kind != jObject {
 			return true
 		}
 		for _, k := range typeKeywords {
-			if o.has(k) {
+			if b.has(k) {
 				return true
 			}
 		}
@@ -179,9 +175,9 @@ func isUnion(v any) bool {
 // openaiWrap returns {"type":"object","properties":{key: inner},...} with
 // inner's $schema, $id and definitions hoisted and its references rewritten
 // to keep pointing where they did.
-func openaiWrap(inner *ordObject, key string) *ordObject {
+func openaiWrap(inner *jnode, key string) *jnode {
 	inner = inner.clone()
-	prefix := "#/properties/" + strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
+	prefix := "#/properties/" + escapePointer(key)
 	rewriteRefs(inner, func(ref string) string {
 		switch {
 		case ref == "#":
@@ -194,21 +190,19 @@ func openaiWrap(inner *ordObject, key string) *ordObject {
 			return ref
 		}
 	})
-	w := newOrdObject()
+	w := &jnode{kind: jObject}
 	for _, k := range []string{"$schema", "$id"} {
-		if v, ok := inner.get(k); ok {
+		if v := inner.get(k); v != nil {
 			w.set(k, v)
 			inner.del(k)
 		}
 	}
-	w.set("type", "object")
-	props := newOrdObject()
-	props.set(key, inner)
-	w.set("properties", props)
-	w.set("required", []any{key})
-	w.set("additionalProperties", false)
+	w.set("type", &jnode{kind: jString, s: "object"})
+	w.set("properties", &jnode{kind: jObject, keys: []string{key}, vals: []*jnode{inner}})
+	w.set("required", &jnode{kind: jArray, arr: []*jnode{{kind: jString, s: key}}})
+	w.set("additionalProperties", &jnode{kind: jBool})
 	for _, k := range []string{"$defs", "definitions"} {
-		if v, ok := inner.get(k); ok {
+		if v := inner.get(k); v != nil {
 			w.set(k, v)
 			inner.del(k)
 		}
@@ -216,83 +210,45 @@ func openaiWrap(inner *ordObject, key string) *ordObject {
 	return w
 }
 
-// subschemaKeys are the keywords whose value is a schema, a list of
-// schemas (lists) or a map of names to schemas (maps).
-var (
-	subschemaKeys = []string{"additionalProperties", "items", "not", "if", "then", "else",
-		"contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems", "contentSchema"}
-	subschemaLists = []string{"anyOf", "oneOf", "allOf", "prefixItems", "items"}
-	subschemaMaps  = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
-)
-
-// eachSubschema calls fn for every schema nested in o (not o itself),
-// depth first.
-func eachSubschema(o *ordObject, fn func(*ordObject)) {
-	visit := func(v any) {
-		if c, ok := v.(*ordObject); ok {
-			fn(c)
-			eachSubschema(c, fn)
-		}
-	}
-	for _, k := range subschemaKeys {
-		visit(o.vals[k])
-	}
-	for _, k := range subschemaLists {
-		if l, ok := o.vals[k].([]any); ok {
-			for _, v := range l {
-				visit(v)
-			}
-		}
-	}
-	for _, k := range subschemaMaps {
-		if m := o.obj(k); m != nil {
-			for _, name := range m.keys {
-				visit(m.vals[name])
-			}
-		}
-	}
-}
-
-// rewriteRefs replaces, in place, every $ref in o and below by map(ref).
-func rewriteRefs(o *ordObject, mapRef func(string) string) {
-	fix := func(s *ordObject) {
+// rewriteRefs replaces, in place, every $ref in n and below by
+// mapRef(ref).
+func rewriteRefs(n *jnode, mapRef func(string) string) {
+	walkSchemas(n, func(s *jnode) {
 		if ref, ok := s.str("$ref"); ok {
-			s.set("$ref", mapRef(ref))
+			s.set("$ref", &jnode{kind: jString, s: mapRef(ref)})
 		}
-	}
-	fix(o)
-	eachSubschema(o, fix)
+	})
 }
 
 // An openaiConverter rewrites one schema document for strict mode. It
 // works on its own copy of the document and is used once.
 type openaiConverter struct {
-	root     *ordObject // the source document, for resolving references
+	root     *jnode // the source document, for resolving references
 	changes  []Change
 	blockers []Change
-	optional map[*ordObject]map[string]bool // converted object → formerly optional properties
-	active   map[string]bool                // references being inlined
+	optional map[*jnode]map[string]bool // converted object → formerly optional properties
+	active   map[string]bool            // references being inlined
 	inlines  int
 }
 
-func (c *openaiConverter) change(path, kind, format string, args ...any) {
-	c.changes = append(c.changes, Change{Path: path, Kind: kind, Detail: fmt.Sprintf(format, args...)})
+func (c *openaiConverter) change(path *ipath, kind, format string, args ...any) {
+	c.changes = append(c.changes, Change{Path: path.segments().changePath(), Kind: kind, Detail: fmt.Sprintf(format, args...)})
 }
 
-func (c *openaiConverter) block(path, format string, args ...any) {
-	c.blockers = append(c.blockers, Change{Path: path, Kind: ChangeNotStrict, Detail: fmt.Sprintf(format, args...)})
+func (c *openaiConverter) block(path *ipath, format string, args ...any) {
+	c.blockers = append(c.blockers, Change{Path: path.segments().changePath(), Kind: ChangeNotStrict, Detail: fmt.Sprintf(format, args...)})
 }
 
 // convert returns the strict form of the whole document.
-func (c *openaiConverter) convert() *ordObject {
+func (c *openaiConverter) convert() *jnode {
 	c.renameDefinitions()
 	c.pruneDefinitions()
-	out, ok := c.node(c.root, "$").(*ordObject)
-	if !ok {
-		return newOrdObject()
+	out := c.node(c.root, nil)
+	if out.kind != jObject {
+		return &jnode{kind: jObject}
 	}
 	if !typeIncludes(out, "object") || out.has("anyOf") || out.has("$ref") {
-		c.block("$", "the root must be an object schema without anyOf")
+		c.block(nil, "the root must be an object schema without anyOf")
 	}
 	return out
 }
@@ -306,16 +262,16 @@ func (c *openaiConverter) renameDefinitions() {
 	}
 	target := c.root.obj("$defs")
 	if target == nil {
-		target = newOrdObject()
+		target = &jnode{kind: jObject}
 	} else {
 		target = target.clone()
 	}
-	for _, name := range defs.keys {
+	for i, name := range defs.keys {
 		if target.has(name) {
-			c.block("$.definitions", "definition %q exists in both definitions and $defs", name)
+			c.block((*ipath)(nil).key("definitions"), "definition %q exists in both definitions and $defs", name)
 			return
 		}
-		target.set(name, defs.vals[name])
+		target.set(name, defs.vals[i])
 	}
 	c.root.del("definitions")
 	c.root.set("$defs", target)
@@ -325,7 +281,7 @@ func (c *openaiConverter) renameDefinitions() {
 		}
 		return ref
 	})
-	c.change("$", ChangeRenamedDefinitions, "definitions moved to $defs")
+	c.change(nil, ChangeRenamedDefinitions, "definitions moved to $defs")
 }
 
 // pruneDefinitions drops the root's $defs that no reference reaches, so
@@ -336,38 +292,37 @@ func (c *openaiConverter) pruneDefinitions() {
 		return
 	}
 	used := map[string]bool{}
-	var queue []*ordObject
-	collect := func(s *ordObject) {
+	var queue []*jnode
+	collect := func(s *jnode) {
 		ref, ok := s.str("$ref")
 		if !ok || !strings.HasPrefix(ref, "#/$defs/") {
 			return
 		}
-		name := unescapeRefSegment(strings.SplitN(ref[len("#/$defs/"):], "/", 2)[0])
+		name := unescapeRefToken(strings.SplitN(ref[len("#/$defs/"):], "/", 2)[0])
 		if used[name] {
 			return
 		}
 		used[name] = true
-		if d, ok := defs.vals[name].(*ordObject); ok {
+		if d := defs.obj(name); d != nil {
 			queue = append(queue, d)
 		}
 	}
 	top := c.root.clone()
 	top.del("$defs")
-	collect(top)
-	eachSubschema(top, collect)
+	walkSchemas(top, collect)
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
-		collect(d)
-		eachSubschema(d, collect)
+		walkSchemas(d, collect)
 	}
-	kept := newOrdObject()
-	for _, name := range defs.keys {
+	kept := &jnode{kind: jObject}
+	for i, name := range defs.keys {
 		if used[name] {
-			kept.set(name, defs.vals[name])
+			kept.keys = append(kept.keys, name)
+			kept.vals = append(kept.vals, defs.vals[i])
 			continue
 		}
-		c.change(childPath(childPath("$", "$defs"), name), ChangeDropped, "definition %q dropped: no $ref uses it", name)
+		c.change((*ipath)(nil).key("$defs").key(name), ChangeDropped, "definition %q dropped: no $ref uses it", name)
 	}
 	if len(kept.keys) == 0 {
 		c.root.del("$defs")
@@ -377,13 +332,13 @@ func (c *openaiConverter) pruneDefinitions() {
 }
 
 // node converts the schema v found at path.
-func (c *openaiConverter) node(v any, path string) any {
-	switch n := v.(type) {
-	case *ordObject:
-		return c.schema(n, path)
-	case bool:
-		c.block(path, "the boolean schema %t has no strict form", n)
-		return n
+func (c *openaiConverter) node(v *jnode, path *ipath) *jnode {
+	switch v.kind {
+	case jObject:
+		return c.schema(v, path)
+	case jBool:
+		c.block(path, "the boolean schema %t has no strict form", v.b)
+		return v
 	default:
 		c.block(path, "a schema must be a JSON object")
 		return v
@@ -391,7 +346,7 @@ func (c *openaiConverter) node(v any, path string) any {
 }
 
 // schema converts one schema object; src is not modified.
-func (c *openaiConverter) schema(src *ordObject, path string) *ordObject {
+func (c *openaiConverter) schema(src *jnode, path *ipath) *jnode {
 	n := src.clone()
 	var inlined []string
 	defer func() {
@@ -422,7 +377,7 @@ func (c *openaiConverter) schema(src *ordObject, path string) *ordObject {
 
 // inlineRef replaces a $ref that has sibling keywords by the schema it
 // points to, the siblings winning; OpenAI wants a $ref alone.
-func (c *openaiConverter) inlineRef(n *ordObject, path string, inlined *[]string) *ordObject {
+func (c *openaiConverter) inlineRef(n *jnode, path *ipath, inlined *[]string) *jnode {
 	for n.has("$ref") && len(n.keys) > 1 {
 		ref, ok := n.str("$ref")
 		if !ok {
@@ -442,9 +397,8 @@ func (c *openaiConverter) inlineRef(n *ordObject, path string, inlined *[]string
 			c.block(path, "$ref %q with sibling keywords is recursive and cannot be inlined", ref)
 			return n
 		}
-		t, _ := resolveLocalRef(c.root, ref)
-		target, ok := t.(*ordObject)
-		if !ok {
+		target := c.root.resolveRef(ref)
+		if target == nil || target.kind != jObject {
 			c.block(path, "$ref %q does not point to a schema object in this document", ref)
 			return n
 		}
@@ -452,9 +406,9 @@ func (c *openaiConverter) inlineRef(n *ordObject, path string, inlined *[]string
 		for _, k := range []string{"$defs", "definitions", "$schema", "$id"} {
 			merged.del(k)
 		}
-		for _, k := range n.keys {
+		for i, k := range n.keys {
 			if k != "$ref" {
-				merged.set(k, n.vals[k])
+				merged.set(k, n.vals[i])
 			}
 		}
 		c.active[ref] = true
@@ -464,7 +418,7 @@ func (c *openaiConverter) inlineRef(n *ordObject, path string, inlined *[]string
 		n = merged
 	}
 	if ref, ok := n.str("$ref"); ok {
-		if _, found := resolveLocalRef(c.root, ref); !found {
+		if c.root.resolveRef(ref) == nil {
 			c.block(path, "$ref %q does not point into this document", ref)
 		}
 	}
@@ -473,7 +427,7 @@ func (c *openaiConverter) inlineRef(n *ordObject, path string, inlined *[]string
 
 // onlyAnnotations reports whether n's keywords besides $ref are all
 // annotations a model can do without.
-func onlyAnnotations(n *ordObject) bool {
+func onlyAnnotations(n *jnode) bool {
 	for _, k := range n.keys {
 		switch k {
 		case "$ref", "description", "title", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly":
@@ -486,12 +440,11 @@ func onlyAnnotations(n *ordObject) bool {
 
 // unions rewrites oneOf as anyOf. It reports false when n cannot be
 // converted further.
-func (c *openaiConverter) unions(n *ordObject, path string) bool {
-	one, ok := n.get("oneOf")
-	if !ok || !isUnion(one) {
+func (c *openaiConverter) unions(n *jnode, path *ipath) bool {
+	if !isUnion(n.get("oneOf")) {
 		return true // absent, or extra constraints moved to the description later
 	}
-	if isUnion(n.vals["anyOf"]) {
+	if isUnion(n.get("anyOf")) {
 		c.block(path, "both anyOf and oneOf list alternatives")
 		return false
 	}
@@ -507,29 +460,27 @@ func (c *openaiConverter) unions(n *ordObject, path string) bool {
 // when they cannot be merged. A branch that is a $ref stays active (in
 // inlined) while n's children are converted, so a recursive allOf is
 // caught rather than merged forever.
-func (c *openaiConverter) mergeAllOf(n *ordObject, path string, inlined *[]string) bool {
+func (c *openaiConverter) mergeAllOf(n *jnode, path *ipath, inlined *[]string) bool {
 	for round := 0; n.has("allOf"); round++ {
-		branches, ok := n.vals["allOf"].([]any)
+		branches, ok := n.list("allOf")
 		if !ok || round >= 8 {
 			c.block(path, "allOf cannot be merged")
 			return false
 		}
 		n.del("allOf")
 		for i, b := range branches {
-			if bo, ok := b.(*ordObject); ok {
-				if ref, ok := bo.str("$ref"); ok {
-					if c.active[ref] || c.inlines >= openaiMaxInlines {
-						c.block(path, "allOf through $ref %q is recursive and cannot be merged", ref)
-						return false
-					}
-					c.active[ref] = true
-					*inlined = append(*inlined, ref)
-					c.inlines++
+			if ref, ok := b.str("$ref"); ok {
+				if c.active[ref] || c.inlines >= openaiMaxInlines {
+					c.block(path, "allOf through $ref %q is recursive and cannot be merged", ref)
+					return false
 				}
+				c.active[ref] = true
+				*inlined = append(*inlined, ref)
+				c.inlines++
 			}
 			bo := c.deref(b)
 			if bo == nil {
-				c.block(indexPath(childPath(path, "allOf"), i), "allOf branch is not a schema object in this document")
+				c.block(path.key("allOf").index(i), "allOf branch is not a schema object in this document")
 				return false
 			}
 			if !c.mergeInto(n, bo, path) {
@@ -543,15 +494,14 @@ func (c *openaiConverter) mergeAllOf(n *ordObject, path string, inlined *[]strin
 
 // deref returns the schema object v is, or that its bare $ref chain
 // points to in the source document.
-func (c *openaiConverter) deref(v any) *ordObject {
-	o, _ := v.(*ordObject)
+func (c *openaiConverter) deref(v *jnode) *jnode {
+	o := objectOrNil(v)
 	for i := 0; o != nil && i < openaiMaxRefHops; i++ {
 		ref, ok := o.str("$ref")
 		if !ok || len(o.keys) > 1 {
 			return o
 		}
-		t, _ := resolveLocalRef(c.root, ref)
-		o, _ = t.(*ordObject)
+		o = objectOrNil(c.root.resolveRef(ref))
 	}
 	if o != nil && o.has("$ref") && len(o.keys) == 1 {
 		return nil
@@ -560,9 +510,9 @@ func (c *openaiConverter) deref(v any) *ordObject {
 }
 
 // mergeInto merges the allOf branch b into n.
-func (c *openaiConverter) mergeInto(n, b *ordObject, path string) bool {
-	for _, k := range b.keys {
-		v := b.vals[k]
+func (c *openaiConverter) mergeInto(n, b *jnode, path *ipath) bool {
+	for i, k := range b.keys {
+		v := b.vals[i]
 		switch k {
 		case "$defs", "definitions", "$schema", "$id", "$comment":
 		case "description", "title":
@@ -570,35 +520,35 @@ func (c *openaiConverter) mergeInto(n, b *ordObject, path string) bool {
 				n.set(k, v)
 			}
 		case "properties":
-			bp, ok := v.(*ordObject)
-			if !ok {
+			if v.kind != jObject {
 				c.block(path, "allOf branch has properties that are not an object")
 				return false
 			}
-			np := newOrdObject()
+			np := &jnode{kind: jObject}
 			if old := n.obj("properties"); old != nil {
 				np = old.clone()
 			}
-			for _, name := range bp.keys {
-				if old, ok := np.get(name); ok && !equalOrdered(old, bp.vals[name]) {
-					c.block(childPath(childPath(path, "properties"), name), "allOf branches define property %q differently", name)
+			for j, name := range v.keys {
+				if old := np.get(name); old != nil && !old.equal(v.vals[j]) {
+					c.block(path.key("properties").key(name), "allOf branches define property %q differently", name)
 					return false
 				}
-				np.set(name, bp.vals[name])
+				np.set(name, v.vals[j])
 			}
 			n.set("properties", np)
 		case "required":
-			req, _ := n.vals["required"].([]any)
-			merged := append([]any(nil), req...)
-			add, _ := v.([]any)
-			for _, r := range add {
-				if !containsValue(merged, r) {
-					merged = append(merged, r)
+			req, _ := n.list("required")
+			merged := &jnode{kind: jArray, arr: slices.Clone(req)}
+			if v.kind == jArray {
+				for _, r := range v.arr {
+					if !containsValue(merged.arr, r) {
+						merged.arr = append(merged.arr, r)
+					}
 				}
 			}
 			n.set("required", merged)
 		default:
-			if old, ok := n.get(k); ok && !equalOrdered(old, v) {
+			if old := n.get(k); old != nil && !old.equal(v) {
 				c.block(path, "allOf branches disagree on %s", k)
 				return false
 			}
@@ -610,16 +560,16 @@ func (c *openaiConverter) mergeInto(n, b *ordObject, path string) bool {
 
 // inferType adds the type a typeless schema's keywords imply. It reports
 // false when n accepts a value of any type.
-func (c *openaiConverter) inferType(n *ordObject, path string) bool {
-	if n.has("type") || n.has("enum") || n.has("const") || n.has("$ref") || isUnion(n.vals["anyOf"]) {
+func (c *openaiConverter) inferType(n *jnode, path *ipath) bool {
+	if n.has("type") || n.has("enum") || n.has("const") || n.has("$ref") || isUnion(n.get("anyOf")) {
 		return true
 	}
 	switch {
 	case n.has("properties") || n.has("additionalProperties") || n.has("patternProperties") || n.has("required"):
-		n.set("type", "object")
+		n.set("type", &jnode{kind: jString, s: "object"})
 		c.change(path, ChangeAddedType, `type "object" added (the schema has object keywords)`)
 	case n.has("items") || n.has("prefixItems"):
-		n.set("type", "array")
+		n.set("type", &jnode{kind: jString, s: "array"})
 		c.change(path, ChangeAddedType, `type "array" added (the schema has array keywords)`)
 	default:
 		c.block(path, "the schema accepts a value of any type (no type, enum, const or anyOf)")
@@ -631,32 +581,34 @@ func (c *openaiConverter) inferType(n *ordObject, path string) bool {
 // keywords keeps the keywords strict mode accepts, moves the others into
 // the description or drops them, and blocks on those that cannot be
 // expressed.
-func (c *openaiConverter) keywords(n *ordObject, path string) {
+func (c *openaiConverter) keywords(n *jnode, path *ipath) {
 	var notes []string
-	for _, k := range append([]string(nil), n.keys...) {
-		v := n.vals[k]
+	keys := slices.Clone(n.keys)
+	vals := slices.Clone(n.vals)
+	for i, k := range keys {
+		v := vals[i]
 		switch {
 		case (k == "anyOf" || k == "oneOf") && !isUnion(v):
 			notes = append(notes, c.describe(n, path, k))
 		case k == "format":
-			if f, ok := v.(string); ok && openaiFormats[f] && typeIncludes(n, "string") {
+			if v.kind == jString && openaiFormats[v.s] && typeIncludes(n, "string") {
 				continue
 			}
 			notes = append(notes, c.describe(n, path, k))
 		case k == "exclusiveMinimum" || k == "exclusiveMaximum":
-			if _, ok := v.(bool); ok {
+			if v.kind == jBool {
 				notes = append(notes, c.describe(n, path, k))
 			}
 		case k == "description":
-			if _, ok := v.(string); !ok {
+			if v.kind != jString {
 				n.del(k)
 				c.change(path, ChangeDropped, "description that is not a string dropped")
 			}
-		case k == "unevaluatedProperties" && v == false:
+		case k == "unevaluatedProperties" && v.isFalse():
 			n.del(k)
 			c.change(path, ChangeDropped, "unevaluatedProperties false dropped (objects are closed)")
 		case k == "patternProperties":
-			if m, ok := v.(*ordObject); ok && len(m.keys) == 0 {
+			if v.kind == jObject && len(v.keys) == 0 {
 				n.del(k)
 				c.change(path, ChangeDropped, "empty patternProperties dropped")
 				continue
@@ -665,7 +617,7 @@ func (c *openaiConverter) keywords(n *ordObject, path string) {
 		case k == "prefixItems":
 			c.block(path, "prefixItems (a tuple) has no strict form")
 		case k == "items":
-			if _, ok := v.([]any); ok {
+			if v.kind == jArray {
 				c.block(path, "items as a list (a draft-07 tuple) has no strict form")
 			}
 		case k == "$dynamicRef" || k == "$recursiveRef":
@@ -685,50 +637,49 @@ func (c *openaiConverter) keywords(n *ordObject, path string) {
 	if d, _ := n.str("description"); d != "" {
 		text = d + " " + text
 	}
-	n.set("description", text)
+	n.set("description", &jnode{kind: jString, s: text})
 }
 
 // describe removes keyword k from n and returns the note for the
 // description.
-func (c *openaiConverter) describe(n *ordObject, path, k string) string {
-	note := k + ": " + compactText(n.vals[k], openaiNoteLimit)
+func (c *openaiConverter) describe(n *jnode, path *ipath, k string) string {
+	note := k + ": " + compactText(n.get(k), openaiNoteLimit)
 	n.del(k)
 	c.change(path, ChangeMovedToDescription, "%s moved into the description", k)
 	return note
 }
 
 // children converts the schemas nested in n.
-func (c *openaiConverter) children(n *ordObject, path string) {
+func (c *openaiConverter) children(n *jnode, path *ipath) {
 	for _, k := range []string{"properties", "$defs", "definitions"} {
-		v, ok := n.get(k)
-		if !ok {
+		m := n.get(k)
+		if m == nil {
 			continue
 		}
-		m, ok := v.(*ordObject)
-		if !ok {
-			c.block(childPath(path, k), "%s is not an object", k)
+		if m.kind != jObject {
+			c.block(path.key(k), "%s is not an object", k)
 			continue
 		}
-		out := newOrdObject()
-		for _, name := range m.keys {
-			out.set(name, c.node(m.vals[name], childPath(childPath(path, k), name)))
+		// The names are distinct already: no need for set's search.
+		out := &jnode{kind: jObject, keys: slices.Clone(m.keys), vals: make([]*jnode, len(m.vals))}
+		at := path.key(k)
+		for i, name := range m.keys {
+			out.vals[i] = c.node(m.vals[i], at.key(name))
 		}
 		n.set(k, out)
 	}
-	if items, ok := n.get("items"); ok {
-		if _, isList := items.([]any); !isList {
-			n.set("items", c.node(items, childPath(path, "items")))
-		}
+	if items := n.get("items"); items != nil && items.kind != jArray {
+		n.set("items", c.node(items, path.key("items")))
 	}
-	if v, ok := n.get("anyOf"); ok {
-		branches, ok := v.([]any)
-		if !ok {
-			c.block(childPath(path, "anyOf"), "anyOf is not a list")
+	if v := n.get("anyOf"); v != nil {
+		if v.kind != jArray {
+			c.block(path.key("anyOf"), "anyOf is not a list")
 			return
 		}
-		out := make([]any, len(branches))
-		for i, b := range branches {
-			out[i] = c.node(b, indexPath(childPath(path, "anyOf"), i))
+		out := &jnode{kind: jArray, arr: make([]*jnode, len(v.arr))}
+		at := path.key("anyOf")
+		for i, b := range v.arr {
+			out.arr[i] = c.node(b, at.index(i))
 		}
 		n.set("anyOf", out)
 	}
@@ -736,30 +687,36 @@ func (c *openaiConverter) children(n *ordObject, path string) {
 
 // object closes the object n and makes every property required, the
 // optional ones nullable.
-func (c *openaiConverter) object(n *ordObject, path string) {
+func (c *openaiConverter) object(n *jnode, path *ipath) {
 	props := n.obj("properties")
 	count := 0
 	if props != nil {
 		count = len(props.keys)
 	}
-	ap, hasAP := n.get("additionalProperties")
+	ap := n.get("additionalProperties")
 	switch {
-	case hasAP && ap == false:
+	case ap.isFalse():
 	case count == 0:
 		c.block(path, "an object without properties (any keys) has no strict form")
 		return
-	case hasAP && !isTrueSchema(ap):
+	case ap != nil && !isTrueSchema(ap):
 		c.block(path, "additionalProperties with a schema (a map) has no strict form")
 		return
 	default:
-		n.set("additionalProperties", false)
+		n.set("additionalProperties", &jnode{kind: jBool})
 		c.change(path, ChangeClosedObject, "additionalProperties false added")
 	}
 	required := map[string]bool{}
-	if v, ok := n.get("required"); ok {
-		list, _ := v.([]any)
+	if v := n.get("required"); v != nil {
+		var list []*jnode
+		if v.kind == jArray {
+			list = v.arr
+		}
 		for _, r := range list {
-			name, _ := r.(string)
+			var name string
+			if r.kind == jString {
+				name = r.s
+			}
 			if props == nil || !props.has(name) {
 				c.block(path, "required property %q is not declared in properties", name)
 				return
@@ -770,16 +727,16 @@ func (c *openaiConverter) object(n *ordObject, path string) {
 	if count == 0 {
 		return
 	}
-	all := make([]any, 0, count)
+	all := &jnode{kind: jArray, arr: make([]*jnode, 0, count)}
 	optional := map[string]bool{}
-	for _, name := range props.keys {
-		all = append(all, name)
+	for i, name := range props.keys {
+		all.arr = append(all.arr, &jnode{kind: jString, s: name})
 		if required[name] {
 			continue
 		}
-		props.set(name, openaiNullable(props.vals[name]))
+		props.vals[i] = openaiNullable(props.vals[i])
 		optional[name] = true
-		c.change(childPath(childPath(path, "properties"), name), ChangeMadeNullable,
+		c.change(path.key("properties").key(name), ChangeMadeNullable,
 			"optional property %q made required and nullable; Restore removes its null", name)
 	}
 	n.set("required", all)
@@ -789,72 +746,65 @@ func (c *openaiConverter) object(n *ordObject, path string) {
 }
 
 // isTrueSchema reports whether v accepts everything (true or {}).
-func isTrueSchema(v any) bool {
-	if b, ok := v.(bool); ok {
-		return b
+func isTrueSchema(v *jnode) bool {
+	if v.kind == jBool {
+		return v.b
 	}
-	o, ok := v.(*ordObject)
-	return ok && len(o.keys) == 0
+	return v.kind == jObject && len(v.keys) == 0
 }
 
-// openaiNullable returns the converted schema v extended to accept null:
+// openaiNullable returns the converted schema o extended to accept null:
 // a type list for scalars, anyOf with {"type":"null"} otherwise.
-func openaiNullable(v any) any {
-	o, ok := v.(*ordObject)
-	if !ok {
-		return v
+func openaiNullable(o *jnode) *jnode {
+	if o.kind != jObject {
+		return o
 	}
-	if t, ok := o.get("type"); ok && !o.has("const") && !o.has("anyOf") && !typeIncludes(o, "object") && !typeIncludes(o, "array") {
-		switch t := t.(type) {
-		case string:
-			if t != "null" {
-				o.set("type", []any{t, "null"})
+	if t := o.get("type"); t != nil && !o.has("const") && !o.has("anyOf") && !typeIncludes(o, "object") && !typeIncludes(o, "array") {
+		switch t.kind {
+		case jString:
+			if t.s != "null" {
+				o.set("type", &jnode{kind: jArray, arr: []*jnode{t, {kind: jString, s: "null"}}})
 			}
-		case []any:
-			if !containsValue(t, "null") {
-				o.set("type", append(append([]any(nil), t...), "null"))
+		case jArray:
+			if !containsValue(t.arr, &jnode{kind: jString, s: "null"}) {
+				o.set("type", &jnode{kind: jArray, arr: append(slices.Clone(t.arr), &jnode{kind: jString, s: "null"})})
 			}
 		}
-		if e, ok := o.get("enum"); ok {
-			if list, ok := e.([]any); ok && !containsValue(list, nil) {
-				o.set("enum", append(append([]any(nil), list...), nil))
-			}
+		if list, ok := o.list("enum"); ok && !containsValue(list, &jnode{kind: jNull}) {
+			o.set("enum", &jnode{kind: jArray, arr: append(slices.Clone(list), &jnode{kind: jNull})})
 		}
 		return o
 	}
 	if typeIncludes(o, "null") {
 		return o
 	}
-	if list, ok := o.vals["enum"].([]any); ok && !o.has("anyOf") && !o.has("$ref") && !o.has("const") {
-		if !containsValue(list, nil) {
-			o.set("enum", append(append([]any(nil), list...), nil))
+	if list, ok := o.list("enum"); ok && !o.has("anyOf") && !o.has("$ref") && !o.has("const") {
+		if !containsValue(list, &jnode{kind: jNull}) {
+			o.set("enum", &jnode{kind: jArray, arr: append(slices.Clone(list), &jnode{kind: jNull})})
 		}
 		return o
 	}
-	if branches, ok := o.vals["anyOf"].([]any); ok && onlyKeys(o, "anyOf", "description", "title") {
+	if branches, ok := o.list("anyOf"); ok && onlyKeys(o, "anyOf", "description", "title") {
 		for _, b := range branches {
-			if bo, ok := b.(*ordObject); ok && len(bo.keys) == 1 && bo.vals["type"] == "null" {
+			if b.kind == jObject && len(b.keys) == 1 && b.get("type").isString("null") {
 				return o
 			}
 		}
-		o.set("anyOf", append(append([]any(nil), branches...), nullSchema()))
+		o.set("anyOf", &jnode{kind: jArray, arr: append(slices.Clone(branches), nullSchema())})
 		return o
 	}
-	w := newOrdObject()
-	w.set("anyOf", []any{o, nullSchema()})
-	return w
+	return &jnode{kind: jObject, keys: []string{"anyOf"}, vals: []*jnode{{kind: jArray, arr: []*jnode{o, nullSchema()}}}}
 }
 
-func nullSchema() *ordObject {
-	o := newOrdObject()
-	o.set("type", "null")
-	return o
+// nullSchema returns a new {"type":"null"}.
+func nullSchema() *jnode {
+	return &jnode{kind: jObject, keys: []string{"type"}, vals: []*jnode{{kind: jString, s: "null"}}}
 }
 
 // checkLimits blocks on the sizes over OpenAI's documented limits.
-func (c *openaiConverter) checkLimits(root *ordObject) {
+func (c *openaiConverter) checkLimits(root *jnode) {
 	var props, enums, chars int
-	visit := func(o *ordObject) {
+	walkSchemas(root, func(o *jnode) {
 		if p := o.obj("properties"); p != nil {
 			props += len(p.keys)
 			for _, k := range p.keys {
@@ -868,51 +818,48 @@ func (c *openaiConverter) checkLimits(root *ordObject) {
 				}
 			}
 		}
-		if list, ok := o.vals["enum"].([]any); ok {
+		if list, ok := o.list("enum"); ok {
 			enums += len(list)
 			enumChars := 0
 			for _, e := range list {
-				if s, ok := e.(string); ok {
-					enumChars += utf8.RuneCountInString(s)
+				if e.kind == jString {
+					enumChars += utf8.RuneCountInString(e.s)
 				}
 			}
 			chars += enumChars
 			if len(list) > openaiLargeEnum && enumChars > openaiLargeEnumChars {
-				c.block("$", "an enum of %d values totals %d characters (at most %d over %d values)",
+				c.block(nil, "an enum of %d values totals %d characters (at most %d over %d values)",
 					len(list), enumChars, openaiLargeEnumChars, openaiLargeEnum)
 			}
 		}
-		if s, ok := o.vals["const"].(string); ok {
+		if s, ok := o.str("const"); ok {
 			chars += utf8.RuneCountInString(s)
 		}
-	}
-	visit(root)
-	eachSubschema(root, visit)
+	})
 	if props > openaiMaxProperties {
-		c.block("$", "%d object properties (at most %d)", props, openaiMaxProperties)
+		c.block(nil, "%d object properties (at most %d)", props, openaiMaxProperties)
 	}
 	if enums > openaiMaxEnumValues {
-		c.block("$", "%d enum values (at most %d)", enums, openaiMaxEnumValues)
+		c.block(nil, "%d enum values (at most %d)", enums, openaiMaxEnumValues)
 	}
 	if chars > openaiMaxStringChars {
-		c.block("$", "names and enum/const strings total %d characters (at most %d)", chars, openaiMaxStringChars)
+		c.block(nil, "names and enum/const strings total %d characters (at most %d)", chars, openaiMaxStringChars)
 	}
-	if d := c.depth(root, root, map[*ordObject]bool{}, map[*ordObject]int{}); d > openaiMaxDepth {
-		c.block("$", "objects nested %d levels deep (at most %d)", d, openaiMaxDepth)
+	if d := c.depth(root, root, map[*jnode]bool{}, map[*jnode]int{}); d > openaiMaxDepth {
+		c.block(nil, "objects nested %d levels deep (at most %d)", d, openaiMaxDepth)
 	}
 }
 
 // depth returns how many object levels v nests, following references;
 // a recursive reference adds nothing.
-func (c *openaiConverter) depth(root *ordObject, v any, onPath map[*ordObject]bool, memo map[*ordObject]int) int {
-	o, ok := v.(*ordObject)
-	if !ok {
+func (c *openaiConverter) depth(root, v *jnode, onPath map[*jnode]bool, memo map[*jnode]int) int {
+	o := objectOrNil(v)
+	if o == nil {
 		return 0
 	}
 	if ref, ok := o.str("$ref"); ok {
-		t, _ := resolveLocalRef(root, ref)
-		to, ok := t.(*ordObject)
-		if !ok || onPath[to] {
+		to := objectOrNil(root.resolveRef(ref))
+		if to == nil || onPath[to] {
 			return 0
 		}
 		return c.depth(root, to, onPath, memo)
@@ -922,18 +869,18 @@ func (c *openaiConverter) depth(root *ordObject, v any, onPath map[*ordObject]bo
 	}
 	onPath[o] = true
 	best := 0
-	consider := func(v any) {
+	consider := func(v *jnode) {
 		if d := c.depth(root, v, onPath, memo); d > best {
 			best = d
 		}
 	}
 	if p := o.obj("properties"); p != nil {
-		for _, k := range p.keys {
-			consider(p.vals[k])
+		for _, v := range p.vals {
+			consider(v)
 		}
 	}
-	consider(o.vals["items"])
-	if branches, ok := o.vals["anyOf"].([]any); ok {
+	consider(o.get("items"))
+	if branches, ok := o.list("anyOf"); ok {
 		for _, b := range branches {
 			consider(b)
 		}
@@ -950,32 +897,31 @@ func (c *openaiConverter) depth(root *ordObject, v any, onPath map[*ordObject]bo
 // it removes the nulls of formerly optional properties. It only reads its
 // fields, so it may be used concurrently.
 type openaiRestorer struct {
-	root     *ordObject
-	optional map[*ordObject]map[string]bool
+	root     *jnode
+	optional map[*jnode]map[string]bool
 }
 
 // deref follows s's $ref chain in the converted document.
-func (r *openaiRestorer) deref(s any) *ordObject {
-	o, _ := s.(*ordObject)
+func (r *openaiRestorer) deref(s *jnode) *jnode {
+	o := objectOrNil(s)
 	for i := 0; o != nil && i < openaiMaxRefHops; i++ {
 		ref, ok := o.str("$ref")
 		if !ok {
 			return o
 		}
-		t, _ := resolveLocalRef(r.root, ref)
-		o, _ = t.(*ordObject)
+		o = objectOrNil(r.root.resolveRef(ref))
 	}
 	return nil
 }
 
 // value restores v produced against schema s; hops counts the unions
 // crossed without descending into v.
-func (r *openaiRestorer) value(v any, s any, hops int) any {
+func (r *openaiRestorer) value(v any, s *jnode, hops int) any {
 	o := r.deref(s)
 	if o == nil || v == nil || hops > openaiMaxRefHops {
 		return v
 	}
-	if branches, ok := o.vals["anyOf"].([]any); ok {
+	if branches, ok := o.list("anyOf"); ok {
 		if b := r.pick(v, branches); b != nil {
 			return r.value(v, b, hops+1)
 		}
@@ -993,7 +939,7 @@ func (r *openaiRestorer) value(v any, s any, hops int) any {
 			if e == nil && optional[k] {
 				continue
 			}
-			if ps, ok := props.get(k); ok {
+			if ps := props.get(k); ps != nil {
 				out[k] = r.value(e, ps, 0)
 				continue
 			}
@@ -1001,8 +947,8 @@ func (r *openaiRestorer) value(v any, s any, hops int) any {
 		}
 		return out
 	case []any:
-		items, ok := o.get("items")
-		if !ok {
+		items := o.get("items")
+		if items == nil {
 			return x
 		}
 		out := make([]any, len(x))
@@ -1017,10 +963,10 @@ func (r *openaiRestorer) value(v any, s any, hops int) any {
 // pick chooses the anyOf branch v was produced against: for an object the
 // branch with exactly its keys (strict objects have all keys), else the
 // first branch of v's kind.
-func (r *openaiRestorer) pick(v any, branches []any) any {
+func (r *openaiRestorer) pick(v any, branches []*jnode) *jnode {
 	switch x := v.(type) {
 	case map[string]any:
-		var fallback any
+		var fallback *jnode
 		for _, b := range branches {
 			o := r.deref(b)
 			if o == nil {
@@ -1054,71 +1000,45 @@ func (r *openaiRestorer) pick(v any, branches []any) any {
 }
 
 // typeIncludes reports whether o's type is t or lists t.
-func typeIncludes(o *ordObject, t string) bool {
-	switch v := o.vals["type"].(type) {
-	case string:
-		return v == t
-	case []any:
-		return containsValue(v, t)
+func typeIncludes(o *jnode, t string) bool {
+	v := o.get("type")
+	if v == nil {
+		return false
+	}
+	switch v.kind {
+	case jString:
+		return v.s == t
+	case jArray:
+		return containsValue(v.arr, &jnode{kind: jString, s: t})
 	}
 	return false
 }
 
 // onlyKeys reports whether o has no keys but those listed.
-func onlyKeys(o *ordObject, keys ...string) bool {
+func onlyKeys(o *jnode, keys ...string) bool {
 	for _, k := range o.keys {
-		found := false
-		for _, want := range keys {
-			if k == want {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.Contains(keys, k) {
 			return false
 		}
 	}
 	return true
 }
 
-// containsValue reports whether list holds the scalar v.
-func containsValue(list []any, v any) bool {
+// containsValue reports whether list holds the scalar v (an object or an
+// array in list is never equal to it).
+func containsValue(list []*jnode, v *jnode) bool {
 	for _, e := range list {
-		if e == v {
+		if e.kind < jArray && e.equal(v) {
 			return true
 		}
 	}
 	return false
 }
 
-// equalOrdered reports whether two decoded values are equal, key order
-// ignored.
-func equalOrdered(a, b any) bool {
-	switch x := a.(type) {
-	case *ordObject:
-		y, ok := b.(*ordObject)
-		if !ok || len(x.keys) != len(y.keys) {
-			return false
-		}
-		for k, v := range x.vals {
-			w, ok := y.vals[k]
-			if !ok || !equalOrdered(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalOrdered(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	default:
-		return a == b
+// objectOrNil returns v when it is an object, else nil.
+func objectOrNil(v *jnode) *jnode {
+	if v == nil || v.kind != jObject {
+		return nil
 	}
+	return v
 }

@@ -3,6 +3,8 @@ package schema
 import (
 	"strconv"
 	"strings"
+
+	"github.com/agentio/agentio/internal/jsonobj"
 )
 
 // A segment is one step of a location: an object member or an array index.
@@ -24,6 +26,25 @@ func (p segments) jsonPath() string {
 	var b strings.Builder
 	b.WriteByte('$')
 	for _, s := range p {
+		s.appendPath(&b)
+	}
+	return b.String()
+}
+
+// changePath renders the location as [Change.Path] has written it since
+// the dialects were published: JSONPath style like jsonPath, except that a
+// member name that is not a plain name is a JSON string in brackets
+// ("$.properties[\"odd key\"]").
+func (p segments) changePath() string {
+	var b strings.Builder
+	b.WriteByte('$')
+	for _, s := range p {
+		if s.isKey && !isPlainName(s.key) {
+			b.WriteByte('[')
+			b.Write(jsonobj.AppendString(nil, s.key))
+			b.WriteByte(']')
+			continue
+		}
 		s.appendPath(&b)
 	}
 	return b.String()
@@ -82,6 +103,28 @@ func escapePointer(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
+// unescapeRefToken decodes one reference token of a $ref's fragment: the
+// percent-encoding of the URI fragment (a malformed escape stays as it is),
+// then the ~1 and ~0 escapes of the JSON Pointer.
+func unescapeRefToken(tok string) string {
+	if strings.Contains(tok, "%") {
+		var b strings.Builder
+		for i := 0; i < len(tok); i++ {
+			if tok[i] == '%' && i+2 < len(tok) {
+				if n, err := strconv.ParseUint(tok[i+1:i+3], 16, 8); err == nil {
+					b.WriteByte(byte(n))
+					i += 2
+					continue
+				}
+			}
+			b.WriteByte(tok[i])
+		}
+		tok = b.String()
+	}
+	tok = strings.ReplaceAll(tok, "~1", "/")
+	return strings.ReplaceAll(tok, "~0", "~")
+}
+
 // isPlainName reports whether key can follow a dot in a JSONPath: ASCII
 // letters, digits, '_' and '$', not starting with a digit.
 func isPlainName(key string) bool {
@@ -103,9 +146,10 @@ func isPlainName(key string) bool {
 	return true
 }
 
-// An ipath is an instance location built while the diagnostic pass
-// descends: a linked list from the innermost step to the root, so that
-// descending costs no allocation until a violation is recorded.
+// An ipath is a location built while a pass descends (the diagnostic pass
+// through an instance, the dialect conversion through a schema): a linked
+// list from the innermost step to the root, nil being the root, so that
+// descending costs no allocation until a location is rendered.
 type ipath struct {
 	parent *ipath
 	seg    segment

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -81,6 +82,146 @@ func (n *jnode) del(key string) {
 			return
 		}
 	}
+}
+
+// has reports whether n is an object with a member named key.
+func (n *jnode) has(key string) bool { return n.get(key) != nil }
+
+// str returns the value of the member named key when it is a string.
+func (n *jnode) str(key string) (string, bool) {
+	if v := n.get(key); v != nil && v.kind == jString {
+		return v.s, true
+	}
+	return "", false
+}
+
+// obj returns the value of the member named key when it is an object, or
+// nil.
+func (n *jnode) obj(key string) *jnode {
+	if v := n.get(key); v != nil && v.kind == jObject {
+		return v
+	}
+	return nil
+}
+
+// list returns the elements of the member named key when it is an array.
+func (n *jnode) list(key string) ([]*jnode, bool) {
+	if v := n.get(key); v != nil && v.kind == jArray {
+		return v.arr, true
+	}
+	return nil, false
+}
+
+// isString reports whether n is the string s.
+func (n *jnode) isString(s string) bool { return n != nil && n.kind == jString && n.s == s }
+
+// isFalse reports whether n is false.
+func (n *jnode) isFalse() bool { return n != nil && n.kind == jBool && !n.b }
+
+// rename renames the member from to to in place, keeping its position; to
+// must not be a member already.
+func (n *jnode) rename(from, to string) {
+	for i, k := range n.keys {
+		if k == from {
+			n.keys[i] = to
+			return
+		}
+	}
+}
+
+// clone returns a copy of n whose members and elements may be added,
+// replaced or removed without changing n; the values are shared.
+func (n *jnode) clone() *jnode {
+	c := *n
+	c.arr = slices.Clone(n.arr)
+	c.keys = slices.Clone(n.keys)
+	c.vals = slices.Clone(n.vals)
+	c.dups = slices.Clone(n.dups)
+	return &c
+}
+
+// deepCopy returns a copy of the whole tree under n, sharing nothing with
+// it.
+func (n *jnode) deepCopy() *jnode {
+	c := n.clone()
+	for i, e := range c.arr {
+		c.arr[i] = e.deepCopy()
+	}
+	for i, v := range c.vals {
+		c.vals[i] = v.deepCopy()
+	}
+	return c
+}
+
+// equal reports whether n and m are the same JSON value: member order is
+// ignored, numbers are compared by their literal.
+func (n *jnode) equal(m *jnode) bool {
+	if n.kind != m.kind {
+		return false
+	}
+	switch n.kind {
+	case jBool:
+		return n.b == m.b
+	case jNumber, jString:
+		return n.s == m.s
+	case jArray:
+		if len(n.arr) != len(m.arr) {
+			return false
+		}
+		for i, e := range n.arr {
+			if !e.equal(m.arr[i]) {
+				return false
+			}
+		}
+		return true
+	case jObject:
+		if len(n.keys) != len(m.keys) {
+			return false
+		}
+		for i, k := range n.keys {
+			w := m.get(k)
+			if w == nil || !n.vals[i].equal(w) {
+				return false
+			}
+		}
+		return true
+	}
+	return true // null
+}
+
+// resolveRef returns the value the local reference ref ("#", "#/$defs/a")
+// points to in the document n, or nil: for a reference into another
+// document, an anchor ("#foo") or a pointer that leads nowhere.
+func (n *jnode) resolveRef(ref string) *jnode {
+	ptr, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return nil
+	}
+	if ptr == "" {
+		return n
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil // an anchor
+	}
+	cur := n
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = unescapeRefToken(tok)
+		switch cur.kind {
+		case jObject:
+			if cur = cur.get(tok); cur == nil {
+				return nil
+			}
+		case jArray:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(cur.arr) {
+				return nil
+			}
+			cur = cur.arr[i]
+		default:
+			return nil
+		}
+	}
+	return cur
 }
 
 // kindName names the kind of n for messages.
