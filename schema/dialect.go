@@ -53,7 +53,8 @@ type Conversion struct {
 // A Change is one edit a dialect conversion made to a schema, or one reason
 // it could not make the schema strict.
 type Change struct {
-	// Path locates the edited subschema, JSONPath style ("$.properties.tags").
+	// Path locates the edited subschema, JSONPath style, written as
+	// [Violation.Path] is ("$.properties.tags", "$.properties['odd key']").
 	Path string `json:"path"`
 	// Kind names the edit: one of the Change* constants.
 	Kind string `json:"kind"`

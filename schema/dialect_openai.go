@@ -232,11 +232,11 @@ type openaiConverter struct {
 }
 
 func (c *openaiConverter) change(path *ipath, kind, format string, args ...any) {
-	c.changes = append(c.changes, Change{Path: path.segments().changePath(), Kind: kind, Detail: fmt.Sprintf(format, args...)})
+	c.changes = append(c.changes, Change{Path: path.segments().jsonPath(), Kind: kind, Detail: fmt.Sprintf(format, args...)})
 }
 
 func (c *openaiConverter) block(path *ipath, format string, args ...any) {
-	c.blockers = append(c.blockers, Change{Path: path.segments().changePath(), Kind: ChangeNotStrict, Detail: fmt.Sprintf(format, args...)})
+	c.blockers = append(c.blockers, Change{Path: path.segments().jsonPath(), Kind: ChangeNotStrict, Detail: fmt.Sprintf(format, args...)})
 }
 
 // convert returns the strict form of the whole document.

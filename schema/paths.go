@@ -3,8 +3,6 @@ package schema
 import (
 	"strconv"
 	"strings"
-
-	"github.com/agentio/agentio/internal/jsonobj"
 )
 
 // A segment is one step of a location: an object member or an array index.
@@ -26,25 +24,6 @@ func (p segments) jsonPath() string {
 	var b strings.Builder
 	b.WriteByte('$')
 	for _, s := range p {
-		s.appendPath(&b)
-	}
-	return b.String()
-}
-
-// changePath renders the location as [Change.Path] has written it since
-// the dialects were published: JSONPath style like jsonPath, except that a
-// member name that is not a plain name is a JSON string in brackets
-// ("$.properties[\"odd key\"]").
-func (p segments) changePath() string {
-	var b strings.Builder
-	b.WriteByte('$')
-	for _, s := range p {
-		if s.isKey && !isPlainName(s.key) {
-			b.WriteByte('[')
-			b.Write(jsonobj.AppendString(nil, s.key))
-			b.WriteByte(']')
-			continue
-		}
 		s.appendPath(&b)
 	}
 	return b.String()
