@@ -42,20 +42,22 @@ const diff = `--- a/server/files.go
 `
 
 func main() {
-	if err := run(context.Background(), os.Stdout, os.Getenv); err != nil {
+	p, name, err := chooseProvider(os.Getenv)
+	if err == nil {
+		err = run(context.Background(), os.Stdout, p, name)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "quickstart:", err)
 		os.Exit(1)
 	}
 }
 
-// run does the whole demonstration, writing what happens to w. getenv reads
-// the environment (a test passes one that sets nothing).
-func run(ctx context.Context, w io.Writer, getenv func(string) string) error {
+// run does the whole demonstration with the model p (described by name),
+// writing what happens to w. It returns the enforcement error when the
+// model never gives a valid answer, after printing what the caller would
+// receive.
+func run(ctx context.Context, w io.Writer, p provider.Provider, name string) error {
 	s, err := schema.Parse(reviewSchema)
-	if err != nil {
-		return err
-	}
-	p, name, err := chooseProvider(getenv)
 	if err != nil {
 		return err
 	}
@@ -86,10 +88,12 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string) error {
 	var ve *enforce.ValidationError
 	switch {
 	case errors.As(err, &ve):
-		fmt.Fprintf(w, "\nno valid answer: %v\n", err)
-		out, _ := json.MarshalIndent(ve, "", "  ")
-		fmt.Fprintf(w, "error JSON for the caller:\n%s\n", out)
-		return nil
+		out, jerr := json.MarshalIndent(ve, "", "  ")
+		if jerr != nil {
+			return errors.Join(err, jerr)
+		}
+		fmt.Fprintf(w, "\nno valid answer after %d attempt(s); the error JSON for the caller:\n%s\n", len(ve.Attempts), out)
+		return err
 	case err != nil:
 		return err
 	}
@@ -103,7 +107,7 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string) error {
 	return nil
 }
 
-// printAttempt writes one attempt: its outcome, usage, and what was sent back.
+// printAttempt writes one attempt: its outcome, usage, violations and fixes.
 func printAttempt(w io.Writer, a enforce.Attempt) {
 	fmt.Fprintf(w, "attempt %d (%s mode): %s, %d tokens\n", a.Number, a.Mode, a.Outcome, a.Usage.TotalTokens)
 	for _, v := range a.Violations {
