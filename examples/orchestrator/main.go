@@ -79,15 +79,16 @@ type coordinator struct {
 }
 
 func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
+	if err := run(context.Background(), os.Stdout, scriptedModel()); err != nil {
 		fmt.Fprintln(os.Stderr, "orchestrator:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, w io.Writer) error {
-	model := providertest.New(
-		// The first answer puts a severity out of range and forgets the count.
+// scriptedModel plays the agent: its first answer puts a severity out of
+// range and forgets a required count, its second (after the re-ask) is right.
+func scriptedModel() provider.Provider {
+	return providertest.New(
 		providertest.Text(`{"summary": "Two risky spots in the upload path.",
  "issues": [{"file": "upload.go", "severity": "critical", "message": "No size limit on the body."},
             {"file": "upload.go", "severity": "low", "message": "Temp file not removed on error."}]}`),
@@ -95,6 +96,11 @@ func run(ctx context.Context, w io.Writer) error {
 			`{"file": "upload.go", "severity": "high", "message": "No size limit on the body."}, `+
 			`{"file": "upload.go", "severity": "low", "message": "Temp file not removed on error."}]}`),
 	)
+}
+
+// run creates one run with an output schema and works the queue until it is
+// empty, then answers GET /sessions/ses_1/result.
+func run(ctx context.Context, w io.Writer, model provider.Provider) error {
 	c := &coordinator{w: w, model: model, store: map[string][]byte{}, sessions: map[string][]byte{}}
 
 	// POST /runs {"agent_name": "code-analyzer", "prompt": ..., "output_schema": ...}
