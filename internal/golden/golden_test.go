@@ -1,10 +1,12 @@
 package golden
 
 import (
+	"fmt"
 	"io"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestFirstDiff(t *testing.T) {
@@ -32,4 +34,23 @@ func TestCheckOutput(t *testing.T) {
 		_, err := io.WriteString(w, "a golden file\n")
 		return err
 	})
+}
+
+// recorder is a testing.TB that records failures instead of failing.
+type recorder struct {
+	testing.TB
+	errors []string
+}
+
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+func TestCheckReportsMismatch(t *testing.T) {
+	r := &recorder{TB: t}
+	Check(r, "sample", "a golden file\nwith a line more\n")
+	require.Len(t, r.errors, 1)
+	assert.Contains(t, r.errors[0], "testdata/sample.golden differs")
+	assert.Contains(t, r.errors[0], "line 2:\n  want: \"\"\n  got:  \"with a line more\"")
 }
