@@ -468,9 +468,10 @@ func number(tok string) (string, bool, bool) {
 	if tok == "" {
 		return "", false, false
 	}
-	var v validator
-	if end, ok := v.value(tok, 0); ok && end == len(tok) && (tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9') {
-		return tok, false, true
+	if tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9' {
+		if end, ok := scanNumber(tok, 0); ok && end == len(tok) {
+			return tok, false, true
+		}
 	}
 	i := 0
 	neg := false
