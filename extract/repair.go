@@ -1010,7 +1010,8 @@ func appendEscaped(dst []byte, s string) []byte {
 		case c == '"' || c == '\\':
 			dst = append(dst, '\\', c)
 		case c < 0x20:
-			dst = append(dst, fmt.Sprintf(`\u%04x`, c)...)
+			const hex = "0123456789abcdef"
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 		default:
 			dst = append(dst, c)
 		}

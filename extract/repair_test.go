@@ -41,6 +41,7 @@ func TestRepairFixes(t *testing.T) {
 		{name: "smart quotes", text: `{“a”: ‘b’}`, want: `{"a":"b"}`, kinds: []extract.FixKind{extract.FixSmartQuote}},
 		{name: "unquoted key", text: `{a: 1, b_2: 2}`, want: `{"a":1,"b_2":2}`, kinds: []extract.FixKind{extract.FixUnquotedKey}},
 		{name: "unquoted string", text: `{"city": New York}`, want: `{"city":"New York"}`, kinds: []extract.FixKind{extract.FixUnquotedString}},
+		{name: "control characters in a bare word", text: "{\"a\": b\x01c\x1fd}", want: `{"a":"b\u0001c\u001fd"}`, kinds: []extract.FixKind{extract.FixUnquotedString}},
 		{name: "number-like word", text: `{"v": 1.2.3}`, want: `{"v":"1.2.3"}`, kinds: []extract.FixKind{extract.FixUnquotedString}},
 		{name: "leading zeros stay text", text: `{"zip": 0789}`, want: `{"zip":"0789"}`, kinds: []extract.FixKind{extract.FixUnquotedString}},
 		{name: "missing closing quote before a key", text: `{"a": "b, "c": 1}`, want: `{"a":"b","c":1}`, kinds: []extract.FixKind{extract.FixMissingQuote}},
