@@ -17,24 +17,29 @@ import (
 // in the order the calls reach it. Use one Provider per test.
 type Provider struct {
 	mu       sync.Mutex
-	replies  []Reply
+	replies  []scripted
 	served   int
 	requests []*provider.Request
 	callIDs  int
 }
 
+// A scripted reply, ready to serve: the response a Reply describes (served
+// as a deep copy) or the error of a failed call.
+type scripted struct {
+	resp *provider.Response
+	err  error
+}
+
 // New returns a Provider that answers its calls with replies, in order. The
 // replies are copied: changing the caller's slice afterwards has no effect.
 func New(replies ...Reply) *Provider {
-	rs := make([]Reply, len(replies))
+	rs := make([]scripted, len(replies))
 	for i, r := range replies {
-		calls := make([]provider.ToolCall, len(r.ToolCalls))
-		for j, tc := range r.ToolCalls {
-			tc.Arguments = append([]byte(nil), tc.Arguments...)
-			calls[j] = tc
+		if r.Err != nil {
+			rs[i].err = r.Err
+		} else {
+			rs[i].resp = response(r)
 		}
-		r.ToolCalls = calls
-		rs[i] = r
 	}
 	return &Provider{replies: rs}
 }
@@ -57,14 +62,22 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 	}
 	r := p.replies[p.served]
 	p.served++
-	if r.Err != nil {
-		return nil, r.Err
+	if r.err != nil {
+		return nil, r.err
 	}
-	return p.respond(r), nil
+	resp := r.resp.Clone()
+	for i := range resp.ToolCalls {
+		if resp.ToolCalls[i].ID == "" {
+			p.callIDs++
+			resp.ToolCalls[i].ID = fmt.Sprintf("call_%d", p.callIDs)
+		}
+	}
+	return resp, nil
 }
 
-// respond builds the Response for r; p.mu is held.
-func (p *Provider) respond(r Reply) *provider.Response {
+// response returns the Response r describes, with the defaults of an empty
+// StopReason and a zero TotalTokens filled in. It shares nothing with r.
+func response(r Reply) *provider.Response {
 	resp := &provider.Response{
 		Text:          r.Text,
 		Refusal:       r.Refusal,
@@ -73,13 +86,9 @@ func (p *Provider) respond(r Reply) *provider.Response {
 		Usage:         r.Usage,
 		Model:         r.Model,
 	}
-	for _, tc := range r.ToolCalls {
-		if tc.ID == "" {
-			p.callIDs++
-			tc.ID = fmt.Sprintf("call_%d", p.callIDs)
-		}
-		tc.Arguments = append([]byte(nil), tc.Arguments...)
-		resp.ToolCalls = append(resp.ToolCalls, tc)
+	if len(r.ToolCalls) > 0 {
+		resp.ToolCalls = r.ToolCalls
+		resp = resp.Clone()
 	}
 	if resp.StopReason == "" {
 		switch {
