@@ -254,8 +254,21 @@ func TestCandidateOwnsItsBytes(t *testing.T) {
 	cands[0].JSON[2] = 'X'
 	cands[0].JSON = append(cands[0].JSON, "tail"...)
 	assert.Equal(t, `{"a": 2}`, string(cands[1].JSON))
-	again := extract.Candidates(text)
-	assert.Equal(t, `{"a": 1}`, string(again[0].JSON))
+
+	// Repaired candidates are built in one reused buffer: each must own a
+	// copy of its bytes and of its fixes.
+	repaired := extract.Candidates(`{'a': 1,} and {'b': 2,}`, extract.WithRepair())
+	require.Len(t, repaired, 2)
+	require.Equal(t, extract.SourceRepaired, repaired[0].Source)
+	repaired[0].JSON[2] = 'X'
+	repaired[0].JSON = append(repaired[0].JSON, "tail"...)
+	repaired[0].Fixes[0].Detail = "changed"
+	repaired[0].Fixes = append(repaired[0].Fixes, extract.Fix{Kind: extract.FixComment})
+	assert.Equal(t, `{"b":2}`, string(repaired[1].JSON))
+	assert.Equal(t, []extract.Fix{
+		{Kind: extract.FixSingleQuote, Offset: 15, Detail: "replaced single quotes with double quotes"},
+		{Kind: extract.FixTrailingComma, Offset: 21, Detail: "removed a trailing comma"},
+	}, repaired[1].Fixes)
 }
 
 func TestReplyErrorUnwrap(t *testing.T) {
