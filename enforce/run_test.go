@@ -98,8 +98,17 @@ func TestRunExhaustion(t *testing.T) {
 			assert.Len(t, p.Requests(), retries+1, "exactly max retries + 1 calls")
 			assert.Equal(t, 1, p.Remaining())
 			assert.Equal(t, retries, ve.Retries)
-			assert.Len(t, ve.Attempts, retries+1)
+			require.Len(t, ve.Attempts, retries+1)
 			assert.Equal(t, res.Attempts, ve.Attempts)
+			reqs := p.Requests()
+			for i, a := range ve.Attempts {
+				assert.Equal(t, i+1, a.Number)
+				assert.Equal(t, enforce.OutcomeInvalid, a.Outcome)
+				assert.Len(t, a.Violations, 3)
+				assert.Equal(t, invalidReview, string(a.JSON))
+				assert.Equal(t, reqs[i], a.Request, "the request of attempt %d", i+1)
+				assert.Equal(t, 15, a.Usage.TotalTokens)
+			}
 			assert.Equal(t, invalidReview, ve.Output)
 			assert.Len(t, ve.Violations, 3)
 			assert.Equal(t, 15*(retries+1), ve.Usage.TotalTokens)
@@ -360,13 +369,31 @@ func TestRunConcurrent(t *testing.T) {
 	s := parse(t, reviewSchema)
 	e, err := enforce.New(s, enforce.WithMaxRetries(1))
 	require.NoError(t, err)
-	const n = 16
+	// The shared Enforcer meets providers of every mode, so that its
+	// per-dialect schema cache is filled and read concurrently.
+	kinds := []struct {
+		caps provider.Capabilities
+		mode enforce.Mode
+		tool bool
+	}{
+		{provider.Capabilities{}, enforce.ModePrompt, false},
+		{provider.Capabilities{NativeSchema: true, StrictSchema: true, Dialect: "openai"}, enforce.ModeNative, false},
+		{provider.Capabilities{Tools: true, ForcedTool: true, Dialect: "openai"}, enforce.ModeTool, true},
+		{toolCaps, enforce.ModeTool, true},
+	}
+	const n = 32
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := providertest.New(providertest.Text(invalidReview), providertest.Text(validReview))
+			k := kinds[i%len(kinds)]
+			replies := []providertest.Reply{providertest.Text(invalidReview), providertest.Text(validReview)}
+			if k.tool {
+				replies = []providertest.Reply{providertest.CallTool(enforce.ToolName, invalidReview), providertest.CallTool(enforce.ToolName, validReview)}
+			}
+			script := providertest.New(replies...)
+			p := provider.WithCapabilities(script, k.caps)
 			var res *enforce.Result
 			var err error
 			if i%2 == 0 {
@@ -375,8 +402,14 @@ func TestRunConcurrent(t *testing.T) {
 				res, err = e.Run(ctx, p, enforce.Request{Prompt: fmt.Sprint("Review ", i)})
 			}
 			if assert.NoError(t, err) {
+				assert.Equal(t, k.mode, res.Mode)
 				assert.Len(t, res.Attempts, 2)
+				assert.Equal(t, enforce.OutcomeInvalid, res.Attempts[0].Outcome)
 				assert.Equal(t, validReview, string(res.JSON))
+			}
+			reqs := script.Requests()
+			if assert.Len(t, reqs, 2) {
+				assert.Contains(t, lastContent(reqs[1]), "- $.summary: 'summary' is a required property")
 			}
 		}()
 	}
