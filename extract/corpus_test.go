@@ -87,6 +87,7 @@ func TestCorpusRepair(t *testing.T) {
 	cases := loadCorpus(t)
 	type tally struct{ pass, total, passStrong, totalStrong int }
 	per := map[string]*tally{}
+	listed := 0
 	for _, c := range cases {
 		ok, why := reproduces(c, extract.WithRepair())
 		tl := per[c.Category]
@@ -103,15 +104,15 @@ func TestCorpusRepair(t *testing.T) {
 			if ok {
 				tl.passStrong++
 			}
-			if reason, listed := corpusExceptions[c.ID]; listed {
-				if ok {
-					t.Logf("%s passes but is listed as an exception (%s)", c.ID, reason)
-				}
+			if reason, isListed := corpusExceptions[c.ID]; isListed {
+				listed++
+				assert.False(t, ok, "%s passes: take it off corpusExceptions (%s)", c.ID, reason)
 				continue
 			}
 			assert.True(t, ok, "%s (%s): %q: %s", c.ID, c.Category, c.Input, why)
 		}
 	}
+	assert.Equal(t, len(corpusExceptions), listed, "every exception names a consensus >= 3 case of the corpus")
 	cats := make([]string, 0, len(per))
 	for k := range per {
 		cats = append(cats, k)
@@ -132,11 +133,15 @@ func TestCorpusRepair(t *testing.T) {
 }
 
 func TestCorpusWithoutRepair(t *testing.T) {
+	listed := 0
 	for _, c := range loadCorpus(t) {
 		if c.Category != "valid" && c.Category != "code_fence" {
 			continue
 		}
-		if reason, listed := noRepairExceptions[c.ID]; listed {
+		if reason, isListed := noRepairExceptions[c.ID]; isListed {
+			listed++
+			ok, _ := reproduces(c)
+			assert.False(t, ok, "%s passes without repair: take it off noRepairExceptions (%s)", c.ID, reason)
 			if reason == needsRepair {
 				ok, why := reproduces(c, extract.WithRepair())
 				assert.True(t, ok, "%s (%s) with repair: %q: %s", c.ID, c.Category, c.Input, why)
@@ -146,6 +151,7 @@ func TestCorpusWithoutRepair(t *testing.T) {
 		ok, why := reproduces(c)
 		assert.True(t, ok, "%s (%s): %q: %s", c.ID, c.Category, c.Input, why)
 	}
+	assert.Equal(t, len(noRepairExceptions), listed, "every exception names a valid or code_fence case of the corpus")
 }
 
 // severalValues is why extract differs from the suites that merge several
