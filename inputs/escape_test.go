@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -110,7 +111,7 @@ func TestExpandExponent(t *testing.T) {
 		{"1e+21", "1000000000000000000000"},
 		{"1.5e+21", "1500000000000000000000"},
 		{"-2.25e+22", "-22500000000000000000000"},
-		{"1.7976931348623157e+308", "17976931348623157" + zeros(292)},
+		{"1.7976931348623157e+308", "17976931348623157" + strings.Repeat("0", 292)},
 		{"0.5e+1", "5"},
 		{"1.25e+1", "1.25e+1"}, // not integral: kept
 		{"1e-7", "1e-7"},
@@ -123,12 +124,4 @@ func TestExpandExponent(t *testing.T) {
 			assert.Equal(t, tc.want, string(expandExponent([]byte(tc.in))))
 		})
 	}
-}
-
-func zeros(n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = '0'
-	}
-	return string(b)
 }

@@ -1,7 +1,6 @@
 package inputs_test
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/inputs"
+	"github.com/agentio/agentio/internal/jsonobj"
 )
 
 // hostile values: each tries to end the block, open another or forge the
@@ -135,7 +135,7 @@ func TestKeysCannotForgeLines(t *testing.T) {
 		t.Run(key, func(t *testing.T) {
 			_, err := inputs.Format(map[string]any{"prompt": "P", key: "v"})
 			assert.ErrorIs(t, err, inputs.ErrInvalidKey)
-			_, err = inputs.FormatJSON([]byte(`{"prompt": "P", ` + strconvQuote(key) + `: "v"}`))
+			_, err = inputs.FormatJSON([]byte(`{"prompt": "P", ` + string(jsonobj.AppendString(nil, key)) + `: "v"}`))
 			assert.ErrorIs(t, err, inputs.ErrInvalidKey)
 		})
 	}
@@ -146,13 +146,4 @@ func TestKeysCannotForgeLines(t *testing.T) {
 			assert.Equal(t, "<inputs>\n"+key+": v\n</inputs>\n\nP", text)
 		})
 	}
-}
-
-// strconvQuote quotes s as a JSON string.
-func strconvQuote(s string) string {
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(err) // a string always marshals
-	}
-	return string(b)
 }
