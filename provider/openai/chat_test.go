@@ -194,6 +194,16 @@ func TestChatResponseMapping(t *testing.T) {
 			want: provider.Response{StopReason: provider.StopContentFilter, RawStopReason: "content_filter"},
 		},
 		{
+			name: "no finish reason",
+			body: textReply("x", ""),
+			want: provider.Response{Text: "x"},
+		},
+		{
+			name: "no finish reason, tool call",
+			body: toolReply("call_3", "weather", `{}`, ""),
+			want: provider.Response{ToolCalls: []provider.ToolCall{{ID: "call_3", Name: "weather", Arguments: json.RawMessage(`{}`)}}, StopReason: provider.StopToolUse},
+		},
+		{
 			name: "unknown finish reason",
 			body: textReply("x", "eos_token"),
 			want: provider.Response{Text: "x", StopReason: provider.StopOther, RawStopReason: "eos_token"},

@@ -93,6 +93,23 @@ func TestResponsesRequestMapping(t *testing.T) {
 			want: `{"model":"gpt-test","store":false,"input":[{"role":"user","content":"Call."}],
 				"tools":[{"type":"function","name":"ping","strict":false,"parameters":{"type":"object","properties":{}}}],"tool_choice":"required"}`,
 		},
+		{
+			name: "tool choice none, call without arguments, failed call",
+			req: provider.Request{
+				Messages: []provider.Message{
+					provider.UserMessage("Weather?"),
+					{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "call_2", Name: "weather"}}},
+					{Role: provider.RoleTool, ToolCallID: "call_2", Content: "city is required", IsError: true},
+				},
+				Tools:      []provider.Tool{{Name: "weather"}},
+				ToolChoice: provider.ToolChoice{Mode: provider.ToolChoiceNone},
+			},
+			want: `{"model":"gpt-test","store":false,"input":[
+				{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_2","name":"weather","arguments":"{}"},
+				{"type":"function_call_output","call_id":"call_2","output":"error: city is required"}],
+				"tools":[{"type":"function","name":"weather","strict":false,"parameters":{"type":"object","properties":{}}}],"tool_choice":"none"}`,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,6 +160,11 @@ func TestResponsesResponseMapping(t *testing.T) {
 			name: "content filter",
 			body: responsesReply("incomplete", "content_filter", `[]`),
 			want: provider.Response{StopReason: provider.StopContentFilter, RawStopReason: "content_filter"},
+		},
+		{
+			name: "failed",
+			body: responsesReply("failed", "", responsesText("partial")),
+			want: provider.Response{Text: "partial", StopReason: provider.StopOther, RawStopReason: "failed"},
 		},
 	}
 	for _, tt := range tests {
