@@ -14,9 +14,6 @@ import (
 	"github.com/agentio/agentio/provider"
 )
 
-// emptyObjectSchema is the input schema of a tool that declares none.
-var emptyObjectSchema = json.RawMessage(`{"type":"object","properties":{}}`)
-
 // defaultOutputName names an output schema the request leaves unnamed.
 const defaultOutputName = "output"
 
@@ -63,8 +60,9 @@ func (p *Provider) chatParams(req *provider.Request) (sdk.ChatCompletionNewParam
 		params.Messages = append(params.Messages, msg)
 	}
 	for _, t := range req.Tools {
-		if t.Name == "" {
-			return params, invalid("a tool has no name")
+		schema, err := toolParameters(t)
+		if err != nil {
+			return params, err
 		}
 		fn := shared.FunctionDefinitionParam{Name: t.Name}
 		if t.Description != "" {
@@ -72,10 +70,6 @@ func (p *Provider) chatParams(req *provider.Request) (sdk.ChatCompletionNewParam
 		}
 		if t.Strict {
 			fn.Strict = param.NewOpt(true)
-		}
-		schema := t.InputSchema
-		if len(schema) == 0 {
-			schema = emptyObjectSchema
 		}
 		// The SDK's Parameters is a map and would sort the schema's keys;
 		// OpenAI produces arguments in schema order, so send the raw bytes.
@@ -86,11 +80,18 @@ func (p *Provider) chatParams(req *provider.Request) (sdk.ChatCompletionNewParam
 			params.ParallelToolCalls = param.NewOpt(false)
 		}
 	}
-	choice, err := p.chatToolChoice(req)
+	mode, forced, err := p.toolChoice(req.ToolChoice)
 	if err != nil {
 		return params, err
 	}
-	params.ToolChoice = choice
+	if mode != "" {
+		params.ToolChoice.OfAuto = param.NewOpt(mode)
+	}
+	if forced != "" {
+		params.ToolChoice.OfFunctionToolChoice = &sdk.ChatCompletionNamedToolChoiceParam{
+			Function: sdk.ChatCompletionNamedToolChoiceFunctionParam{Name: forced},
+		}
+	}
 	if req.Output != nil {
 		format, err := chatResponseFormat(req.Output)
 		if err != nil {
@@ -119,14 +120,10 @@ func chatMessage(m provider.Message) (sdk.ChatCompletionMessageParamUnion, error
 			a.Content.OfString = param.NewOpt(m.Content)
 		}
 		for _, c := range m.ToolCalls {
-			args := string(c.Arguments)
-			if args == "" {
-				args = "{}"
-			}
 			a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
 				OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
 					ID:       c.ID,
-					Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
+					Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: callArguments(c)},
 				},
 			})
 		}
@@ -150,57 +147,27 @@ func toolContent(m provider.Message) string {
 	return m.Content
 }
 
-// chatToolChoice maps the tool choice. A named tool on an endpoint that
-// does not declare ForcedTool is sent as "required".
-func (p *Provider) chatToolChoice(req *provider.Request) (sdk.ChatCompletionToolChoiceOptionUnionParam, error) {
-	var c sdk.ChatCompletionToolChoiceOptionUnionParam
-	switch req.ToolChoice.Mode {
-	case provider.ToolChoiceAuto:
-	case provider.ToolChoiceNone:
-		c.OfAuto = param.NewOpt("none")
-	case provider.ToolChoiceRequired:
-		c.OfAuto = param.NewOpt("required")
-	case provider.ToolChoiceTool:
-		if req.ToolChoice.Name == "" {
-			return c, invalid("tool choice names no tool")
-		}
-		if !p.caps.ForcedTool {
-			c.OfAuto = param.NewOpt("required")
-			break
-		}
-		c.OfFunctionToolChoice = &sdk.ChatCompletionNamedToolChoiceParam{
-			Function: sdk.ChatCompletionNamedToolChoiceFunctionParam{Name: req.ToolChoice.Name},
-		}
-	default:
-		return c, invalid(fmt.Sprintf("unknown tool choice mode %q", string(req.ToolChoice.Mode)))
-	}
-	return c, nil
-}
-
 // chatResponseFormat maps the output spec to response_format.
 func chatResponseFormat(o *provider.OutputSpec) (sdk.ChatCompletionNewParamsResponseFormatUnion, error) {
 	var f sdk.ChatCompletionNewParamsResponseFormatUnion
-	switch o.Format {
-	case provider.FormatJSONObject:
-		f.OfJSONObject = &shared.ResponseFormatJSONObjectParam{}
-	case provider.FormatJSONSchema:
-		if len(o.Schema) == 0 {
-			return f, invalid("output spec has no schema")
-		}
-		js := shared.ResponseFormatJSONSchemaJSONSchemaParam{
-			Name:   outputName(o.Name),
-			Schema: json.RawMessage(o.Schema),
-		}
-		if o.Description != "" {
-			js.Description = param.NewOpt(o.Description)
-		}
-		if o.Strict {
-			js.Strict = param.NewOpt(true)
-		}
-		f.OfJSONSchema = &shared.ResponseFormatJSONSchemaParam{JSONSchema: js}
-	default:
-		return f, invalid(fmt.Sprintf("unknown output format %q", string(o.Format)))
+	if err := checkOutput(o); err != nil {
+		return f, err
 	}
+	if o.Format == provider.FormatJSONObject {
+		f.OfJSONObject = &shared.ResponseFormatJSONObjectParam{}
+		return f, nil
+	}
+	js := shared.ResponseFormatJSONSchemaJSONSchemaParam{
+		Name:   outputName(o.Name),
+		Schema: json.RawMessage(o.Schema),
+	}
+	if o.Description != "" {
+		js.Description = param.NewOpt(o.Description)
+	}
+	if o.Strict {
+		js.Strict = param.NewOpt(true)
+	}
+	f.OfJSONSchema = &shared.ResponseFormatJSONSchemaParam{JSONSchema: js}
 	return f, nil
 }
 
@@ -209,14 +176,15 @@ func chatResponse(out *sdk.ChatCompletion) (*provider.Response, error) {
 	if len(out.Choices) == 0 {
 		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "the response has no choices"}
 	}
-	choice := out.Choices[0]
+	choice, u := out.Choices[0], out.Usage
 	msg := choice.Message
 	resp := &provider.Response{
 		Text:          msg.Content,
 		Refusal:       msg.Refusal,
 		RawStopReason: choice.FinishReason,
 		Model:         out.Model,
-		Usage:         chatUsage(out.Usage),
+		Usage: usage(u.PromptTokens, u.CompletionTokens, u.TotalTokens,
+			u.PromptTokensDetails.CachedTokens, u.CompletionTokensDetails.ReasoningTokens),
 	}
 	for _, c := range msg.ToolCalls {
 		switch c.Type {
@@ -233,20 +201,14 @@ func chatResponse(out *sdk.ChatCompletion) (*provider.Response, error) {
 	return resp, nil
 }
 
-// chatStopReason normalises finish_reason. OpenAI reports "stop" after a
-// call forced by a named tool choice, and a refusal as "stop" too.
+// chatStopReason normalises finish_reason; a reply without one has no
+// stop reason unless it refuses or calls tools.
 func chatStopReason(finish string, resp *provider.Response) provider.StopReason {
 	switch finish {
-	case "stop", "":
-		switch {
-		case resp.Refusal != "":
-			return provider.StopRefusal
-		case len(resp.ToolCalls) > 0:
-			return provider.StopToolUse
-		case finish == "":
-			return ""
-		}
-		return provider.StopEnd
+	case "stop":
+		return endStop(resp, provider.StopEnd)
+	case "":
+		return endStop(resp, "")
 	case "length":
 		return provider.StopLength
 	case "tool_calls", "function_call":
@@ -255,20 +217,5 @@ func chatStopReason(finish string, resp *provider.Response) provider.StopReason 
 		return provider.StopContentFilter
 	default:
 		return provider.StopOther
-	}
-}
-
-// chatUsage maps the token counts.
-func chatUsage(u sdk.CompletionUsage) provider.Usage {
-	total := int(u.TotalTokens)
-	if total == 0 {
-		total = int(u.PromptTokens + u.CompletionTokens)
-	}
-	return provider.Usage{
-		InputTokens:       int(u.PromptTokens),
-		OutputTokens:      int(u.CompletionTokens),
-		TotalTokens:       total,
-		CachedInputTokens: int(u.PromptTokensDetails.CachedTokens),
-		ReasoningTokens:   int(u.CompletionTokensDetails.ReasoningTokens),
 	}
 }

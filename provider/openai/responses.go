@@ -45,16 +45,13 @@ func (p *Provider) responsesParams(req *provider.Request) (responses.ResponseNew
 	}
 	params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: input}
 	for _, t := range req.Tools {
-		if t.Name == "" {
-			return params, invalid("a tool has no name")
+		schema, err := toolParameters(t)
+		if err != nil {
+			return params, err
 		}
 		fn := responses.FunctionToolParam{Name: t.Name, Strict: param.NewOpt(t.Strict)}
 		if t.Description != "" {
 			fn.Description = param.NewOpt(t.Description)
-		}
-		schema := t.InputSchema
-		if len(schema) == 0 {
-			schema = emptyObjectSchema
 		}
 		fn.SetExtraFields(map[string]any{"parameters": json.RawMessage(schema)}) // keeps key order
 		params.Tools = append(params.Tools, responses.ToolUnionParam{OfFunction: &fn})
@@ -62,32 +59,23 @@ func (p *Provider) responsesParams(req *provider.Request) (responses.ResponseNew
 			params.ParallelToolCalls = param.NewOpt(false)
 		}
 	}
-	switch req.ToolChoice.Mode {
-	case provider.ToolChoiceAuto:
-	case provider.ToolChoiceNone:
-		params.ToolChoice.OfToolChoiceMode = param.NewOpt(responses.ToolChoiceOptionsNone)
-	case provider.ToolChoiceRequired:
-		params.ToolChoice.OfToolChoiceMode = param.NewOpt(responses.ToolChoiceOptionsRequired)
-	case provider.ToolChoiceTool:
-		if req.ToolChoice.Name == "" {
-			return params, invalid("tool choice names no tool")
-		}
-		if !p.caps.ForcedTool {
-			params.ToolChoice.OfToolChoiceMode = param.NewOpt(responses.ToolChoiceOptionsRequired)
-			break
-		}
-		params.ToolChoice.OfFunctionTool = &responses.ToolChoiceFunctionParam{Name: req.ToolChoice.Name}
-	default:
-		return params, invalid(fmt.Sprintf("unknown tool choice mode %q", string(req.ToolChoice.Mode)))
+	mode, forced, err := p.toolChoice(req.ToolChoice)
+	if err != nil {
+		return params, err
+	}
+	if mode != "" {
+		params.ToolChoice.OfToolChoiceMode = param.NewOpt(responses.ToolChoiceOptions(mode))
+	}
+	if forced != "" {
+		params.ToolChoice.OfFunctionTool = &responses.ToolChoiceFunctionParam{Name: forced}
 	}
 	if o := req.Output; o != nil {
-		switch o.Format {
-		case provider.FormatJSONObject:
+		if err := checkOutput(o); err != nil {
+			return params, err
+		}
+		if o.Format == provider.FormatJSONObject {
 			params.Text.Format.OfJSONObject = &shared.ResponseFormatJSONObjectParam{}
-		case provider.FormatJSONSchema:
-			if len(o.Schema) == 0 {
-				return params, invalid("output spec has no schema")
-			}
+		} else {
 			js := responses.ResponseFormatTextJSONSchemaConfigParam{Name: outputName(o.Name)}
 			if o.Description != "" {
 				js.Description = param.NewOpt(o.Description)
@@ -97,8 +85,6 @@ func (p *Provider) responsesParams(req *provider.Request) (responses.ResponseNew
 			}
 			js.SetExtraFields(map[string]any{"schema": json.RawMessage(o.Schema)})
 			params.Text.Format.OfJSONSchema = &js
-		default:
-			return params, invalid(fmt.Sprintf("unknown output format %q", string(o.Format)))
 		}
 	}
 	if req.MaxTokens > 0 {
@@ -124,11 +110,7 @@ func responsesItems(m provider.Message) ([]responses.ResponseInputItemUnionParam
 			items = append(items, message(responses.EasyInputMessageRoleAssistant, m.Content))
 		}
 		for _, c := range m.ToolCalls {
-			args := string(c.Arguments)
-			if args == "" {
-				args = "{}"
-			}
-			items = append(items, responses.ResponseInputItemParamOfFunctionCall(args, c.ID, c.Name))
+			items = append(items, responses.ResponseInputItemParamOfFunctionCall(callArguments(c), c.ID, c.Name))
 		}
 		return items, nil
 	case provider.RoleTool:
@@ -177,25 +159,12 @@ func responsesResponse(out *responses.Response) *provider.Response {
 		resp.StopReason = provider.StopContentFilter
 	case out.Status == responses.ResponseStatusIncomplete:
 		resp.StopReason = provider.StopLength
-	case resp.Refusal != "":
-		resp.StopReason = provider.StopRefusal
-	case len(resp.ToolCalls) > 0:
-		resp.StopReason = provider.StopToolUse
 	case out.Status == responses.ResponseStatusCompleted || out.Status == "":
-		resp.StopReason = provider.StopEnd
-	default:
-		resp.StopReason = provider.StopOther
+		resp.StopReason = endStop(resp, provider.StopEnd)
+	default: // failed, cancelled, ...
+		resp.StopReason = endStop(resp, provider.StopOther)
 	}
 	u := out.Usage
-	resp.Usage = provider.Usage{
-		InputTokens:       int(u.InputTokens),
-		OutputTokens:      int(u.OutputTokens),
-		TotalTokens:       int(u.TotalTokens),
-		CachedInputTokens: int(u.InputTokensDetails.CachedTokens),
-		ReasoningTokens:   int(u.OutputTokensDetails.ReasoningTokens),
-	}
-	if resp.Usage.TotalTokens == 0 {
-		resp.Usage.TotalTokens = resp.Usage.InputTokens + resp.Usage.OutputTokens
-	}
+	resp.Usage = usage(u.InputTokens, u.OutputTokens, u.TotalTokens, u.InputTokensDetails.CachedTokens, u.OutputTokensDetails.ReasoningTokens)
 	return resp
 }
