@@ -93,3 +93,33 @@ func BenchmarkRun(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckTool measures one attempt's overhead in ModeTool on a 100 KB
+// submit_result input whose array root the model wrapped as {"result": ...}:
+// extraction, unwrapping and validation.
+func BenchmarkCheckTool(b *testing.B) {
+	s := parse(b, `{"type":"array","items":{"type":"object","required":["severity","file","line"],"properties":{
+		"severity":{"type":"string","enum":["blocker","major","minor"]},"file":{"type":"string"},"line":{"type":"integer","minimum":1}}}}`)
+	e, err := enforce.New(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, st, err := e.Start(enforce.Request{Prompt: "Review."}, provider.Capabilities{Tools: true, ForcedTool: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	review := bigReview(100<<10, false)
+	start := strings.Index(review, "[")
+	end := strings.Index(review, `,"counts"`)
+	args := `{"result":` + review[start:end] + `}`
+	resp := &provider.Response{ToolCalls: []provider.ToolCall{{ID: "call_1", Name: enforce.ToolName, Arguments: []byte(args)}}}
+	if v := e.Check(context.Background(), st, resp); !v.OK {
+		b.Fatalf("unexpected verdict %s %v", v.Outcome, v.Violations)
+	}
+	b.SetBytes(int64(len(args)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		e.Check(context.Background(), st, resp)
+	}
+}

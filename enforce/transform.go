@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/agentio/agentio/internal/jsonobj"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -54,7 +55,8 @@ func (e *Enforcer) transform(mode Mode, d *dialect, raw []byte, v any) (out []by
 }
 
 // member returns the value of the only property key of the object v (raw
-// encoded) and its raw bytes; ok is false when v is not such an object.
+// encoded) and its raw bytes, which alias raw; ok is false when v is not
+// such an object. The bytes are found by scanning raw, not decoding it again.
 func member(raw []byte, v any, key string) (inner any, innerRaw []byte, ok bool) {
 	m, isMap := v.(map[string]any)
 	if !isMap || len(m) != 1 {
@@ -64,9 +66,10 @@ func member(raw []byte, v any, key string) (inner any, innerRaw []byte, ok bool)
 	if !ok {
 		return nil, nil, false
 	}
-	var members map[string]json.RawMessage
-	if json.Unmarshal(raw, &members) != nil {
+	members, err := jsonobj.Members(raw)
+	if err != nil || len(members) == 0 {
 		return nil, nil, false
 	}
-	return inner, members[key], true
+	// Every member is named key (v has no other); as in v, the last wins.
+	return inner, members[len(members)-1].Value, true
 }
