@@ -29,13 +29,15 @@ bench:
 		(cd $$m && $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...); \
 	done
 
-## fuzz: run each fuzz target of the root module for FUZZTIME (default 20s)
+## fuzz: run each fuzz target of every module for FUZZTIME (default 20s)
 FUZZTIME ?= 20s
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-			echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
-		done; \
+	@set -e; for m in $(MODULES); do (cd $$m && \
+		for pkg in $$($(GO) list ./...); do \
+			for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+				echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+			done; \
+		done); \
 	done
 
 tidy:
