@@ -51,7 +51,8 @@ type checked struct {
 	violations []schema.Violation
 	schemaOK   bool
 	wrappedIn  string
-	call       int // index of the tool call it came from, in ModeTool
+	output     string // the raw output it was found in
+	call       int    // index of the tool call it came from, in ModeTool
 }
 
 // better reports whether c is closer to valid than d: it passed the schema
@@ -132,18 +133,19 @@ func (e *Enforcer) check(ctx context.Context, st State, resp *provider.Response,
 // one is valid. It sets a's Outcome and Violations and returns the valid
 // candidate, or the one closest to valid (nil when none was found).
 func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *dialect, resp *provider.Response) *checked {
-	outputs := []string{resp.Text}
+	outputs := 1 // the text, or in ModeTool each tool call's arguments
 	if mode == ModeTool {
-		outputs = outputs[:0]
-		for _, tc := range resp.ToolCalls {
-			outputs = append(outputs, string(tc.Arguments))
-		}
+		outputs = len(resp.ToolCalls)
 	}
 	var best *checked
 	var xerr error
-	for i, out := range outputs {
-		if mode == ModeTool && resp.ToolCalls[i].Name != ToolName {
-			continue
+	for i := range outputs {
+		out := resp.Text
+		if mode == ModeTool {
+			if resp.ToolCalls[i].Name != ToolName {
+				continue
+			}
+			out = string(resp.ToolCalls[i].Arguments)
 		}
 		cands, err := e.extract(out)
 		if err != nil && xerr == nil {
@@ -151,7 +153,7 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *diale
 		}
 		for _, cand := range cands {
 			c := e.try(ctx, *a, mode, d, cand)
-			c.call = i
+			c.output, c.call = out, i
 			if c.better(best) {
 				best = c
 			}
@@ -260,11 +262,11 @@ func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, ca
 // output returns the raw output a verdict reports: the text, or in ModeTool
 // the arguments of the submit_result call checked.
 func (e *Enforcer) output(mode Mode, resp *provider.Response, best *checked) string {
-	if mode != ModeTool {
+	switch {
+	case best != nil:
+		return best.output
+	case mode != ModeTool:
 		return resp.Text
-	}
-	if best != nil {
-		return string(resp.ToolCalls[best.call].Arguments)
 	}
 	for _, tc := range resp.ToolCalls {
 		if tc.Name == ToolName {
