@@ -20,25 +20,56 @@ func (s *Schema) depthLimit() int {
 }
 
 // tooDeep returns a violation at the first place where v nests more than
-// limit levels below the root, or false when it does not. The walk stops
-// at that place, so its cost is bounded by the part of v it visits, and
-// map keys are visited in sorted order so the place reported is stable.
+// limit levels below the root, or false when it does not. Both walks stop
+// at that place, so their cost is bounded by the part of v they visit. A
+// value within the limit costs one walk that allocates nothing; only a
+// value beyond it is walked again, with map keys in sorted order, so the
+// place reported is stable.
 //
 // jsonschema-go builds its error for an invalid value level by level, at a
 // cost that grows faster than quadratically with the depth (seconds at a
 // thousand levels under a recursive schema): the limit keeps a model's
 // output from stalling the caller.
 func tooDeep(v any, limit int) (Violation, bool) {
-	var path segments
-	if !deeper(v, limit, &path) {
+	if !exceeds(v, limit) {
 		return Violation{}, false
 	}
+	var path segments
+	deeper(v, limit, &path)
 	return Violation{
 		Path:    path.jsonPath(),
 		Pointer: path.pointer(),
 		Keyword: "maxDepth",
 		Message: fmt.Sprintf("the value nests more than %d levels deep; flatten it", limit),
 	}, true
+}
+
+// exceeds reports whether v holds an array or object limit levels below
+// its root, that is, nests more than limit levels deep. It visits maps in
+// any order and allocates nothing: it is the whole depth check of a value
+// that is within the limit.
+func exceeds(v any, limit int) bool {
+	switch x := v.(type) {
+	case []any:
+		if limit == 0 {
+			return true
+		}
+		for _, e := range x {
+			if exceeds(e, limit-1) {
+				return true
+			}
+		}
+	case map[string]any:
+		if limit == 0 {
+			return true
+		}
+		for _, e := range x {
+			if exceeds(e, limit-1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // deeper reports whether v nests more than limit levels below the path p
