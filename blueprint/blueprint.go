@@ -275,19 +275,17 @@ func (b *Blueprint) DefaultOutputSchema() *schema.Schema { return b.defaultOutpu
 // blueprint does not set are nil.
 func (b *Blueprint) DefaultOutputOptions() OutputOptions {
 	o := b.defaults
-	if o.MaxRetries != nil {
-		n := *o.MaxRetries
-		o.MaxRetries = &n
-	}
-	if o.ExtractJSON != nil {
-		v := *o.ExtractJSON
-		o.ExtractJSON = &v
-	}
-	if o.StrictJSONOnly != nil {
-		v := *o.StrictJSONOnly
-		o.StrictJSONOnly = &v
-	}
+	o.MaxRetries, o.ExtractJSON, o.StrictJSONOnly = clonePtr(o.MaxRetries), clonePtr(o.ExtractJSON), clonePtr(o.StrictJSONOnly)
 	return o
+}
+
+// clonePtr returns a pointer to a copy of *p, nil for nil.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
 
 // Path returns the file the blueprint was loaded from, "" when it came from
