@@ -206,15 +206,9 @@ func (e *Enforcer) extract(out string) ([]extract.Candidate, error) {
 		start := strings.Index(out, trimmed)
 		return []extract.Candidate{{JSON: []byte(trimmed), Start: start, End: start + len(trimmed), Source: extract.SourceWhole}}, nil
 	}
-	var opts []extract.Option
-	if e.cfg.repair {
-		opts = append(opts, extract.WithRepair())
-	}
-	if e.cfg.preferLast {
-		opts = append(opts, extract.WithPreferLast())
-	}
+	x := &e.extractOpts
 	if e.cfg.strict {
-		c, err := extract.JSON(out, append(opts, extract.WithStrictJSONOnly())...)
+		c, err := extract.JSON(out, x.strict...)
 		if err != nil {
 			return nil, err
 		}
@@ -223,18 +217,40 @@ func (e *Enforcer) extract(out string) ([]extract.Candidate, error) {
 	if e.objectRoot {
 		// Values other than objects can never be valid: skip them, unless
 		// they are all there is (then they show the model what is wrong).
-		if cands := extract.Candidates(out, append(opts, extract.WithObjectsOnly())...); len(cands) > 0 {
+		if cands := extract.Candidates(out, x.objects...); len(cands) > 0 {
 			return cands, nil
 		}
 	}
-	if cands := extract.Candidates(out, opts...); len(cands) > 0 {
+	if cands := extract.Candidates(out, x.all...); len(cands) > 0 {
 		return cands, nil
 	}
-	_, err := extract.JSON(out, opts...)
+	_, err := extract.JSON(out, x.all...)
 	if err == nil {
 		err = ErrNoJSON
 	}
 	return nil, err
+}
+
+// extractOptions are the extract options of an Enforcer's configuration,
+// built once by [New]: for every value, for objects only, and strict.
+type extractOptions struct {
+	all, objects, strict []extract.Option
+}
+
+// newExtractOptions returns the extract options that c asks for.
+func newExtractOptions(c config) extractOptions {
+	var all []extract.Option
+	if c.repair {
+		all = append(all, extract.WithRepair())
+	}
+	if c.preferLast {
+		all = append(all, extract.WithPreferLast())
+	}
+	return extractOptions{
+		all:     all,
+		objects: append(all[:len(all):len(all)], extract.WithObjectsOnly()),
+		strict:  append(all[:len(all):len(all)], extract.WithStrictJSONOnly()),
+	}
 }
 
 // try decodes one candidate, transforms it and validates it against the

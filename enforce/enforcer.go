@@ -25,8 +25,9 @@ type Enforcer struct {
 	s            *schema.Schema
 	cfg          config
 	instructions string
-	schemaText   string   // the schema as prompt and system modes show it
-	objectRoot   bool     // the schema admits only objects
+	schemaText   string // the schema as prompt and system modes show it
+	objectRoot   bool   // the schema admits only objects
+	extractOpts  extractOptions
 	dialects     sync.Map // dialect name → *dialect, filled on first use
 }
 
@@ -48,6 +49,7 @@ func New(s *schema.Schema, opts ...Option) (*Enforcer, error) {
 		instructions: renderInstructions(text),
 		schemaText:   text,
 		objectRoot:   slices.Equal(s.Types(), []string{"object"}),
+		extractOpts:  newExtractOptions(cfg),
 	}, nil
 }
 
