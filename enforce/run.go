@@ -26,7 +26,10 @@ import (
 // lacks, matching [ErrInvalidOption] or [ErrInvalidRequest]) it returns nil.
 //
 // Run is safe for concurrent use with the same schema and provider.
-// Validators and hooks run on the caller's goroutine.
+// Validators and hooks run on the caller's goroutine. Each call prepares s
+// anew (the prompt text and, in native and tool modes, the conversion to the
+// provider's dialect): to enforce one schema many times, build an
+// [Enforcer] once with [New] and call [Enforcer.Run], which keeps that work.
 func Run(ctx context.Context, p provider.Provider, req Request, s *schema.Schema, opts ...Option) (*Result, error) {
 	e, err := New(s, opts...)
 	if err != nil {
