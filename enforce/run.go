@@ -113,7 +113,7 @@ func (e *Enforcer) Run(ctx context.Context, p provider.Provider, req Request) (*
 // attempt st.Attempts+1: a *ValidationError carrying the last failure when
 // there was one.
 func (e *Enforcer) stopped(res *Result, st State, last Verdict, err error) error {
-	if st.Attempts == 0 || last.Outcome == "" {
+	if last.Outcome == "" { // no attempt was checked yet
 		return err
 	}
 	return &ValidationError{
