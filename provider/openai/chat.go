@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -13,25 +12,6 @@ import (
 
 	"github.com/agentio/agentio/provider"
 )
-
-// defaultOutputName names an output schema the request leaves unnamed.
-const defaultOutputName = "output"
-
-// badNameChars are the characters OpenAI refuses in a response format name.
-var badNameChars = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
-
-// outputName returns name as OpenAI accepts it: letters, digits, _ and -,
-// at most 64 characters, "output" when empty.
-func outputName(name string) string {
-	name = badNameChars.ReplaceAllString(name, "_")
-	if len(name) > 64 {
-		name = name[:64]
-	}
-	if name == "" {
-		return defaultOutputName
-	}
-	return name
-}
 
 // generateChat calls the Chat Completions API.
 func (p *Provider) generateChat(ctx context.Context, req *provider.Request, rec *recorder, opts []option.RequestOption) (*provider.Response, error) {
