@@ -404,10 +404,9 @@ func (c *compiled) dereference(s *jsonschema.Schema, ptr string) (*jsonschema.Sc
 	if ptr == "" {
 		return s, ""
 	}
-	unescape := strings.NewReplacer("~1", "/", "~0", "~")
 	toks := strings.Split(ptr[1:], "/")
 	for i := range toks {
-		toks[i] = unescape.Replace(toks[i])
+		toks[i] = unescapePointer(toks[i]) // url.Parse has decoded the %-escapes
 	}
 	for len(toks) > 0 {
 		var next *jsonschema.Schema

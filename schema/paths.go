@@ -74,12 +74,28 @@ func (s segment) appendPointer(b *strings.Builder) {
 	b.WriteString(escapePointer(s.key))
 }
 
+// The escapes of a JSON Pointer reference token (RFC 6901). A Replacer is
+// immutable and safe for concurrent use.
+var (
+	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
 // escapePointer escapes a JSON Pointer reference token (RFC 6901).
 func escapePointer(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	return pointerEscaper.Replace(s)
+}
+
+// unescapePointer decodes the ~1 and ~0 escapes of a JSON Pointer
+// reference token.
+func unescapePointer(tok string) string {
+	if !strings.Contains(tok, "~") {
+		return tok
+	}
+	return pointerUnescaper.Replace(tok)
 }
 
 // unescapeRefToken decodes one reference token of a $ref's fragment: the
@@ -100,8 +116,7 @@ func unescapeRefToken(tok string) string {
 		}
 		tok = b.String()
 	}
-	tok = strings.ReplaceAll(tok, "~1", "/")
-	return strings.ReplaceAll(tok, "~0", "~")
+	return unescapePointer(tok)
 }
 
 // isPlainName reports whether key can follow a dot in a JSONPath: ASCII
