@@ -65,6 +65,21 @@ func BenchmarkJSONPlainSmallObjects(b *testing.B) {
 	}
 }
 
+// BenchmarkJSONThenNote is plain JSON followed by a note, the commonest
+// reply that is not JSON alone: the value's bytes are read once.
+func BenchmarkJSONThenNote(b *testing.B) {
+	text := "[" + smallObjects(",\n") + "]\n\nHope this helps!"
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c, err := extract.JSON(text)
+		if err != nil || c.Source != extract.SourceScan {
+			b.Fatalf("got %v", err)
+		}
+	}
+}
+
 // BenchmarkValidPlainSmallObjects is the baseline for
 // BenchmarkJSONPlainSmallObjects: json.Valid on the same bytes.
 func BenchmarkValidPlainSmallObjects(b *testing.B) {

@@ -53,6 +53,8 @@ func TestJSONStrategies(t *testing.T) {
 		{name: "empty fence falls back to the scan", text: "``` ```\nthen {\"a\": 1}", want: `{"a": 1}`, source: extract.SourceScan},
 
 		// The scan.
+		{name: "value then a note", text: "{\"a\": [1, 2]}\n\nHope this helps!", want: `{"a": [1, 2]}`, source: extract.SourceScan},
+		{name: "value then a note, objects only", text: "{\"a\": 1} and [2]", opts: []extract.Option{extract.WithObjectsOnly(), extract.WithPreferLast()}, want: `{"a": 1}`, source: extract.SourceScan},
 		{name: "object in prose", text: `The result is {"a": 1}. Hope it helps.`, want: `{"a": 1}`, source: extract.SourceScan},
 		{name: "array in prose", text: `Items: [1, 2, 3] as asked.`, want: `[1, 2, 3]`, source: extract.SourceScan},
 		{name: "braces in prose are skipped", text: `Use {curly} braces and {name} fields: {"a": 1}`, want: `{"a": 1}`, source: extract.SourceScan},
@@ -183,6 +185,18 @@ func TestCandidatesOrder(t *testing.T) {
 		got = append(got, string(c.JSON))
 	}
 	assert.Equal(t, []string{`{"json": 2}`, `{"json": 1}`, `{"plain": 1}`, `[2]`, `{"scan": 1}`}, got)
+}
+
+// A whole reply that starts with a value and goes on is read once: the scan
+// takes the value the whole-text check read. That value must not be taken
+// past the end of the text the scan may read, here the start of a fence
+// opened inside one of its strings.
+func TestCandidatesValueSpanningAFence(t *testing.T) {
+	var got []string
+	for _, c := range extract.Candidates("{\"a\": \" ```json{}``` \"} note") {
+		got = append(got, string(c.Source)+" "+string(c.JSON))
+	}
+	assert.Equal(t, []string{"fence {}"}, got)
 }
 
 func TestCandidatesWithRepair(t *testing.T) {

@@ -36,6 +36,10 @@ type finder struct {
 	scanFail     failure   // the scan failure to describe, if hasScanFail
 	hasScanFail  bool
 	rep          repairer // reused for every repair, buffers and all
+	// known is an object or array the whole-text check read whole and
+	// found followed by more text ({...} and a note): the scan takes it
+	// without reading its bytes again (see scanRegion).
+	known attempt
 }
 
 func newFinder(text string, cfg config) *finder {
@@ -146,7 +150,7 @@ func (f *finder) find(first bool) []Candidate {
 
 	if !f.cfg.repair {
 		for _, r := range regions {
-			more := f.v.scan(text, r, f.cfg.objectsOnly, func(a attempt) bool {
+			more := f.scanRegion(r, func(a attempt) bool {
 				if a.ok {
 					return takeScanned(a)
 				}
@@ -184,7 +188,7 @@ func (f *finder) find(first bool) []Candidate {
 	ci := 0
 	skip := span{-1, -1} // the last scan repair, or the reach of one that gave up
 	for _, r := range regions {
-		more := f.v.scan(text, r, f.cfg.objectsOnly, func(a attempt) bool {
+		more := f.scanRegion(r, func(a attempt) bool {
 			for ci < len(covered) && covered[ci].end <= a.start {
 				ci++
 			}
@@ -245,10 +249,27 @@ func (f *finder) whole(sp span) (Candidate, bool) {
 		return Candidate{}, false
 	}
 	end, ok := f.v.value(f.text[:e], s)
+	if ok && end != e && opener[f.text[s]] {
+		f.known = attempt{start: s, end: end, ok: true}
+	}
 	if !ok || end != e {
 		return Candidate{}, false
 	}
 	return f.candidate(s, e, SourceWhole), true
+}
+
+// scanRegion scans r with [validator.scan], except that the value the
+// whole-text check read (f.known) is handed to visit without being read
+// again, when it lies in r. Only blanks stand before it in r, so it is the
+// first attempt the scan would make there.
+func (f *finder) scanRegion(r span, visit func(attempt) bool) bool {
+	if k := f.known; k.ok && r.start <= k.start && k.end <= r.end {
+		if !visit(k) {
+			return false
+		}
+		r.start = k.end
+	}
+	return f.v.scan(f.text, r, f.cfg.objectsOnly, visit)
 }
 
 // soleContent returns the one visible segment holding non-blank text, when
