@@ -2,6 +2,7 @@ package blueprint
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -118,6 +119,27 @@ func (o EffectiveOptions) EnforceOptions() ([]enforce.Option, error) {
 		opts = append(opts, enforce.WithStrictJSONOnly())
 	}
 	return opts, nil
+}
+
+// UnmarshalJSON reads options as strictly as [Parse] reads a blueprint's
+// default_output_schema_options: an unknown key (a misspelt "max_retires")
+// or a value of the wrong kind is an error, one [*FieldError] per problem,
+// joined, rather than being silently ignored. null sets nothing. This is how
+// a run request's output_schema_options (in [RunSpec]) are decoded.
+func (o *OutputOptions) UnmarshalJSON(data []byte) error {
+	if isNull(data) {
+		return nil
+	}
+	parsed, ferrs := parseOptions(data)
+	if len(ferrs) > 0 {
+		errs := make([]error, len(ferrs))
+		for i, fe := range ferrs {
+			errs[i] = fe
+		}
+		return errors.Join(errs...)
+	}
+	*o = parsed
+	return nil
 }
 
 // parseOptions decodes default_output_schema_options. Unknown keys are

@@ -30,7 +30,8 @@ type RunSpec struct {
 	// Inline and Name is an error ([ErrSchemaConflict]).
 	Name string `json:"output_schema_name,omitempty"`
 	// Options override the blueprint's default_output_schema_options,
-	// knob by knob.
+	// knob by knob. From JSON they are read strictly: an unknown or
+	// mistyped knob is an error ([OutputOptions.UnmarshalJSON]).
 	Options OutputOptions `json:"output_schema_options"`
 }
 
