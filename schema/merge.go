@@ -3,11 +3,9 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/agentio/agentio/internal/jsonobj"
+	"strings"
 )
 
 // A Property is an object property to merge into a schema with
@@ -38,8 +36,12 @@ func (e *MergeError) Error() string {
 	return fmt.Sprintf("schema: cannot merge property %q: %s", e.Property, e.Reason)
 }
 
-// promptPropertySchema is what [MergePrompt] adds when s has no "prompt" property.
-const promptPropertySchema = `{"type":"string","minLength":1}`
+// promptProperty returns what [MergePrompt] adds when s has no "prompt"
+// property: {"type":"string","minLength":1}.
+func promptProperty() *jnode {
+	return &jnode{kind: jObject, keys: []string{"type", "minLength"},
+		vals: []*jnode{{kind: jString, s: "string"}, {kind: jNumber, s: "1"}}}
+}
 
 // MergePrompt returns the parameters schema of an autonomous agent: s with
 // a required "prompt" property, the one parameter such an agent always
@@ -54,7 +56,7 @@ const promptPropertySchema = `{"type":"string","minLength":1}`
 // the rules of [MergeProperties]: s is never modified, and s itself is
 // returned when it already meets all three conditions.
 func MergePrompt(s *Schema) (*Schema, error) {
-	return mergeJSON(s, []rawProperty{{name: "prompt", schema: []byte(promptPropertySchema), required: true}})
+	return merge(s, []treeProperty{{name: "prompt", schema: promptProperty(), required: true}})
 }
 
 // MergeProperties returns a schema that describes an object with the
@@ -80,177 +82,140 @@ func MergePrompt(s *Schema) (*Schema, error) {
 // of compiling the merged document with [Parse] (so a schema that needed a
 // [Loader] for a remote $ref fails with [ErrRemoteRef]).
 func MergeProperties(s *Schema, props ...Property) (*Schema, error) {
-	raw := make([]rawProperty, len(props))
+	trees := make([]treeProperty, len(props))
 	for i, p := range props {
-		raw[i] = rawProperty{name: p.Name, schema: []byte("{}"), required: p.Required}
+		trees[i] = treeProperty{name: p.Name, schema: &jnode{kind: jObject}, required: p.Required}
 		if p.Schema == nil {
 			continue
 		}
-		b := p.Schema.JSON()
-		if err := checkSelfContained(b); err != nil {
+		tree, err := decodeTree(p.Schema.JSON(), maxSchemaDepth)
+		if err != nil {
 			return nil, &MergeError{Property: p.Name, Reason: err.Error()}
 		}
-		raw[i].schema = b
+		if ref, ok := localRef(tree); ok {
+			return nil, &MergeError{Property: p.Name, Reason: fmt.Sprintf("its reference %q would resolve against the merged document (give its root an $id)", ref)}
+		}
+		trees[i].schema = tree
 	}
-	return mergeJSON(s, raw)
+	return merge(s, trees)
 }
 
-// A rawProperty is a [Property] whose schema is JSON text.
-type rawProperty struct {
+// A treeProperty is a [Property] whose schema is decoded.
+type treeProperty struct {
 	name     string
-	schema   []byte
+	schema   *jnode
 	required bool
 }
 
-// mergeJSON does the work of [MergeProperties] on the JSON text of s.
-func mergeJSON(s *Schema, props []rawProperty) (*Schema, error) {
+// merge does the work of [MergeProperties] on a tree decoded from the JSON
+// text of s, so that what it does not touch keeps the author's order.
+func merge(s *Schema, props []treeProperty) (*Schema, error) {
 	src := []byte("{}")
 	if s != nil {
 		src = s.JSON()
 	}
-	name := ""
-	if len(props) > 0 {
-		name = props[0].name
+	fail := func(reason string) error {
+		name := ""
+		if len(props) > 0 {
+			name = props[0].name
+		}
+		return &MergeError{Property: name, Reason: reason}
 	}
-	root, err := decodeSchemaJSONObject(src)
-	if err != nil {
-		return nil, &MergeError{Property: name, Reason: err.Error()}
+	root, err := decodeTree(src, maxSchemaDepth)
+	switch {
+	case err != nil:
+		return nil, fail("the schema is not a JSON object")
+	case root.kind == jBool && root.b:
+		root = &jnode{kind: jObject}
+	case root.kind == jBool:
+		return nil, fail("the schema is false and admits no value")
+	case root.kind != jObject:
+		return nil, fail("the schema is not a JSON object")
 	}
 	changed := false
 
-	if ref, ok := root.get("$ref"); ok {
-		allOf := []json.RawMessage{}
-		if raw, ok := root.get("allOf"); ok {
-			if err := json.Unmarshal(raw, &allOf); err != nil {
-				return nil, &MergeError{Property: name, Reason: "allOf is not an array"}
+	if ref := root.get("$ref"); ref != nil {
+		allOf := []*jnode{{kind: jObject, keys: []string{"$ref"}, vals: []*jnode{ref}}}
+		if a := root.get("allOf"); a != nil {
+			if a.kind != jArray {
+				return nil, fail("allOf is not an array")
 			}
+			allOf = append(allOf, a.arr...)
+			root.del("allOf")
 		}
-		refSchema := jsonobj.Encode([]jsonobj.Member{{Key: "$ref", Value: ref}})
-		allOf = append([]json.RawMessage{refSchema}, allOf...)
-		root.replace("$ref", "allOf", encodeJSONArray(allOf))
+		root.rename("$ref", "allOf")
+		root.set("allOf", &jnode{kind: jArray, arr: allOf})
 		changed = true
 	}
 
-	if t, ok := root.get("type"); !ok || !isJSONString(t, "object") {
-		if ok {
-			root.set("type", json.RawMessage(`"object"`))
+	if t := root.get("type"); !t.isString("object") {
+		object := &jnode{kind: jString, s: "object"}
+		if t != nil {
+			root.set("type", object)
 		} else {
-			root.insertAfterIdentity("type", json.RawMessage(`"object"`))
+			// After the "$schema" and "$id" that lead the object, where a
+			// reader looks for the type.
+			i := 0
+			for i < len(root.keys) && (root.keys[i] == "$schema" || root.keys[i] == "$id") {
+				i++
+			}
+			root.keys = slices.Insert(root.keys, i, "type")
+			root.vals = slices.Insert(root.vals, i, object)
 		}
 		changed = true
 	}
 
-	var properties jsonObject
-	if raw, ok := root.get("properties"); ok {
-		if properties, err = decodeJSONObject(raw); err != nil {
-			return nil, &MergeError{Property: name, Reason: "properties is not an object"}
-		}
+	properties := root.get("properties")
+	if properties == nil {
+		properties = &jnode{kind: jObject}
+	} else if properties.kind != jObject {
+		return nil, fail("properties is not an object")
 	}
-	var required []json.RawMessage
-	if raw, ok := root.get("required"); ok {
-		if err := json.Unmarshal(raw, &required); err != nil {
-			return nil, &MergeError{Property: name, Reason: "required is not an array"}
-		}
+	required := root.get("required")
+	if required == nil {
+		required = &jnode{kind: jArray}
+	} else if required.kind != jArray {
+		return nil, fail("required is not an array")
 	}
-	propsChanged, requiredChanged := false, false
 	for _, p := range props {
-		if _, ok := properties.get(p.name); !ok {
+		if !properties.has(p.name) {
 			properties.set(p.name, p.schema)
-			propsChanged = true
+			root.set("properties", properties)
+			changed = true
 		}
-		if p.required && !listsJSONString(required, p.name) {
-			required = append(required, jsonobj.AppendString(nil, p.name))
-			requiredChanged = true
+		if p.required && !slices.ContainsFunc(required.arr, func(e *jnode) bool { return e.isString(p.name) }) {
+			required.arr = append(required.arr, &jnode{kind: jString, s: p.name})
+			root.set("required", required)
+			changed = true
 		}
-	}
-	if propsChanged {
-		root.set("properties", jsonobj.Encode(properties))
-		changed = true
-	}
-	if requiredChanged {
-		root.set("required", encodeJSONArray(required))
-		changed = true
 	}
 	if !changed {
 		return s, nil
 	}
-	doc, err := layoutLike(jsonobj.Encode(root), src)
+	doc, err := layoutLike(root.appendJSON(nil), src)
 	if err != nil {
-		return nil, &MergeError{Property: name, Reason: err.Error()}
+		return nil, fail(err.Error())
 	}
 	return Parse(doc)
 }
 
-// decodeSchemaJSONObject decodes a schema document as an object, the schema
-// true as the empty object.
-func decodeSchemaJSONObject(src []byte) (jsonObject, error) {
-	trimmed := bytes.TrimSpace(src)
-	switch {
-	case bytes.Equal(trimmed, []byte("true")):
-		return jsonObject{}, nil
-	case bytes.Equal(trimmed, []byte("false")):
-		return nil, errors.New("the schema is false and admits no value")
+// localRef returns the first "$ref" or "$dynamicRef" under the schema n, in
+// document order, that points into n ("#..."): embedded in another
+// document, it would resolve against that document instead. A schema whose
+// root has an "$id" is its own base, so it has none.
+func localRef(n *jnode) (string, bool) {
+	if n.has("$id") {
+		return "", false
 	}
-	obj, err := decodeJSONObject(src)
-	if err != nil {
-		return nil, errors.New("the schema is not a JSON object")
-	}
-	return obj, nil
-}
-
-// checkSelfContained reports a schema that would change meaning when
-// embedded in another document: one with a reference into itself ("#...")
-// and no "$id" at its root to anchor it.
-func checkSelfContained(data []byte) error {
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
-	}
-	if m, ok := v.(map[string]any); ok {
-		if _, ok := m["$id"]; ok {
-			return nil
-		}
-	}
-	if ref, ok := findLocalRef(v); ok {
-		return fmt.Errorf("its reference %q would resolve against the merged document (give its root an $id)", ref)
-	}
-	return nil
-}
-
-// mergeDataKeywords hold JSON values, not schemas: a "$ref" key inside them is
-// data.
-var mergeDataKeywords = map[string]bool{"const": true, "enum": true, "default": true, "examples": true}
-
-// findLocalRef returns the first "$ref" or "$dynamicRef" of v that starts
-// with "#".
-func findLocalRef(v any) (string, bool) {
-	switch v := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys) // the same reference is reported every time
-		for _, k := range keys {
-			x := v[k]
-			if mergeDataKeywords[k] {
-				continue
-			}
-			if s, ok := x.(string); ok && (k == "$ref" || k == "$dynamicRef") && len(s) > 0 && s[0] == '#' {
-				return s, true
-			}
-			if ref, ok := findLocalRef(x); ok {
-				return ref, true
+	var ref string
+	walkSchemas(n, func(sub *jnode) {
+		for _, kw := range []string{"$ref", "$dynamicRef"} {
+			if r, ok := sub.str(kw); ok && ref == "" && strings.HasPrefix(r, "#") {
+				ref = r
 			}
 		}
-	case []any:
-		for _, x := range v {
-			if ref, ok := findLocalRef(x); ok {
-				return ref, true
-			}
-		}
-	}
-	return "", false
+	})
+	return ref, ref != ""
 }
 
 // layoutLike formats doc in the style of src: compact when src is on one
@@ -277,100 +242,4 @@ func layoutLike(doc, src []byte) ([]byte, error) {
 		out.WriteByte('\n')
 	}
 	return out.Bytes(), nil
-}
-
-// A jsonObject is a JSON object whose keys keep their order.
-type jsonObject []jsonobj.Member
-
-// decodeJSONObject decodes a JSON object, keeping its key order. A key given
-// twice keeps its first place and its last value, as encoding/json would
-// read it.
-func decodeJSONObject(data []byte) (jsonObject, error) {
-	members, err := jsonobj.Members(data)
-	if err != nil {
-		return nil, err
-	}
-	obj := make(jsonObject, 0, len(members))
-	for _, m := range members {
-		obj.set(m.Key, m.Value)
-	}
-	return obj, nil
-}
-
-func (o jsonObject) index(key string) int {
-	for i, m := range o {
-		if m.Key == key {
-			return i
-		}
-	}
-	return -1
-}
-
-func (o jsonObject) get(key string) (json.RawMessage, bool) {
-	if i := o.index(key); i >= 0 {
-		return o[i].Value, true
-	}
-	return nil, false
-}
-
-// set replaces the value of key in place, or appends key.
-func (o *jsonObject) set(key string, v json.RawMessage) {
-	if i := o.index(key); i >= 0 {
-		(*o)[i].Value = v
-		return
-	}
-	*o = append(*o, jsonobj.Member{Key: key, Value: v})
-}
-
-// replace puts key and v in the place of old, removing any other member
-// named key.
-func (o *jsonObject) replace(old, key string, v json.RawMessage) {
-	if i := o.index(key); i >= 0 {
-		*o = append((*o)[:i], (*o)[i+1:]...)
-	}
-	if i := o.index(old); i >= 0 {
-		(*o)[i] = jsonobj.Member{Key: key, Value: v}
-		return
-	}
-	o.set(key, v)
-}
-
-// insertAfterIdentity inserts key after the "$schema" and "$id" members
-// that lead the object, where a reader looks for the type.
-func (o *jsonObject) insertAfterIdentity(key string, v json.RawMessage) {
-	i := 0
-	for i < len(*o) && ((*o)[i].Key == "$schema" || (*o)[i].Key == "$id") {
-		i++
-	}
-	*o = slices.Insert(*o, i, jsonobj.Member{Key: key, Value: v})
-}
-
-// encodeJSONArray writes items as a JSON array, each item as it was given.
-func encodeJSONArray(items []json.RawMessage) json.RawMessage {
-	var buf bytes.Buffer
-	buf.WriteByte('[')
-	for i, v := range items {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		buf.Write(v)
-	}
-	buf.WriteByte(']')
-	return buf.Bytes()
-}
-
-// isJSONString reports whether raw is the JSON string want.
-func isJSONString(raw json.RawMessage, want string) bool {
-	var s string
-	return json.Unmarshal(raw, &s) == nil && s == want
-}
-
-// listsJSONString reports whether list holds the JSON string want.
-func listsJSONString(list []json.RawMessage, want string) bool {
-	for _, v := range list {
-		if isJSONString(v, want) {
-			return true
-		}
-	}
-	return false
 }

@@ -105,10 +105,12 @@ func TestMergePrompt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := mustParse(t, tt.in)
+			verdict := in.Validate(map[string]any{})
 			got, err := schema.MergePrompt(in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, string(got.JSON()))
 			assert.Equal(t, tt.in, string(in.JSON()), "input modified")
+			assert.Equal(t, verdict, in.Validate(map[string]any{}), "the input's verdict changed")
 
 			again, err := schema.MergePrompt(got)
 			require.NoError(t, err)
@@ -274,6 +276,21 @@ func TestMergePropertiesLocalRefRefused(t *testing.T) {
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, "tags", me.Property)
 	assert.Contains(t, err.Error(), `"#/$defs/s"`)
+}
+
+func TestMergePropertiesLocalRefInDocumentOrder(t *testing.T) {
+	// The first local reference in document order is named; a "$ref" in
+	// data (const) or in an unknown keyword is not a reference.
+	prop := mustParse(t, `{"const":{"$ref":"#/c"},"x-note":{"$ref":"#/x"},"properties":{"b":{"$ref":"#/$defs/b"},"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{},"b":{}}}`)
+	_, err := schema.MergeProperties(nil, schema.Property{Name: "p", Schema: prop})
+	var me *schema.MergeError
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, `its reference "#/$defs/b" would resolve against the merged document (give its root an $id)`, me.Reason)
+
+	data := mustParse(t, `{"type":"object","x-note":{"$ref":"#/x"},"default":{"$ref":"#/d"}}`)
+	got, err := schema.MergeProperties(nil, schema.Property{Name: "p", Schema: data})
+	require.NoError(t, err)
+	assert.Equal(t, `{"type":"object","properties":{"p":{"type":"object","x-note":{"$ref":"#/x"},"default":{"$ref":"#/d"}}}}`, string(got.JSON()))
 }
 
 func TestMergePropertiesRequiresNewProperty(t *testing.T) {
