@@ -89,7 +89,11 @@ func (f *finder) stopReason(fl failure) string {
 		return "the text ends before the value is complete (the reply may have been cut off)"
 	}
 	r, _ := utf8.DecodeRuneInString(f.text[fl.stop:fl.limit])
-	msg := fmt.Sprintf("unexpected %q at byte %d, after %q", r, fl.stop, tail(f.text[max(fl.start, fl.stop-20):fl.stop]))
+	from := max(fl.start, fl.stop-20)
+	for from < fl.stop && !utf8.RuneStart(f.text[from]) {
+		from++ // not half a character
+	}
+	msg := fmt.Sprintf("unexpected %q at byte %d, after %q", r, fl.stop, tail(f.text[from:fl.stop]))
 	if hint := f.hint(fl, r); hint != "" {
 		msg += " (" + hint + ")"
 	}

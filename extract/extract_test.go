@@ -96,6 +96,7 @@ func TestJSONNotFound(t *testing.T) {
 		{name: "unclosed leading reasoning", text: "<think>let me see {\"a\": 1}", desc: "no JSON value found; the reply ended inside an unclosed reasoning block"},
 		{name: "truncated", text: `Here: {"a": [1, 2`, desc: "the JSON value at byte 6 does not parse: the text ends before the value is complete (the reply may have been cut off)"},
 		{name: "broken json fence", text: "```json\n{\"a\": 1,}\n```", desc: `the JSON value at byte 8 does not parse: unexpected '}' at byte 16, after "{\"a\": 1," (remove the trailing comma)`},
+		{name: "quote cut at a character", text: "{\"ab\": \"" + strings.Repeat("é", 12) + "\"  x}", desc: `the JSON value at byte 0 does not parse: unexpected 'x' at byte 35, after "éééééééé\""`},
 		{name: "bare word", text: "True", desc: `no JSON value found; the reply began with "True"`},
 	}
 	for _, tt := range tests {
