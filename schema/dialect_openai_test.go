@@ -393,13 +393,16 @@ func TestConvertDialects(t *testing.T) {
 
 func TestConvertOpenAIBooleanRoot(t *testing.T) {
 	s, err := schema.Parse([]byte(`true`))
-	if err != nil {
-		t.Skipf("schema.Parse does not accept a boolean root: %v", err)
-	}
+	require.NoError(t, err)
 	conv, err := s.Convert(schema.DialectOpenAI)
 	require.NoError(t, err)
 	assert.False(t, conv.Strict)
 	assert.True(t, conv.Wrapped)
+
+	s, err = schema.Parse([]byte(`false`))
+	require.NoError(t, err)
+	_, err = s.Convert(schema.DialectOpenAI)
+	assert.EqualError(t, err, "schema: openai dialect: the schema false accepts no value")
 }
 
 // TestConvertOpenAICorpus converts every schema of the shared real-world
