@@ -22,6 +22,8 @@ type dialect struct {
 	strict      bool            // output may be sent strict
 	tool        json.RawMessage // the submit_result input schema: an object root
 	toolWrapped bool            // tool wraps a non-object output as {"result": ...}
+	outputText  string          // output as re-asks show it (indentSchema)
+	toolText    string          // tool as re-asks show it (indentSchema)
 }
 
 // dialect returns the schema prepared for the named dialect, converting it
@@ -52,6 +54,7 @@ func (e *Enforcer) prepare(name string) *dialect {
 			d.tool, d.toolWrapped = w, true
 		}
 	}
+	d.outputText, d.toolText = indentSchema(d.output), indentSchema(d.tool)
 	return d
 }
 
