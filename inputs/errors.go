@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
 // ErrNoPrompt is returned (wrapped, with the key it looked for) by [Format]
@@ -90,11 +91,16 @@ func (e *SyntaxError) Error() string {
 // Unwrap returns the [*KeyError] behind the problem, or nil.
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
-// clip shortens s for an error message; the full value stays with the caller.
+// clip shortens s for an error message, cutting between characters; the
+// full value stays with the caller.
 func clip(s string) string {
 	const max = 64
 	if len(s) <= max {
 		return s
 	}
-	return s[:max] + "..."
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }

@@ -328,6 +328,13 @@ func TestFormatErrors(t *testing.T) {
 		assert.Less(t, len(err.Error()), 120)
 	})
 
+	t.Run("keys are cut between characters", func(t *testing.T) {
+		key := "a" + strings.Repeat("ü", 40) + " "
+		_, err := inputs.Format(map[string]any{"prompt": "x", key: 1})
+		require.ErrorIs(t, err, inputs.ErrInvalidKey)
+		assert.Equal(t, `inputs: invalid parameter name "a`+strings.Repeat("ü", 31)+`..."`, err.Error())
+	})
+
 	t.Run("KeyError carries the key", func(t *testing.T) {
 		_, err := inputs.Format(map[string]any{"prompt": "x", "a b": 1})
 		var ke *inputs.KeyError
