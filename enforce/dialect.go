@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/agentio/agentio/internal/jsonobj"
 	"github.com/agentio/agentio/schema"
@@ -22,8 +23,8 @@ type dialect struct {
 	strict      bool            // output may be sent strict
 	tool        json.RawMessage // the submit_result input schema: an object root
 	toolWrapped bool            // tool wraps a non-object output as {"result": ...}
-	outputText  string          // output as re-asks show it (indentSchema)
-	toolText    string          // tool as re-asks show it (indentSchema)
+	outputText  func() string   // output as re-asks show it (indentSchema), built on first use
+	toolText    func() string   // tool as re-asks show it (indentSchema), built on first use
 }
 
 // dialect returns the schema prepared for the named dialect, converting it
@@ -54,7 +55,8 @@ func (e *Enforcer) prepare(name string) *dialect {
 			d.tool, d.toolWrapped = w, true
 		}
 	}
-	d.outputText, d.toolText = indentSchema(d.output), indentSchema(d.tool)
+	d.outputText = sync.OnceValue(func() string { return indentSchema(d.output) })
+	d.toolText = sync.OnceValue(func() string { return indentSchema(d.tool) })
 	return d
 }
 

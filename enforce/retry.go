@@ -29,9 +29,9 @@ func (e *Enforcer) prepareRetry(v *Verdict, a *Attempt, mode Mode, d *dialect, r
 	if !schemaShown {
 		switch mode {
 		case ModeNative:
-			r.Schema = d.outputText
+			r.Schema = d.outputText()
 		case ModeTool:
-			r.Schema = d.toolText
+			r.Schema = d.toolText()
 		default:
 			r.Schema = e.schemaText
 		}
