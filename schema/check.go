@@ -415,8 +415,9 @@ func describeNode(n *jnode) string {
 	return n.kindName()
 }
 
-// knownKeywords lists every keyword the checker knows, for suggestions.
-func knownKeywords() []string {
+// knownKeywords lists every keyword the checker knows, sorted, for
+// suggestions. It is built once and never modified.
+var knownKeywords = func() []string {
 	var out []string
 	for k := range subschemaKeywords {
 		out = append(out, k)
@@ -429,11 +430,11 @@ func knownKeywords() []string {
 	}
 	slices.Sort(out)
 	return out
-}
+}()
 
 // suggestKeyword returns the known keyword closest to k, if one is close.
 func suggestKeyword(k string) string {
-	return closest(k, knownKeywords())
+	return closest(k, knownKeywords)
 }
 
 // closest returns the candidate within a small edit distance of s
