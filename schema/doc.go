@@ -21,7 +21,8 @@
 //
 // jsonschema-go is the authority: a value is valid exactly when its
 // Resolved.Validate accepts it, and for a valid value [Schema.Validate] costs
-// that one call. jsonschema-go stops at the first error, names the schema
+// that one call and a walk, allocating nothing, that checks how deeply the
+// value nests (see Limits). jsonschema-go stops at the first error, names the schema
 // location rather than the instance location, and picks that error in map
 // order; so for an invalid value this package runs its own diagnostic pass
 // over the compiled schema that collects all violations, in a stable order
