@@ -8,7 +8,6 @@ type fence struct {
 	content    span // between the markers (to the end of the text when unterminated)
 	jsonLabel  bool // labelled json, jsonc, json5, ...
 	labelled   bool // has any label
-	closed     bool
 }
 
 // findFences returns the fenced blocks of text[seg.start:seg.end] in order.
@@ -67,7 +66,6 @@ func findFences(text string, seg span, dst []fence) []fence {
 		} else {
 			f.content = span{content, closeAt}
 			f.end = closeEnd
-			f.closed = true
 		}
 		dst = append(dst, f)
 		pos = f.end
