@@ -9,8 +9,8 @@ import (
 )
 
 // An Option changes how [Run], [Typed] and [New] enforce the schema. A bad
-// option value makes them return an error matching [ErrInvalidOption] before
-// any provider call. Options are applied in order; a later option overrides
+// option value, or a nil Option, makes them return an error matching
+// [ErrInvalidOption] before any provider call. Options are applied in order; a later option overrides
 // an earlier one of the same kind, except [WithValidator] and
 // [WithAttemptHook], which add up.
 type Option func(*config) error
@@ -60,9 +60,9 @@ func newConfig(opts []Option) (config, error) {
 		schemaFallback: true,
 		reask:          DefaultReask,
 	}
-	for _, o := range opts {
+	for i, o := range opts {
 		if o == nil {
-			continue
+			return config{}, fmt.Errorf("%w: option %d is nil", ErrInvalidOption, i)
 		}
 		if err := o(&c); err != nil {
 			return config{}, err

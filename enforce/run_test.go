@@ -635,6 +635,7 @@ func TestRunRejectsBeforeCalling(t *testing.T) {
 	}{
 		{"negative retries", nil, enforce.Request{Prompt: "x"}, s, []enforce.Option{enforce.WithMaxRetries(-1)}, enforce.ErrInvalidOption, "enforce: invalid option: WithMaxRetries(-1): must not be negative"},
 		{"unknown mode", nil, enforce.Request{Prompt: "x"}, s, []enforce.Option{enforce.WithMode("json")}, enforce.ErrInvalidOption, `enforce: invalid option: WithMode("json"): unknown mode`},
+		{"nil option", nil, enforce.Request{Prompt: "x"}, s, []enforce.Option{enforce.WithRepair(), nil}, enforce.ErrInvalidOption, "enforce: invalid option: option 1 is nil"},
 		{"nil validator", nil, enforce.Request{Prompt: "x"}, s, []enforce.Option{enforce.WithValidator(nil)}, enforce.ErrInvalidOption, "enforce: invalid option: WithValidator(nil)"},
 		{"nil hook", nil, enforce.Request{Prompt: "x"}, s, []enforce.Option{enforce.WithAttemptHook(nil), enforce.WithAttemptHook(hook)}, enforce.ErrInvalidOption, "enforce: invalid option: WithAttemptHook(nil)"},
 		{"nil reask", nil, enforce.Request{Prompt: "x"}, s, []enforce.Option{enforce.WithReask(nil)}, enforce.ErrInvalidOption, "enforce: invalid option: WithReask(nil)"},

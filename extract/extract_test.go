@@ -255,10 +255,11 @@ func TestOptions(t *testing.T) {
 			assert.Nil(t, extract.Candidates(`{}`, extract.WithMaxSize(n)))
 		})
 	}
-	t.Run("nil option is ignored", func(t *testing.T) {
-		c, err := extract.JSON(`{}`, nil)
-		require.NoError(t, err)
-		assert.Equal(t, `{}`, string(c.JSON))
+	t.Run("nil option is invalid", func(t *testing.T) {
+		_, err := extract.JSON(`{}`, extract.WithRepair(), nil)
+		require.ErrorIs(t, err, extract.ErrInvalidOption)
+		assert.Contains(t, err.Error(), "extract: invalid option: option 1 is nil")
+		assert.Nil(t, extract.Candidates(`{}`, nil))
 	})
 }
 

@@ -8,7 +8,8 @@ const DefaultMaxSize = 16 << 20
 
 // An Option changes how [JSON] and [Candidates] look for JSON. Options are
 // applied in order; a later option overrides an earlier one of the same kind,
-// and a nil Option is ignored. Without options, any JSON value is accepted,
+// and a nil Option is an invalid option ([ErrInvalidOption]), as a bad
+// option value is. Without options, any JSON value is accepted,
 // the first found wins, nothing is repaired and inputs up to
 // [DefaultMaxSize] are searched.
 type Option func(*config)
@@ -26,10 +27,12 @@ type config struct {
 // newConfig applies opts over the defaults. It is the one place defaults are set.
 func newConfig(opts []Option) config {
 	c := config{maxSize: DefaultMaxSize}
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
+	for i, o := range opts {
+		if o == nil {
+			c.setErr(fmt.Errorf("%w: option %d is nil", ErrInvalidOption, i))
+			continue
 		}
+		o(&c)
 	}
 	return c
 }
