@@ -478,7 +478,7 @@ func (c *openaiConverter) mergeAllOf(n *jnode, path *ipath, inlined *[]string) b
 				*inlined = append(*inlined, ref)
 				c.inlines++
 			}
-			bo := c.deref(b)
+			bo := deref(c.root, b)
 			if bo == nil {
 				c.block(path.key("allOf").index(i), "allOf branch is not a schema object in this document")
 				return false
@@ -492,21 +492,24 @@ func (c *openaiConverter) mergeAllOf(n *jnode, path *ipath, inlined *[]string) b
 	return true
 }
 
-// deref returns the schema object v is, or that its bare $ref chain
-// points to in the source document.
-func (c *openaiConverter) deref(v *jnode) *jnode {
+// deref returns the schema object v is, or the one its chain of bare
+// $refs (a $ref alone in its object) points to in the document root; nil
+// when v is not an object, the chain leads nowhere, or it is longer than
+// openaiMaxRefHops. The converter calls it on the source document, the
+// restorer on the strict one, where no $ref has siblings.
+func deref(root, v *jnode) *jnode {
 	o := objectOrNil(v)
-	for i := 0; o != nil && i < openaiMaxRefHops; i++ {
+	for hops := 0; o != nil; hops++ {
 		ref, ok := o.str("$ref")
 		if !ok || len(o.keys) > 1 {
 			return o
 		}
-		o = objectOrNil(c.root.resolveRef(ref))
+		if hops == openaiMaxRefHops {
+			return nil
+		}
+		o = objectOrNil(root.resolveRef(ref))
 	}
-	if o != nil && o.has("$ref") && len(o.keys) == 1 {
-		return nil
-	}
-	return o
+	return nil
 }
 
 // mergeInto merges the allOf branch b into n.
@@ -901,23 +904,10 @@ type openaiRestorer struct {
 	optional map[*jnode]map[string]bool
 }
 
-// deref follows s's $ref chain in the converted document.
-func (r *openaiRestorer) deref(s *jnode) *jnode {
-	o := objectOrNil(s)
-	for i := 0; o != nil && i < openaiMaxRefHops; i++ {
-		ref, ok := o.str("$ref")
-		if !ok {
-			return o
-		}
-		o = objectOrNil(r.root.resolveRef(ref))
-	}
-	return nil
-}
-
 // value restores v produced against schema s; hops counts the unions
 // crossed without descending into v.
 func (r *openaiRestorer) value(v any, s *jnode, hops int) any {
-	o := r.deref(s)
+	o := deref(r.root, s)
 	if o == nil || v == nil || hops > openaiMaxRefHops {
 		return v
 	}
@@ -968,7 +958,7 @@ func (r *openaiRestorer) pick(v any, branches []*jnode) *jnode {
 	case map[string]any:
 		var fallback *jnode
 		for _, b := range branches {
-			o := r.deref(b)
+			o := deref(r.root, b)
 			if o == nil {
 				continue
 			}
@@ -991,7 +981,7 @@ func (r *openaiRestorer) pick(v any, branches []*jnode) *jnode {
 		return fallback
 	case []any:
 		for _, b := range branches {
-			if o := r.deref(b); o != nil && (typeIncludes(o, "array") || o.has("anyOf")) {
+			if o := deref(r.root, b); o != nil && (typeIncludes(o, "array") || o.has("anyOf")) {
 				return b
 			}
 		}
