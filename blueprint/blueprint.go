@@ -124,7 +124,7 @@ func parse(data []byte, filePrompt *string) (*Blueprint, error) {
 		case "output_schema", "default_output_schema":
 			s, err := schema.Parse(dedent(f.Value))
 			if err == nil {
-				err = checkObjectSchema(f.Value)
+				err = checkObjectSchema(s)
 			}
 			if err != nil {
 				errs = append(errs, schemaFieldError(f.Key, err))
@@ -222,22 +222,12 @@ func checkName(name string) string {
 	return ""
 }
 
-// checkObjectSchema enforces the shape of an output schema: "type" is
-// "object" (or a list holding it) and "properties" is an object.
-func checkObjectSchema(raw json.RawMessage) error {
-	var root struct {
-		Type       json.RawMessage `json:"type"`
-		Properties json.RawMessage `json:"properties"`
-	}
-	if json.Unmarshal(raw, &root) != nil {
-		return ErrOutputNotObject
-	}
-	var one string
-	var many []string
-	isObject := json.Unmarshal(root.Type, &one) == nil && one == "object" ||
-		json.Unmarshal(root.Type, &many) == nil && slices.Contains(many, "object")
-	props := bytes.TrimSpace(root.Properties)
-	if !isObject || len(props) == 0 || props[0] != '{' {
+// checkObjectSchema enforces the shape of an output schema (seed 004):
+// "type" is "object" (or a list holding it) and "properties" is declared
+// (possibly empty, as the seed's check allows). A root that is only a $ref
+// is judged by the schema it names.
+func checkObjectSchema(s *schema.Schema) error {
+	if !slices.Contains(s.Types(), "object") || s.PropertyOrder() == nil {
 		return ErrOutputNotObject
 	}
 	return nil

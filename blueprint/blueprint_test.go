@@ -137,6 +137,8 @@ func TestParseErrors(t *testing.T) {
 		{name: "output schema not object", doc: `{"name":"a","output_schema":{"type":"array"}}`, field: "output_schema", is: blueprint.ErrOutputNotObject},
 		{name: "output schema without properties", doc: `{"name":"a","output_schema":{"type":"object"}}`, field: "output_schema", is: blueprint.ErrOutputNotObject},
 		{name: "output schema empty", doc: `{"name":"a","output_schema":{}}`, field: "output_schema", is: blueprint.ErrOutputNotObject},
+		{name: "output schema ref to an object without properties", doc: `{"name":"a","output_schema":{"$ref":"#/$defs/s","$defs":{"s":{"type":"object"}}}}`, field: "output_schema", is: blueprint.ErrOutputNotObject},
+		{name: "output schema ref to a non-object", doc: `{"name":"a","output_schema":{"$ref":"#/$defs/s","$defs":{"s":{"type":"string"}}}}`, field: "output_schema", is: blueprint.ErrOutputNotObject},
 		{name: "default output schema not object", doc: `{"name":"a","default_output_schema":{"type":"string","properties":{}}}`, field: "default_output_schema", is: blueprint.ErrOutputNotObject},
 		{name: "options not object", doc: `{"name":"a","default_output_schema_options":3}`, field: "default_output_schema_options", reason: "must be an object"},
 		{name: "negative retries", doc: `{"name":"a","default_output_schema_options":{"max_retries":-1}}`, field: "default_output_schema_options.max_retries", reason: "non-negative integer"},
@@ -320,5 +322,19 @@ func TestSchemaIndentation(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, string(b.OutputSchema().JSON()))
 		})
+	}
+}
+
+// An output schema whose root only refers to its definition is judged by
+// the schema it names: an object with properties, so it loads.
+func TestParseOutputSchemaRootRef(t *testing.T) {
+	for _, doc := range []string{
+		`{"name":"a","output_schema":{"$ref":"#/$defs/review","$defs":{"review":{"type":"object","properties":{"summary":{"type":"string"}}}}}}`,
+		`{"name":"a","output_schema":{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"#/definitions/review","definitions":{"review":{"type":"object","properties":{"summary":{"type":"string"}}}}}}`,
+	} {
+		bp, err := blueprint.Parse([]byte(doc))
+		require.NoError(t, err, doc)
+		require.NotNil(t, bp.OutputSchema())
+		assert.Equal(t, []string{"summary"}, bp.OutputSchema().PropertyOrder())
 	}
 }

@@ -134,15 +134,19 @@ func (s *Schema) UnmarshalJSON(data []byte) error {
 }
 
 // PropertyOrder returns the names under the root's "properties" in the
-// order the author wrote them; nil when the root declares none. A root
-// that is only a $ref (`{"$ref": "#/$defs/Input"}`) is followed to the
-// schema it names. The caller may modify the returned slice.
+// order the author wrote them: nil when the root has no "properties"
+// keyword, an empty (non-nil) slice for "properties": {}. A root that is
+// only a $ref (`{"$ref": "#/$defs/Input"}`) is followed to the schema it
+// names. The caller may modify the returned slice.
 func (s *Schema) PropertyOrder() []string {
 	if s == nil || s.c == nil {
 		return nil
 	}
 	r := s.c.follow(func(js *jsonschema.Schema) bool { return js.Properties != nil })
-	return slices.Clone(s.c.infos[r].propOrder)
+	if r.Properties == nil {
+		return nil
+	}
+	return append([]string{}, s.c.infos[r].propOrder...)
 }
 
 // Types returns the root's declared "type" values ("object"; or

@@ -455,6 +455,12 @@ func TestRootRefFollowed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, s.PropertyOrder())
 	assert.Nil(t, s.Types())
+
+	// An empty "properties" is declared, unlike an absent one.
+	s, err = schema.Parse([]byte(`{"$ref": "#/$defs/in", "$defs": {"in": {"type": "object", "properties": {}}}}`))
+	require.NoError(t, err)
+	assert.NotNil(t, s.PropertyOrder())
+	assert.Empty(t, s.PropertyOrder())
 }
 
 func TestZeroSchema(t *testing.T) {
