@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -84,6 +85,16 @@ type compiled struct {
 	order    []*jsonschema.Schema          // every subschema, documents in load order
 	loader   Loader
 	warnings []Warning
+
+	conversions sync.Map // Dialect -> *conversionOnce: each dialect converted once
+}
+
+// conversionOnce holds one dialect's conversion of the schema, computed on
+// first use.
+type conversionOnce struct {
+	once sync.Once
+	conv *Conversion
+	err  error
 }
 
 // prepare decodes, normalises and checks one schema document, returning the

@@ -1,9 +1,10 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -115,17 +116,40 @@ func (c *Conversion) Restore(v any) any {
 // type, sizes over OpenAI's documented limits) is converted with Strict
 // false: Schema is then the original (wrapped when its root is not an
 // object) and the reasons are Changes of kind [ChangeNotStrict].
+//
+// An unknown dialect is an error matching [ErrUnknownDialect], a schema the
+// dialect cannot express at all (the schema false) one matching
+// [ErrUnconvertible]. Each dialect's conversion is computed once per
+// compiled schema and shared; every call returns its own copy, which the
+// caller may modify.
 func (s *Schema) Convert(d Dialect) (*Conversion, error) {
 	if s == nil {
-		return nil, errors.New("schema: convert: nil schema")
+		return nil, fmt.Errorf("%w: nil schema", ErrUnconvertible)
 	}
+	if s.c == nil { // the zero Schema: nothing to cache on
+		return convert(s, d)
+	}
+	e, _ := s.c.conversions.LoadOrStore(d, &conversionOnce{})
+	once := e.(*conversionOnce)
+	once.once.Do(func() { once.conv, once.err = convert(s, d) })
+	if once.err != nil {
+		return nil, once.err
+	}
+	c := *once.conv
+	c.Schema = bytes.Clone(c.Schema)
+	c.Changes = slices.Clone(c.Changes)
+	return &c, nil
+}
+
+// convert does the work of [Schema.Convert].
+func convert(s *Schema, d Dialect) (*Conversion, error) {
 	switch d {
 	case DialectPassthrough:
 		return &Conversion{Dialect: d, Schema: s.Minified(), Strict: false}, nil
 	case DialectOpenAI:
 		return convertOpenAI(s.JSON())
 	default:
-		return nil, fmt.Errorf("schema: unknown dialect %q", string(d))
+		return nil, fmt.Errorf("%w %q", ErrUnknownDialect, string(d))
 	}
 }
 

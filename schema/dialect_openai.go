@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -60,18 +59,18 @@ var typeKeywords = []string{"type", "enum", "const", "$ref", "anyOf", "oneOf", "
 func convertOpenAI(src []byte) (*Conversion, error) {
 	root, err := decodeTree(src, maxSchemaDepth)
 	if err != nil {
-		return nil, fmt.Errorf("schema: openai dialect: %w", err)
+		return nil, fmt.Errorf("%w: openai dialect: %w", ErrUnconvertible, err)
 	}
 	doc := root
 	switch root.kind {
 	case jObject:
 	case jBool:
 		if !root.b {
-			return nil, errors.New("schema: openai dialect: the schema false accepts no value")
+			return nil, fmt.Errorf("%w: openai dialect: the schema false accepts no value", ErrUnconvertible)
 		}
 		doc = &jnode{kind: jObject}
 	default:
-		return nil, errors.New("schema: openai dialect: the schema is not a JSON object")
+		return nil, fmt.Errorf("%w: openai dialect: the schema is not a JSON object", ErrUnconvertible)
 	}
 
 	conv := &Conversion{Dialect: DialectOpenAI}

@@ -9,3 +9,7 @@ func DiagnosticCount(s *Schema, v any) int {
 	}
 	return len(s.c.diagnose(pv))
 }
+
+// ConvertUncached converts s as Convert does, without the per-schema cache,
+// so benchmarks measure the conversion itself.
+func ConvertUncached(s *Schema, d Dialect) (*Conversion, error) { return convert(s, d) }
