@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/internal/clip"
 )
 
 // ValidationMode says how strictly a model's output is held to its schema.
@@ -201,15 +202,8 @@ func parseOptions(raw json.RawMessage) (OutputOptions, []*FieldError) {
 
 // cut shortens s for an error message.
 func cut(s string) string {
-	const max = 64
-	if len(s) <= max {
-		return s
+	if head, ok := clip.Head(s, 64); ok {
+		return strings.TrimSpace(head) + "…"
 	}
-	i := max
-	for i > 0 && !utf8Start(s[i]) {
-		i--
-	}
-	return strings.TrimSpace(s[:i]) + "…"
+	return s
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

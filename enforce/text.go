@@ -2,16 +2,17 @@ package enforce
 
 import (
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/agentio/agentio/internal/clip"
 )
 
 // cut returns s, or its first max bytes (at a rune boundary) followed by
 // "…" when it is longer.
 func cut(s string, max int) string {
-	if len(s) <= max {
-		return s
+	if head, ok := clip.Head(s, max); ok {
+		return head + "…"
 	}
-	return s[:runeStart(s, max)] + "…"
+	return s
 }
 
 // cutMiddle returns s, or when it is longer than max bytes its head (three
@@ -21,15 +22,7 @@ func cutMiddle(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	head := runeStart(s, max*3/4)
-	tail := runeStart(s, len(s)-max/4)
-	return fmt.Sprintf("%s\n[... %d bytes cut ...]\n%s", s[:head], tail-head, s[tail:])
-}
-
-// runeStart returns the largest index <= i that starts a rune in s.
-func runeStart(s string, i int) int {
-	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return i
+	head, _ := clip.Head(s, max*3/4)
+	tail, _ := clip.Tail(s, max/4)
+	return fmt.Sprintf("%s\n[... %d bytes cut ...]\n%s", head, len(s)-len(head)-len(tail), tail)
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentio/agentio/internal/clip"
 )
 
 // snippetLen is how many bytes of the reply an error quotes, at most.
@@ -184,24 +186,16 @@ func blankText(text string) bool {
 
 // head returns the start of s, cut at a rune boundary, with blanks folded.
 func head(s string) string {
-	if len(s) > snippetLen {
-		cut := snippetLen
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
+	if h, ok := clip.Head(s, snippetLen); ok {
+		s = h + "..."
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
 
 // tail returns the end of s, cut at a rune boundary, with blanks folded.
 func tail(s string) string {
-	if len(s) > snippetLen {
-		cut := len(s) - snippetLen
-		for cut < len(s) && !utf8.RuneStart(s[cut]) {
-			cut++
-		}
-		s = "..." + s[cut:]
+	if t, ok := clip.Tail(s, snippetLen); ok {
+		s = "..." + t
 	}
 	return strings.Join(strings.Fields(s), " ")
 }

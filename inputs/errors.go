@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/agentio/agentio/internal/clip"
 )
 
 // ErrNoPrompt is returned (wrapped, with the key it looked for) by [Format]
@@ -47,7 +48,7 @@ type KeyError struct {
 
 // Error returns the reason and the quoted key.
 func (e *KeyError) Error() string {
-	return fmt.Sprintf("%v %s", e.Err, strconv.Quote(clip(e.Key)))
+	return fmt.Sprintf("%v %s", e.Err, strconv.Quote(shorten(e.Key)))
 }
 
 // Unwrap returns the reason, [ErrInvalidKey] or [ErrDuplicateKey].
@@ -66,7 +67,7 @@ type ValueError struct {
 
 // Error names the parameter and the cause.
 func (e *ValueError) Error() string {
-	return fmt.Sprintf("inputs: parameter %s: %v", strconv.Quote(clip(e.Key)), e.Err)
+	return fmt.Sprintf("inputs: parameter %s: %v", strconv.Quote(shorten(e.Key)), e.Err)
 }
 
 // Unwrap returns the cause.
@@ -91,16 +92,11 @@ func (e *SyntaxError) Error() string {
 // Unwrap returns the [*KeyError] behind the problem, or nil.
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
-// clip shortens s for an error message, cutting between characters; the
+// shorten shortens s for an error message, cutting between characters; the
 // full value stays with the caller.
-func clip(s string) string {
-	const max = 64
-	if len(s) <= max {
-		return s
+func shorten(s string) string {
+	if head, ok := clip.Head(s, 64); ok {
+		return head + "..."
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
+	return s
 }

@@ -42,11 +42,11 @@ func Format(params map[string]any, opts ...Option) (string, error) {
 	}
 	p, ok := params[cfg.promptKey]
 	if !ok {
-		return "", fmt.Errorf("%w: no %q parameter", ErrNoPrompt, clip(cfg.promptKey))
+		return "", fmt.Errorf("%w: no %q parameter", ErrNoPrompt, shorten(cfg.promptKey))
 	}
 	prompt, ok := p.(string)
 	if !ok {
-		return "", fmt.Errorf("%w: %q is %T, not a string", ErrNoPrompt, clip(cfg.promptKey), p)
+		return "", fmt.Errorf("%w: %q is %T, not a string", ErrNoPrompt, shorten(cfg.promptKey), p)
 	}
 	keys := make([]string, 0, len(params))
 	for k := range params {
@@ -93,7 +93,7 @@ func FormatJSON(data []byte, opts ...Option) (string, error) {
 		}
 		if m.Key == cfg.promptKey {
 			if m.Value[0] != '"' {
-				return "", fmt.Errorf("%w: %q is not a string", ErrNoPrompt, clip(cfg.promptKey))
+				return "", fmt.Errorf("%w: %q is not a string", ErrNoPrompt, shorten(cfg.promptKey))
 			}
 			prompt = jsonobj.Unquote(m.Value)
 			hasPrompt = true
@@ -103,7 +103,7 @@ func FormatJSON(data []byte, opts ...Option) (string, error) {
 		values[m.Key] = m.Value
 	}
 	if !hasPrompt {
-		return "", fmt.Errorf("%w: no %q parameter", ErrNoPrompt, clip(cfg.promptKey))
+		return "", fmt.Errorf("%w: no %q parameter", ErrNoPrompt, shorten(cfg.promptKey))
 	}
 	keys = cfg.arrange(keys)
 	return render(prompt, keys, func(dst []byte, key string) ([]byte, error) {

@@ -60,7 +60,7 @@ func WithOrder(keys ...string) Option {
 				return fmt.Errorf("%w: WithOrder: empty key", ErrInvalidOption)
 			}
 			if seen[k] {
-				return fmt.Errorf("%w: WithOrder: key %q listed twice", ErrInvalidOption, clip(k))
+				return fmt.Errorf("%w: WithOrder: key %q listed twice", ErrInvalidOption, shorten(k))
 			}
 			seen[k] = true
 		}

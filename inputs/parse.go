@@ -55,11 +55,11 @@ func Parse(text string) (map[string]string, string, error) {
 		key := cur[:colon]
 		if !validKey(key) {
 			kerr := &KeyError{Key: key, Err: ErrInvalidKey}
-			return nil, "", &SyntaxError{Line: line, Msg: "invalid parameter name " + strconv.Quote(clip(key)), Err: kerr}
+			return nil, "", &SyntaxError{Line: line, Msg: "invalid parameter name " + strconv.Quote(shorten(key)), Err: kerr}
 		}
 		if _, dup := params[key]; dup {
 			kerr := &KeyError{Key: key, Err: ErrDuplicateKey}
-			return nil, "", &SyntaxError{Line: line, Msg: "duplicate parameter name " + strconv.Quote(clip(key)), Err: kerr}
+			return nil, "", &SyntaxError{Line: line, Msg: "duplicate parameter name " + strconv.Quote(shorten(key)), Err: kerr}
 		}
 		first := line
 		rest = rest[nl+1:]
@@ -86,11 +86,11 @@ func Parse(text string) (map[string]string, string, error) {
 			// appendIndented wrote; unindent undoes it for every break.
 			val, ok := unindent(strings.Join(lines, "\n"+indent))
 			if !ok {
-				return nil, "", &SyntaxError{Line: first, Msg: fmt.Sprintf("value of %q: line break not followed by two spaces", clip(key))}
+				return nil, "", &SyntaxError{Line: first, Msg: fmt.Sprintf("value of %q: line break not followed by two spaces", shorten(key))}
 			}
 			params[key] = unescapeTags(val)
 		default:
-			return nil, "", &SyntaxError{Line: first, Msg: fmt.Sprintf("expected a space or the end of the line after %q", clip(key)+":")}
+			return nil, "", &SyntaxError{Line: first, Msg: fmt.Sprintf("expected a space or the end of the line after %q", shorten(key)+":")}
 		}
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"unicode/utf8"
+
+	"github.com/agentio/agentio/internal/clip"
 )
 
 // Dialect names a provider's flavour of JSON Schema: the subset of keywords
@@ -157,12 +158,8 @@ func convert(s *Schema, d Dialect) (*Conversion, error) {
 // rune boundary, with "…" added), for descriptions and change details.
 func compactText(v *jnode, limit int) string {
 	b := v.appendJSON(nil)
-	if len(b) <= limit {
-		return string(b)
+	if head, ok := clip.Head(string(b), limit); ok {
+		return head + "…"
 	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(b[cut]) {
-		cut--
-	}
-	return string(b[:cut]) + "…"
+	return string(b)
 }

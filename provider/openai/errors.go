@@ -7,11 +7,11 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/provider"
 )
 
@@ -167,12 +167,8 @@ func bodyMessage(body []byte) (message, code string) {
 		}
 	}
 	text := strings.TrimSpace(string(body))
-	if len(text) > maxErrorText {
-		cut := maxErrorText
-		for cut > 0 && !utf8.RuneStart(text[cut]) {
-			cut--
-		}
-		text = text[:cut] + "…"
+	if head, ok := clip.Head(text, maxErrorText); ok {
+		text = head + "…"
 	}
 	return text, ""
 }
