@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/agentio/agentio/internal/clip"
 )
 
 // ErrNotFound is returned (wrapped, with the name) by [Registry.Get] and
@@ -101,9 +104,9 @@ func checkName(name string) error {
 	case name[len(name)-1] == '.':
 		return invalid("must not end with '.'")
 	}
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; !isLowerAlnum(c) && c != '-' && c != '_' && c != '.' {
-			return invalid(fmt.Sprintf("character %q not allowed (only a-z, 0-9, '-', '_' and '.')", rune(c)))
+	for _, r := range name {
+		if r >= utf8.RuneSelf || !isLowerAlnum(byte(r)) && r != '-' && r != '_' && r != '.' {
+			return invalid(fmt.Sprintf("character %q not allowed (only a-z, 0-9, '-', '_' and '.')", r))
 		}
 	}
 	if base, _, _ := strings.Cut(name, "."); windowsDeviceNames[base] {
@@ -114,11 +117,10 @@ func checkName(name string) error {
 
 // truncateName cuts a long name short for an error message.
 func truncateName(name string) string {
-	const keep = 64
-	if len(name) <= keep {
-		return name
+	if head, ok := clip.Head(name, 64); ok {
+		return head + "..."
 	}
-	return name[:keep] + "..."
+	return name
 }
 
 func isLowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }

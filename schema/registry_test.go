@@ -198,6 +198,8 @@ func TestCheckNameMessage(t *testing.T) {
 	assert.EqualError(t, checkName("../x"), `schema: invalid schema name "../x": must start with a-z or 0-9`)
 	assert.EqualError(t, checkName("a/b"), `schema: invalid schema name "a/b": character '/' not allowed (only a-z, 0-9, '-', '_' and '.')`)
 	assert.EqualError(t, checkName(strings.Repeat("x", 200)), `schema: invalid schema name "`+strings.Repeat("x", 64)+`...": longer than 128 characters`)
+	// A long name is cut between characters, never inside one.
+	assert.EqualError(t, checkName("x"+strings.Repeat("é", 40)), `schema: invalid schema name "x`+strings.Repeat("é", 31)+`...": character 'é' not allowed (only a-z, 0-9, '-', '_' and '.')`)
 }
 
 func testRegistryBadEntries(t *testing.T, r Registry) {
