@@ -9,14 +9,15 @@
 //	out := jsonobj.Encode(members) // {"b":1,"a":[true]}
 //
 // The package is shared plumbing of agentio: blueprint reads agent.json
-// with it, schema merges properties, enforce wraps a schema's root and
-// inputs renders a parameters object.
+// with it, enforce wraps a schema's root and unwraps the value, inputs
+// renders a parameters object, and schema writes its JSON strings with
+// [AppendString].
 //
 // # Duplicate keys
 //
 // [Members] returns every member, a key given twice included, each in its
 // place: what a duplicate means differs between callers (an error for a
-// blueprint, the last value for a schema, as encoding/json reads it), so
+// blueprint, the last value for enforce, as encoding/json reads it), so
 // each caller applies its own rule.
 //
 // # Speed
