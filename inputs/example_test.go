@@ -169,3 +169,22 @@ func ExampleWithOrder() {
 	//
 	// Go.
 }
+
+// An Order gives the schema's level of precedence to a plain list of names.
+func ExampleOrder() {
+	params := map[string]any{"prompt": "Write it.", "b": 2, "a": 1, "z": true}
+	out, err := inputs.Format(params, inputs.WithSchema(inputs.Order{"z", "b"}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out)
+	// Output:
+	// <inputs>
+	// z: true
+	// b: 2
+	// a: 1
+	// </inputs>
+	//
+	// Write it.
+}

@@ -15,11 +15,6 @@ import (
 	"github.com/agentio/agentio/internal/golden"
 )
 
-// order is a stand-in for *schema.Schema: anything with PropertyOrder.
-type order []string
-
-func (o order) PropertyOrder() []string { return o }
-
 // The seed's design example: topic, format and max_words, in the order the
 // agent's parameters_schema lists them.
 func TestGoldenSeedBlock(t *testing.T) {
@@ -37,7 +32,7 @@ func TestGoldenSeedBlock(t *testing.T) {
 			return inputs.Format(params, inputs.WithOrder("topic", "format", "max_words"))
 		}},
 		{"WithSchema", func() (string, error) {
-			return inputs.Format(params, inputs.WithSchema(order{"topic", "format", "max_words"}))
+			return inputs.Format(params, inputs.WithSchema(inputs.Order{"topic", "format", "max_words"}))
 		}},
 		{"FormatJSON", func() (string, error) {
 			return inputs.FormatJSON([]byte(`{"topic": "AI Safety", "format": "summary", "max_words": 200, "prompt": "Create content about this topic."}`))
@@ -45,7 +40,7 @@ func TestGoldenSeedBlock(t *testing.T) {
 		{"float64 from a decoded map", func() (string, error) {
 			var m map[string]any
 			require.NoError(t, json.Unmarshal([]byte(`{"prompt": "Create content about this topic.", "topic": "AI Safety", "format": "summary", "max_words": 200}`), &m))
-			return inputs.Format(m, inputs.WithSchema(order{"topic", "format", "max_words"}))
+			return inputs.Format(m, inputs.WithSchema(inputs.Order{"topic", "format", "max_words"}))
 		}},
 	}
 	for _, tc := range cases {
@@ -245,9 +240,10 @@ func TestFormatOrder(t *testing.T) {
 	}{
 		{"sorted by default", nil, "a: 2\nb: 3\nc: 1\nd: 4\n"},
 		{"explicit order first, rest sorted", []inputs.Option{inputs.WithOrder("d", "missing", "b")}, "d: 4\nb: 3\na: 2\nc: 1\n"},
-		{"schema order", []inputs.Option{inputs.WithSchema(order{"c", "b", "a", "d"})}, "c: 1\nb: 3\na: 2\nd: 4\n"},
-		{"explicit before schema", []inputs.Option{inputs.WithSchema(order{"c", "b", "a", "d"}), inputs.WithOrder("d")}, "d: 4\nc: 1\nb: 3\na: 2\n"},
-		{"schema repeats a name", []inputs.Option{inputs.WithSchema(order{"b", "b", "a"})}, "b: 3\na: 2\nc: 1\nd: 4\n"},
+		{"schema order", []inputs.Option{inputs.WithSchema(inputs.Order{"c", "b", "a", "d"})}, "c: 1\nb: 3\na: 2\nd: 4\n"},
+		{"explicit before schema", []inputs.Option{inputs.WithSchema(inputs.Order{"c", "b", "a", "d"}), inputs.WithOrder("d")}, "d: 4\nc: 1\nb: 3\na: 2\n"},
+		{"schema repeats a name", []inputs.Option{inputs.WithSchema(inputs.Order{"b", "b", "a"})}, "b: 3\na: 2\nc: 1\nd: 4\n"},
+		{"any PropertyOrderer", []inputs.Option{inputs.WithSchema(reversed{"a", "b", "c", "d"})}, "d: 4\nc: 1\nb: 3\na: 2\n"},
 		{"later WithOrder replaces", []inputs.Option{inputs.WithOrder("c"), inputs.WithOrder("b")}, "b: 3\na: 2\nc: 1\nd: 4\n"},
 	}
 	for _, tc := range cases {
@@ -307,7 +303,7 @@ func TestFormatErrors(t *testing.T) {
 		{"repeated order key", map[string]any{"prompt": "x"}, []inputs.Option{inputs.WithOrder("a", "a")}, inputs.ErrInvalidOption},
 		{"empty order key", map[string]any{"prompt": "x"}, []inputs.Option{inputs.WithOrder("")}, inputs.ErrInvalidOption},
 		{"nil schema", map[string]any{"prompt": "x"}, []inputs.Option{inputs.WithSchema(nil)}, inputs.ErrInvalidOption},
-		{"nil schema pointer", map[string]any{"prompt": "x"}, []inputs.Option{inputs.WithSchema((*order)(nil))}, inputs.ErrInvalidOption},
+		{"nil schema pointer", map[string]any{"prompt": "x"}, []inputs.Option{inputs.WithSchema((*inputs.Order)(nil))}, inputs.ErrInvalidOption},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -422,4 +418,16 @@ func TestFormatJSONErrors(t *testing.T) {
 		assert.Equal(t, int64(12), se.Offset)
 		assert.False(t, errors.Is(err, inputs.ErrNotObject))
 	})
+}
+
+// reversed is a PropertyOrderer other than Order: it lists its names last
+// first, as a schema type of the caller's own might compute them.
+type reversed []string
+
+func (r reversed) PropertyOrder() []string {
+	out := make([]string, len(r))
+	for i, k := range r {
+		out[len(r)-1-i] = k
+	}
+	return out
 }

@@ -21,6 +21,19 @@ type PropertyOrderer interface {
 	PropertyOrder() []string
 }
 
+// Order is a property order given as a plain list, for [WithSchema] when
+// the order comes from somewhere other than a schema (a form definition, a
+// configuration file):
+//
+//	inputs.Format(params, inputs.WithSchema(inputs.Order{"topic", "format"}))
+//
+// Unlike [WithOrder], it is the schema's level of precedence: keys named by
+// WithOrder still come first.
+type Order []string
+
+// PropertyOrder returns o.
+func (o Order) PropertyOrder() []string { return o }
+
 // config is the resolved set of options of one call.
 type config struct {
 	order       []string // from WithOrder: placed first
@@ -70,7 +83,8 @@ func WithOrder(keys ...string) Option {
 }
 
 // WithSchema orders the parameter lines by the property order of a
-// parameters schema (a *schema.Schema, or any [PropertyOrderer]). Keys
+// parameters schema (a *schema.Schema, an [Order], or any
+// [PropertyOrderer]). Keys
 // named by [WithOrder] still come first; keys the schema does not list come
 // last, in the default order. PropertyOrder is called once per call of
 // [Format] or [FormatJSON]; a name it repeats is placed at its first
