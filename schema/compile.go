@@ -99,7 +99,9 @@ type conversionOnce struct {
 
 // prepare decodes, normalises and checks one schema document, returning the
 // normalised tree. docURI is "" for the document being parsed.
-func prepare(data []byte, docURI string) (*jnode, draft, []Warning, error) {
+// A $schema naming a custom meta-schema is looked up through loader (see
+// customDialect).
+func prepare(data []byte, docURI string, loader Loader) (*jnode, draft, []Warning, error) {
 	if len(data) > maxSchemaBytes {
 		return nil, 0, nil, &InvalidSchemaError{Path: "$", Reason: fmt.Sprintf("schema is %d bytes, more than the limit of %d", len(data), maxSchemaBytes), Err: ErrLimit}
 	}
@@ -107,14 +109,26 @@ func prepare(data []byte, docURI string) (*jnode, draft, []Warning, error) {
 	if err != nil {
 		return nil, 0, nil, err
 	}
+	var warnings []Warning
 	d, dl, ierr := detectDraft(tree)
 	if ierr != nil {
-		return nil, 0, nil, ierr
+		sv := tree.get("$schema")
+		meta, ok := customDialect(sv.s, loader)
+		if !ok {
+			return nil, 0, nil, ierr
+		}
+		dl = meta
+		d = draft2020
+		if dl != dialect2020 {
+			d = draft7
+		}
+		warnings = append(warnings, Warning{Path: "$", Keyword: "$schema",
+			Message: "$schema names the custom meta-schema " + quote(sv.s, 80) + ", written in " + d.String() +
+				": the schema is read under " + d.String() + " rules, and the meta-schema's own keywords and $vocabulary are not applied"})
 	}
 	if dl == dialect4 {
 		rewriteDraft4(tree)
 	}
-	var warnings []Warning
 	if tree.kind == jObject {
 		switch {
 		case d == draft7:
@@ -154,7 +168,7 @@ func unmarshalTree(tree *jnode) (*jsonschema.Schema, []byte, error) {
 
 // compileDocument builds the compiled form of the root document.
 func compileDocument(data []byte, loader Loader) (*compiled, error) {
-	tree, d, warnings, err := prepare(data, "")
+	tree, d, warnings, err := prepare(data, "", loader)
 	if err != nil {
 		return nil, err
 	}
@@ -444,17 +458,14 @@ func (c *compiled) dereference(s *jsonschema.Schema, ptr string) (*jsonschema.Sc
 // load returns the root of the remote document at uri, loading and
 // compiling it on first use.
 func (c *compiled) load(uri string) (*jsonschema.Schema, error) {
-	if c.loader == nil {
-		return nil, fmt.Errorf("%w: no loader configured, so %s is not fetched (see ParseOptions.Loader)", ErrRemoteRef, quote(uri, 80))
-	}
 	if len(c.docs) >= maxDocuments {
 		return nil, fmt.Errorf("%w: more than %d documents referenced", ErrLimit, maxDocuments)
 	}
-	data, err := c.loader(uri)
+	data, err := c.document(uri)
 	if err != nil {
-		return nil, fmt.Errorf("%w: loading %s: %w", ErrRemoteRef, quote(uri, 80), err)
+		return nil, err
 	}
-	tree, _, warnings, err := prepare(data, uri)
+	tree, _, warnings, err := prepare(data, uri, c.loader)
 	if err != nil {
 		var ie *InvalidSchemaError
 		if errors.As(err, &ie) {
@@ -476,6 +487,58 @@ func (c *compiled) load(uri string) (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// document returns the document at uri: a built-in meta-schema, else what
+// the loader returns.
+func (c *compiled) document(uri string) ([]byte, error) {
+	return loadDocument(c.loader, uri)
+}
+
+// loadDocument returns the document at uri: a built-in meta-schema, else
+// what loader returns.
+func loadDocument(loader Loader, uri string) ([]byte, error) {
+	if data, ok := builtinDocument(uri); ok {
+		return data, nil
+	}
+	if loader == nil {
+		return nil, fmt.Errorf("%w: no loader configured, so %s is not fetched (see ParseOptions.Loader)", ErrRemoteRef, quote(uri, 80))
+	}
+	data, err := loader(uri)
+	if err != nil {
+		return nil, fmt.Errorf("%w: loading %s: %w", ErrRemoteRef, quote(uri, 80), err)
+	}
+	return data, nil
+}
+
+// customDialect reads the meta-schema a root $schema names when it is not
+// one of the known drafts: a document the loader (or the built-in
+// meta-schemas) supplies, whose own $schema is a known draft. It follows
+// one level only, and reports false when the meta-schema cannot be had or
+// is not written in a known draft.
+func customDialect(uri string, loader Loader) (dialect, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || !u.IsAbs() {
+		return dialectNone, false
+	}
+	u.Fragment = ""
+	data, err := loadDocument(loader, u.String())
+	if err != nil {
+		return dialectNone, false
+	}
+	tree, err := decodeTree(data, maxSchemaDepth)
+	if err != nil || tree.kind != jObject {
+		return dialectNone, false
+	}
+	sv := tree.get("$schema")
+	if sv == nil || sv.kind != jString {
+		return dialectNone, false
+	}
+	dl, ok := parseDialect(sv.s)
+	if !ok || dl == dialect2019 {
+		return dialectNone, false
+	}
+	return dl, true
 }
 
 // maxDocuments bounds how many remote documents one schema may pull in.

@@ -48,16 +48,20 @@ func withDraft(raw json.RawMessage, uri string) json.RawMessage {
 	return out
 }
 
-// authority compiles raw with jsonschema-go alone.
+// authority compiles raw with jsonschema-go alone, serving it the suite's
+// remotes and the meta-schemas Parse has built in.
 func authority(raw json.RawMessage) (*jsonschema.Resolved, error) {
 	var js jsonschema.Schema
 	if err := json.Unmarshal(raw, &js); err != nil {
 		return nil, err
 	}
 	load := func(u *url.URL) (*jsonschema.Schema, error) {
-		data, err := suiteLoader(u.String())
-		if err != nil {
-			return nil, err
+		data, ok := schema.BuiltinDocument(u.String())
+		if !ok {
+			var err error
+			if data, err = suiteLoader(u.String()); err != nil {
+				return nil, err
+			}
 		}
 		var s jsonschema.Schema
 		return &s, json.Unmarshal(data, &s)
@@ -65,66 +69,105 @@ func authority(raw json.RawMessage) (*jsonschema.Resolved, error) {
 	return js.Resolve(&jsonschema.ResolveOptions{Loader: load})
 }
 
+// knownFailures lists the suite tests Validate fails, with the reason. The
+// test fails when one of them passes (update the list) or another fails.
+var knownFailures = map[string]string{
+	"draft2020-12/vocabulary.json / schema that uses custom metaschema with with no validation vocabulary / no validation: invalid number, but it still validates": "a custom meta-schema's $vocabulary is not applied: the schema is read under draft 2020-12 rules with every vocabulary (Parse warns so)",
+}
+
+// customMetaSchema reports whether raw's $schema names a document other
+// than the two drafts: jsonschema-go then refuses to validate anything as
+// valid, while Parse reads the schema under its meta-schema's draft.
+func customMetaSchema(raw json.RawMessage) bool {
+	var head struct {
+		Schema string `json:"$schema"`
+	}
+	return json.Unmarshal(raw, &head) == nil && strings.HasPrefix(head.Schema, "http://localhost:1234/")
+}
+
+// TestConformance runs the whole JSON-Schema-Test-Suite for draft 2020-12
+// and draft-07 (refRemote included, its remotes served from disk, the
+// meta-schemas built in) through Parse and Validate, and through
+// jsonschema-go alone on the same files, and checks: the suite's verdict
+// for every test but knownFailures, never fewer passes than jsonschema-go,
+// Validate's verdict equal to jsonschema-go's wherever both compile, and
+// the diagnostic pass agreeing with both.
 func TestConformance(t *testing.T) {
 	if _, err := os.Stat(suiteDir); err != nil {
 		t.Skipf("JSON-Schema-Test-Suite not found at %s: %v", suiteDir, err)
 	}
-	for _, dr := range []struct{ dir, uri string }{
-		{"draft2020-12", "https://json-schema.org/draft/2020-12/schema"},
-		{"draft7", "http://json-schema.org/draft-07/schema#"},
+	for _, dr := range []struct {
+		dir, uri string
+		want     int // the least number of suite tests Validate must pass
+	}{
+		{"draft2020-12", "https://json-schema.org/draft/2020-12/schema", 1298},
+		{"draft7", "http://json-schema.org/draft-07/schema#", 927},
 	} {
 		t.Run(dr.dir, func(t *testing.T) {
 			files, err := filepath.Glob(filepath.Join(suiteDir, "tests", dr.dir, "*.json"))
 			require.NoError(t, err)
 			require.NotEmpty(t, files)
-			var groups, compiled, refused, authorityRefused, cases, suiteAgree, authorityAgree, diagAgree, fallback int
+			var total, pass, authorityPass, refused, authorityRefused, diagAgree, fallback int
 			for _, file := range files {
 				data, err := os.ReadFile(file)
 				require.NoError(t, err)
 				var gs []suiteGroup
 				require.NoError(t, json.Unmarshal(data, &gs))
 				for _, g := range gs {
-					groups++
 					raw := withDraft(g.Schema, dr.uri)
 					rs, aerr := authority(raw)
 					s, err := schema.ParseWith(raw, &schema.ParseOptions{Loader: suiteLoader})
-					if aerr != nil {
-						authorityRefused++
-						continue
-					}
 					if err != nil {
 						refused++
-						t.Logf("%s / %s: refused: %v", filepath.Base(file), g.Description, err)
-						continue
+						t.Logf("%s / %s: refused by Parse: %v", filepath.Base(file), g.Description, err)
 					}
-					compiled++
+					if aerr != nil {
+						authorityRefused++
+						t.Logf("%s / %s: refused by jsonschema-go: %v", filepath.Base(file), g.Description, aerr)
+					}
 					for _, tc := range g.Tests {
-						cases++
-						name := filepath.Base(file) + " / " + g.Description + " / " + tc.Description
-						vs := s.Validate(tc.Data)
-						authValid := rs.Validate(tc.Data) == nil
-						if assert.Equal(t, authValid, len(vs) == 0, "%s: verdict differs from jsonschema-go: %v", name, vs) {
-							authorityAgree++
+						total++
+						name := dr.dir + "/" + filepath.Base(file) + " / " + g.Description + " / " + tc.Description
+						authValid := false
+						if aerr == nil {
+							authValid = rs.Validate(tc.Data) == nil
+							if authValid == tc.Valid {
+								authorityPass++
+							} else {
+								t.Logf("jsonschema-go fails %s", name)
+							}
 						}
-						if authValid == tc.Valid {
-							suiteAgree++
+						if err != nil {
+							assert.Contains(t, knownFailures, name, "%s: schema refused: %v", name, err)
+							continue
+						}
+						vs := s.Validate(tc.Data)
+						if (len(vs) == 0) == tc.Valid {
+							pass++
+							assert.NotContains(t, knownFailures, name, "%s passes now: remove it from knownFailures", name)
+						} else {
+							assert.Contains(t, knownFailures, name, "%s: want valid=%v, got violations %v", name, tc.Valid, vs)
+						}
+						if aerr == nil && !customMetaSchema(raw) {
+							assert.Equal(t, authValid, len(vs) == 0, "%s: verdict differs from jsonschema-go: %v", name, vs)
 						}
 						n := schema.DiagnosticCount(s, tc.Data)
-						if (n == 0) == authValid {
+						switch {
+						case (n == 0) == (len(vs) == 0):
 							diagAgree++
-						} else if !authValid {
+						case len(vs) > 0:
 							fallback++
-						} else {
+						default:
 							t.Errorf("%s: the diagnostic pass finds %d violations in a valid value", name, n)
 						}
 					}
 				}
 			}
-			t.Logf("%s: %d groups, %d compiled, %d refused by Parse, %d refused by jsonschema-go; %d cases: "+
-				"Validate agrees with jsonschema-go on %d (%.2f%%); jsonschema-go agrees with the suite on %d; "+
-				"the diagnostic pass alone agrees on %d, falls back to jsonschema-go's message on %d",
-				dr.dir, groups, compiled, refused, authorityRefused, cases, authorityAgree,
-				100*float64(authorityAgree)/float64(max(cases, 1)), suiteAgree, diagAgree, fallback)
+			t.Logf("%s: %d tests: Parse+Validate pass %d (%d groups refused), jsonschema-go alone passes %d (%d groups refused); "+
+				"the diagnostic pass alone agrees with Validate on %d, falls back to jsonschema-go's message on %d",
+				dr.dir, total, pass, refused, authorityPass, authorityRefused, diagAgree, fallback)
+			assert.GreaterOrEqual(t, pass, dr.want)
+			assert.GreaterOrEqual(t, pass, authorityPass, "Validate passes fewer suite tests than jsonschema-go")
 		})
 	}
 }
