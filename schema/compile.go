@@ -34,6 +34,15 @@ type ParseOptions struct {
 	// validated further. 0 means [DefaultMaxDepth]; negative is an error
 	// matching [ErrInvalidOptions].
 	MaxDepth int
+	// AssertFormat makes "format" an assertion, as the draft 2020-12
+	// format-assertion vocabulary does, for the formats this package
+	// knows: date-time, date, time, duration, email, hostname, ipv4, ipv6,
+	// uri, uri-reference, iri, iri-reference, uuid, uri-template,
+	// json-pointer, relative-json-pointer and regex (RE2 syntax). Other
+	// format values stay annotations. False, the default, treats every
+	// format as an annotation, as jsonschema-go does. See "Formats" in the
+	// package documentation for how the verdict is reached.
+	AssertFormat bool
 }
 
 // sinfo is what the diagnostic pass needs to know about one subschema,
@@ -85,6 +94,9 @@ type compiled struct {
 	order    []*jsonschema.Schema          // every subschema, documents in load order
 	loader   Loader
 	warnings []Warning
+	// assertFormats is ParseOptions.AssertFormat, when some subschema
+	// names a format this package knows.
+	assertFormats bool
 
 	conversions sync.Map // Dialect -> *conversionOnce: each dialect converted once
 }

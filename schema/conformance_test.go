@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -170,4 +171,41 @@ func TestConformance(t *testing.T) {
 			assert.GreaterOrEqual(t, pass, authorityPass, "Validate passes fewer suite tests than jsonschema-go")
 		})
 	}
+}
+
+// TestFormatConformance runs the suite's optional format tests (draft
+// 2020-12) with ParseOptions.AssertFormat. The failures are the formats
+// not asserted (idn-email, idn-hostname), Punycode A-labels in host names,
+// ECMA-262 regular expressions (checked with Go's RE2 syntax) and IPvFuture
+// hosts.
+func TestFormatConformance(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(suiteDir, "tests", "draft2020-12", "optional", "format", "*.json"))
+	require.NoError(t, err)
+	if len(files) == 0 {
+		t.Skipf("JSON-Schema-Test-Suite not found at %s", suiteDir)
+	}
+	notAsserted := regexp.MustCompile(`^(idn-email|idn-hostname|ecmascript-regex)\.json|A-label|IPvFuture`)
+	var total, pass int
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		var gs []suiteGroup
+		require.NoError(t, json.Unmarshal(data, &gs))
+		for _, g := range gs {
+			s, err := schema.ParseWith(withDraft(g.Schema, "https://json-schema.org/draft/2020-12/schema"), &schema.ParseOptions{AssertFormat: true})
+			require.NoError(t, err)
+			for _, tc := range g.Tests {
+				total++
+				name := filepath.Base(file) + " / " + g.Description + " / " + tc.Description
+				vs := s.Validate(tc.Data)
+				if (len(vs) == 0) == tc.Valid {
+					pass++
+					continue
+				}
+				assert.Regexp(t, notAsserted, name, "%s: want valid=%v, got %v", name, tc.Valid, vs)
+			}
+		}
+	}
+	t.Logf("optional/format with AssertFormat: %d of %d tests pass", pass, total)
+	assert.GreaterOrEqual(t, pass, 675)
 }

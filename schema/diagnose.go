@@ -70,15 +70,22 @@ func (a *annotations) noteProperty(p string) {
 // schema the way jsonschema-go's validator does, but records every failure
 // instead of returning at the first, and keeps going below failures.
 type diagnosis struct {
-	c     *compiled
-	stack []*jsonschema.Schema // dynamic scope, for $dynamicRef
-	depth int
+	c       *compiled
+	stack   []*jsonschema.Schema // dynamic scope, for $dynamicRef
+	depth   int
+	formats bool // assert "format" (ParseOptions.AssertFormat)
 }
 
 // diagnose returns every violation of v, which must be a plain decoded
-// JSON value (see plainValue).
+// JSON value (see plainValue), asserting "format" when the schema was
+// parsed with [ParseOptions.AssertFormat].
 func (c *compiled) diagnose(v any) []finding {
-	d := &diagnosis{c: c}
+	return c.diagnoseWith(v, c.assertFormats)
+}
+
+// diagnoseWith is diagnose, asserting "format" or not.
+func (c *compiled) diagnoseWith(v any, formats bool) []finding {
+	d := &diagnosis{c: c, formats: formats}
 	var out []finding
 	d.eval(v, c.root, nil, &out, nil)
 	return dedupe(out)
@@ -260,6 +267,11 @@ func (d *diagnosis) str(str string, s *jsonschema.Schema, in *sinfo, at *ipath, 
 	}
 	if in.pattern != nil && !in.pattern.MatchString(str) {
 		d.add(out, at, s, "pattern", quote(str, maxQuoted)+" does not match the pattern "+quote(s.Pattern, maxQuoted))
+	}
+	if d.formats && s.Format != "" {
+		if f, ok := formats[s.Format]; ok && !f.valid(str) {
+			d.add(out, at, s, "format", quote(str, maxQuoted)+" is not "+f.what+" (format "+quote(s.Format, maxQuoted)+")")
+		}
 	}
 }
 

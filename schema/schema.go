@@ -49,6 +49,9 @@ func ParseWith(data []byte, opts *ParseOptions) (*Schema, error) {
 		return nil, fmt.Errorf("%w: MaxDepth %d is negative", ErrInvalidOptions, o.MaxDepth)
 	}
 	c, err := compileDocument(data, o.Loader)
+	if err == nil && o.AssertFormat {
+		c.assertFormats = c.usesFormat()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -204,12 +207,19 @@ func (s *Schema) Validate(v any) []Violation {
 		return []Violation{tv}
 	}
 	err := s.resolved.Validate(v)
-	if err == nil {
+	if err == nil && !s.c.assertFormats {
 		return nil
 	}
 	var findings []finding
-	if pv, ok := plainValue(v); ok {
+	pv, plain := plainValue(v)
+	if plain {
 		findings = s.c.diagnose(pv)
+	}
+	if err == nil || len(findings) == 0 && s.c.assertFormats && len(s.c.diagnoseWith(pv, false)) > 0 {
+		// Valid to jsonschema-go, which ignores format; or invalid to it
+		// only because it ignores format (a not or oneOf that an asserted
+		// format decides): the format-asserting pass has the last word.
+		return violations(findings)
 	}
 	if len(findings) == 0 {
 		msg := cleanAuthorityMessage(err.Error())
@@ -218,6 +228,15 @@ func (s *Schema) Validate(v any) []Violation {
 			kw = ""
 		}
 		return []Violation{{Path: "$", Pointer: "", Keyword: kw, Message: msg}}
+	}
+	return violations(findings)
+}
+
+// violations turns the diagnostic pass's findings into Violations; none is
+// nil.
+func violations(findings []finding) []Violation {
+	if len(findings) == 0 {
+		return nil
 	}
 	out := make([]Violation, len(findings))
 	for i, f := range findings {
