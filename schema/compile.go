@@ -94,6 +94,10 @@ type compiled struct {
 	order    []*jsonschema.Schema          // every subschema, documents in load order
 	loader   Loader
 	warnings []Warning
+	// dialectSource is the document dialect conversions start from when
+	// Parse had to read it differently from its author's bytes (see
+	// readRealWorld); nil means the author's bytes.
+	dialectSource []byte
 	// assertFormats is ParseOptions.AssertFormat, when some subschema
 	// names a format this package knows.
 	assertFormats bool
@@ -110,24 +114,24 @@ type conversionOnce struct {
 }
 
 // prepare decodes, normalises and checks one schema document, returning the
-// normalised tree. docURI is "" for the document being parsed.
+// normalised tree and whether normalising changed its meaning's form (a
+// draft-04 document rewritten). docURI is "" for the document being parsed.
 // A $schema naming a custom meta-schema is looked up through loader (see
 // customDialect).
-func prepare(data []byte, docURI string, loader Loader) (*jnode, draft, []Warning, error) {
+func prepare(data []byte, docURI string, loader Loader) (tree *jnode, d draft, warnings []Warning, rewritten bool, err error) {
 	if len(data) > maxSchemaBytes {
-		return nil, 0, nil, &InvalidSchemaError{Path: "$", Reason: fmt.Sprintf("schema is %d bytes, more than the limit of %d", len(data), maxSchemaBytes), Err: ErrLimit}
+		return nil, 0, nil, false, &InvalidSchemaError{Path: "$", Reason: fmt.Sprintf("schema is %d bytes, more than the limit of %d", len(data), maxSchemaBytes), Err: ErrLimit}
 	}
-	tree, err := decodeTree(data, maxSchemaDepth)
+	tree, err = decodeTree(data, maxSchemaDepth)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, 0, nil, false, err
 	}
-	var warnings []Warning
 	d, dl, ierr := detectDraft(tree)
 	if ierr != nil {
 		sv := tree.get("$schema")
 		meta, ok := customDialect(sv.s, loader)
 		if !ok {
-			return nil, 0, nil, ierr
+			return nil, 0, nil, false, ierr
 		}
 		dl = meta
 		d = draft2020
@@ -140,6 +144,7 @@ func prepare(data []byte, docURI string, loader Loader) (*jnode, draft, []Warnin
 	}
 	if dl == dialect4 {
 		rewriteDraft4(tree)
+		rewritten = true
 	}
 	if tree.kind == jObject {
 		switch {
@@ -157,7 +162,7 @@ func prepare(data []byte, docURI string, loader Loader) (*jnode, draft, []Warnin
 	}
 	ierr, lint := checkDocument(tree, d)
 	if ierr != nil {
-		return nil, 0, nil, ierr
+		return nil, 0, nil, false, ierr
 	}
 	warnings = append(warnings, lint...)
 	if docURI != "" {
@@ -165,7 +170,7 @@ func prepare(data []byte, docURI string, loader Loader) (*jnode, draft, []Warnin
 			warnings[i].Path = docURI + "#" + warnings[i].Path
 		}
 	}
-	return tree, d, warnings, nil
+	return tree, d, warnings, rewritten, nil
 }
 
 // unmarshalTree turns a normalised tree into a jsonschema.Schema.
@@ -180,9 +185,14 @@ func unmarshalTree(tree *jnode) (*jsonschema.Schema, []byte, error) {
 
 // compileDocument builds the compiled form of the root document.
 func compileDocument(data []byte, loader Loader) (*compiled, error) {
-	tree, d, warnings, err := prepare(data, "", loader)
+	tree, d, warnings, rewritten, err := prepare(data, "", loader)
 	if err != nil {
 		return nil, err
+	}
+	var dialectSource []byte
+	if read := readRealWorld(tree, d); len(read) > 0 || rewritten {
+		warnings = append(warnings, read...)
+		dialectSource = tree.appendJSON(nil)
 	}
 	root, _, err := unmarshalTree(tree)
 	if err != nil {
@@ -196,6 +206,8 @@ func compileDocument(data []byte, loader Loader) (*compiled, error) {
 		docs:     map[string][]byte{},
 		loader:   loader,
 		warnings: warnings,
+
+		dialectSource: dialectSource,
 	}
 	if err := c.addDocument(root, tree, "", &url.URL{}); err != nil {
 		return nil, err
@@ -477,7 +489,13 @@ func (c *compiled) load(uri string) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, _, warnings, err := prepare(data, uri, c.loader)
+	tree, d, warnings, _, err := prepare(data, uri, c.loader)
+	if err == nil {
+		for _, w := range hoistRefTargets(tree, d) {
+			w.Path = uri + "#" + w.Path
+			warnings = append(warnings, w)
+		}
+	}
 	if err != nil {
 		var ie *InvalidSchemaError
 		if errors.As(err, &ie) {

@@ -148,7 +148,7 @@ func convert(s *Schema, d Dialect) (*Conversion, error) {
 	case DialectPassthrough:
 		return &Conversion{Dialect: d, Schema: s.Minified(), Strict: false}, nil
 	case DialectOpenAI:
-		return convertOpenAI(s.JSON())
+		return convertOpenAI(s.dialectSource())
 	default:
 		return nil, fmt.Errorf("%w %q", ErrUnknownDialect, string(d))
 	}

@@ -124,12 +124,18 @@ func formsDraft(root *jnode) (d draft, mixed bool) {
 
 // rewriteDraft4 turns draft-04 forms into their draft-07 equivalents, in
 // place: a boolean exclusiveMinimum/exclusiveMaximum qualifies minimum/
-// maximum. Draft-04's "id" is left alone (and ignored), as jsonschema-go
-// does, since relative ids would otherwise need a base URI.
+// maximum; an "id" that is a bare fragment ("#name", draft-04's way to
+// name a subschema for a $ref) becomes the draft-07 "$id" of the same
+// meaning. Any other draft-04 "id" is left alone (and ignored), as
+// jsonschema-go does, since relative ids would otherwise need a base URI.
 func rewriteDraft4(root *jnode) {
 	walkSchemas(root, func(n *jnode) {
 		if n.kind != jObject {
 			return
+		}
+		if id, ok := n.str("id"); ok && len(id) > 1 && id[0] == '#' && !n.has("$id") {
+			n.set("$id", &jnode{kind: jString, s: id})
+			n.del("id")
 		}
 		for _, pair := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
 			ex := n.get(pair[0])

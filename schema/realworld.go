@@ -1,0 +1,221 @@
+package schema
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// This file holds the two readings Parse gives real-world schemas that
+// jsonschema-go refuses but whose meaning is clear: a $ref into a part of
+// the document that is not a schema keyword, and relative $id values in a
+// document without a base URI.
+
+// defaultBaseURI is the base URI of a document whose root has no absolute
+// $id but which uses relative $id values: the specification leaves such a
+// base to the application. The host is in RFC 2606's reserved .invalid
+// domain, so it can never name a real document.
+const defaultBaseURI = "https://agentio.invalid/schema.json"
+
+// readRealWorld gives the root document both readings, in place, and
+// returns a warning for each place it changed; none means the document is
+// untouched.
+func readRealWorld(root *jnode, d draft) []Warning {
+	warnings := hoistRefTargets(root, d)
+	if needsBase(root) {
+		base, _ := url.Parse(defaultBaseURI)
+		id := base
+		if rel, ok := root.str("$id"); ok {
+			if u, err := url.Parse(rel); err == nil {
+				id = base.ResolveReference(u)
+			}
+		}
+		root.set("$id", &jnode{kind: jString, s: id.String()})
+		warnings = append(warnings, Warning{Path: "$", Keyword: "$id",
+			Message: "the document uses relative $id values without an absolute base URI; its root is read as " + quote(id.String(), 120)})
+	}
+	return warnings
+}
+
+// needsBase reports whether the document root uses a relative $id (not
+// a bare fragment) without an absolute $id at its root: jsonschema-go
+// refuses such documents unless they get a base URI.
+func needsBase(root *jnode) bool {
+	if id, ok := root.str("$id"); ok {
+		if u, err := url.Parse(id); err == nil && u.IsAbs() {
+			return false
+		}
+	}
+	found := false
+	walkSchemas(root, func(n *jnode) {
+		if found || n.kind != jObject {
+			return
+		}
+		if id, ok := n.str("$id"); ok && !strings.HasPrefix(id, "#") {
+			if u, err := url.Parse(id); err == nil && !u.IsAbs() {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// hoistRefTargets makes local $refs that point into a part of the document
+// that is not a schema keyword ({"$ref": "#/team"} with "team" beside
+// "properties") work: the value pointed to, when it is an object or a
+// boolean without an $id, is copied under the root's $defs (definitions in
+// draft-07) with the pointer as its name, and the $ref is rewritten to
+// point there. jsonschema-go follows pointers through schema keywords only;
+// many validators follow them anywhere. Each such $ref gets a warning.
+// Values copied may hold such $refs themselves; they are handled too.
+func hoistRefTargets(root *jnode, d draft) []Warning {
+	if root.kind != jObject {
+		return nil
+	}
+	defsKey := "$defs"
+	if d == draft7 {
+		defsKey = "definitions"
+	}
+	var warnings []Warning
+	hoisted := map[string]string{} // pointer -> new $ref
+	var visit func(n *jnode, path segments)
+	visit = func(n *jnode, path segments) {
+		walkSchemasAt(n, path, func(s *jnode, at segments) {
+			if s.kind != jObject {
+				return
+			}
+			ref, ok := s.str("$ref")
+			if !ok || !strings.HasPrefix(ref, "#/") {
+				return
+			}
+			if to, done := hoisted[ref]; done {
+				s.set("$ref", &jnode{kind: jString, s: to})
+				return
+			}
+			toks := strings.Split(ref[2:], "/")
+			for i := range toks {
+				toks[i] = unescapeRefToken(toks[i])
+			}
+			if schemaLocation(root, toks) {
+				return
+			}
+			target := root.resolveRef(ref)
+			if target == nil || (target.kind != jObject && target.kind != jBool) || target.has("$id") {
+				return // left for compile to report
+			}
+			defs := root.get(defsKey)
+			if defs == nil {
+				defs = &jnode{kind: jObject}
+				root.set(defsKey, defs)
+			} else if defs.kind != jObject {
+				return
+			}
+			name := "/" + strings.Join(toks, "/")
+			if defs.has(name) {
+				return
+			}
+			to := "#/" + escapePointer(defsKey) + "/" + escapePointer(name)
+			hoisted[ref] = to
+			copied := target.deepCopy()
+			defs.set(name, copied)
+			s.set("$ref", &jnode{kind: jString, s: to})
+			warnings = append(warnings, Warning{Path: append(at, segment{key: "$ref", isKey: true}).jsonPath(), Keyword: "$ref",
+				Message: "$ref " + quote(ref, 80) + " points into a part of the document that is not a schema keyword; it is read as a schema there"})
+			visit(copied, segments{{key: defsKey, isKey: true}, {key: name, isKey: true}})
+		})
+	}
+	visit(root, nil)
+	return warnings
+}
+
+// walkSchemasAt is walkSchemas with each subschema's location.
+func walkSchemasAt(n *jnode, at segments, fn func(*jnode, segments)) {
+	fn(n, at)
+	if n.kind != jObject {
+		return
+	}
+	step := func(steps ...segment) segments {
+		out := make(segments, len(at), len(at)+len(steps))
+		copy(out, at)
+		return append(out, steps...)
+	}
+	for i, k := range n.keys {
+		v := n.vals[i]
+		key := segment{key: k, isKey: true}
+		switch subschemaKeywords[k] {
+		case shapeSchema:
+			walkSchemasAt(v, step(key), fn)
+		case shapeSchemaList, shapeItems:
+			if v.kind == jArray {
+				for j, e := range v.arr {
+					walkSchemasAt(e, step(key, segment{index: j}), fn)
+				}
+			} else if subschemaKeywords[k] == shapeItems {
+				walkSchemasAt(v, step(key), fn)
+			}
+		case shapeSchemaMap, shapeDependencies:
+			if v.kind == jObject {
+				for j, e := range v.vals {
+					if subschemaKeywords[k] == shapeDependencies && e.kind == jArray {
+						continue
+					}
+					walkSchemasAt(e, step(key, segment{key: v.keys[j], isKey: true}), fn)
+				}
+			}
+		}
+	}
+}
+
+// schemaLocation reports whether the pointer toks, from the root schema,
+// steps through schema keywords only, so that jsonschema-go can follow it.
+// A pointer that leads nowhere also counts: compile reports it.
+func schemaLocation(root *jnode, toks []string) bool {
+	cur := root
+	for i := 0; i < len(toks); i++ {
+		if cur == nil || cur.kind != jObject {
+			return true
+		}
+		v := cur.get(toks[i])
+		if v == nil {
+			return true
+		}
+		switch subschemaKeywords[toks[i]] {
+		case shapeSchema:
+			cur = v
+		case shapeItems, shapeSchemaList:
+			if v.kind != jArray {
+				if subschemaKeywords[toks[i]] == shapeSchemaList {
+					return true
+				}
+				cur = v
+				continue
+			}
+			if i+1 >= len(toks) {
+				return false // the list itself is not a schema
+			}
+			j, err := strconv.Atoi(toks[i+1])
+			if err != nil || j < 0 || j >= len(v.arr) {
+				return true
+			}
+			cur, i = v.arr[j], i+1
+		case shapeSchemaMap, shapeDependencies:
+			if i+1 >= len(toks) {
+				return false
+			}
+			cur, i = v.get(toks[i+1]), i+1
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// dialectSource returns the document dialect conversions start from: the
+// author's bytes, or the document as Parse read it when readRealWorld
+// changed it (a provider cannot follow what jsonschema-go cannot).
+func (s *Schema) dialectSource() []byte {
+	if s.c != nil && s.c.dialectSource != nil {
+		return s.c.dialectSource
+	}
+	return s.JSON()
+}
