@@ -1,0 +1,377 @@
+package anthropic_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/anthropic"
+)
+
+func TestGenerateText(t *testing.T) {
+	s := newWireServer(t, wireReply{body: textMessage("Hello.", "end_turn")})
+	p := newProvider(t, s)
+
+	resp, err := p.Generate(context.Background(), &provider.Request{
+		System:    "Be brief.",
+		Messages:  []provider.Message{provider.UserMessage("Say hello.")},
+		MaxTokens: 100,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, &provider.Response{
+		Text:          "Hello.",
+		StopReason:    provider.StopEnd,
+		RawStopReason: "end_turn",
+		Model:         "claude-test-2026",
+		Usage:         provider.Usage{InputTokens: 65, OutputTokens: 20, TotalTokens: 85, CachedInputTokens: 10},
+	}, resp)
+
+	reqs := s.Requests()
+	require.Len(t, reqs, 1)
+	assert.Equal(t, "POST", reqs[0].Method)
+	assert.Equal(t, "/v1/messages", reqs[0].Path)
+	assert.Equal(t, "test-key", reqs[0].Header.Get("X-Api-Key"))
+	assert.NotEmpty(t, reqs[0].Header.Get("Anthropic-Version"))
+	assert.JSONEq(t, `{
+		"model": "claude-test",
+		"max_tokens": 100,
+		"system": [{"type": "text", "text": "Be brief."}],
+		"messages": [{"role": "user", "content": [{"type": "text", "text": "Say hello."}]}]
+	}`, string(reqs[0].Body))
+}
+
+func TestRequestMapping(t *testing.T) {
+	orderedSchema := `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"integer"}},"required":["zeta","alpha"],"additionalProperties":false}`
+	user := func(text string) string {
+		return `{"role":"user","content":[{"type":"text","text":"` + text + `"}]}`
+	}
+	tests := []struct {
+		name string
+		req  provider.Request
+		want string // the request body
+	}{
+		{
+			name: "json schema output, default max tokens",
+			req: provider.Request{
+				Messages: []provider.Message{provider.UserMessage("Fill it.")},
+				Output:   &provider.OutputSpec{Name: "result", Description: "The result.", Schema: json.RawMessage(orderedSchema), Strict: true},
+			},
+			want: `{"model":"claude-test","max_tokens":4096,"messages":[` + user("Fill it.") + `],
+				"output_config":{"format":{"type":"json_schema","schema":` + orderedSchema + `}}}`,
+		},
+		{
+			name: "forced named tool, strict",
+			req: provider.Request{
+				Messages:   []provider.Message{provider.UserMessage("Submit.")},
+				Tools:      []provider.Tool{{Name: "submit_result", Description: "Submit the result.", InputSchema: json.RawMessage(orderedSchema), Strict: true}},
+				ToolChoice: provider.ToolChoice{Mode: provider.ToolChoiceTool, Name: "submit_result"},
+			},
+			want: `{"model":"claude-test","max_tokens":4096,"messages":[` + user("Submit.") + `],
+				"tools":[{"name":"submit_result","description":"Submit the result.","strict":true,"input_schema":` + orderedSchema + `}],
+				"tool_choice":{"type":"tool","name":"submit_result"}}`,
+		},
+		{
+			name: "required tool choice, tool without schema",
+			req: provider.Request{
+				Messages:   []provider.Message{provider.UserMessage("Call.")},
+				Tools:      []provider.Tool{{Name: "ping"}},
+				ToolChoice: provider.ToolChoice{Mode: provider.ToolChoiceRequired},
+			},
+			want: `{"model":"claude-test","max_tokens":4096,"messages":[` + user("Call.") + `],
+				"tools":[{"name":"ping","input_schema":{"type":"object","properties":{}}}],"tool_choice":{"type":"any"}}`,
+		},
+		{
+			name: "tool choice none",
+			req: provider.Request{
+				Messages:   []provider.Message{provider.UserMessage("Talk.")},
+				Tools:      []provider.Tool{{Name: "ping"}},
+				ToolChoice: provider.ToolChoice{Mode: provider.ToolChoiceNone},
+			},
+			want: `{"model":"claude-test","max_tokens":4096,"messages":[` + user("Talk.") + `],
+				"tools":[{"name":"ping","input_schema":{"type":"object","properties":{}}}],"tool_choice":{"type":"none"}}`,
+		},
+		{
+			name: "conversation with tool calls and results",
+			req: provider.Request{
+				Messages: []provider.Message{
+					provider.UserMessage("Weather?"),
+					{Role: provider.RoleAssistant, Content: "Checking.", ToolCalls: []provider.ToolCall{
+						{ID: "toolu_1", Name: "weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)},
+						{ID: "toolu_2", Name: "weather", Arguments: json.RawMessage(`{"city":"Ber`)},
+					}},
+					{Role: provider.RoleTool, ToolCallID: "toolu_1", Content: `{"temp":3}`},
+					{Role: provider.RoleTool, ToolCallID: "toolu_2", Content: "city is required", IsError: true},
+					provider.UserMessage("And tomorrow?"),
+					{Role: provider.RoleAssistant, Content: "Also 3 degrees."},
+					provider.UserMessage("Thanks."),
+				},
+			},
+			want: `{"model":"claude-test","max_tokens":4096,"messages":[
+				` + user("Weather?") + `,
+				{"role":"assistant","content":[{"type":"text","text":"Checking."},
+					{"type":"tool_use","id":"toolu_1","name":"weather","input":{"city":"Oslo"}},
+					{"type":"tool_use","id":"toolu_2","name":"weather","input":{}}]},
+				{"role":"user","content":[
+					{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"{\"temp\":3}"}]},
+					{"type":"tool_result","tool_use_id":"toolu_2","is_error":true,"content":[{"type":"text","text":"city is required"}]},
+					{"type":"text","text":"And tomorrow?"}]},
+				{"role":"assistant","content":[{"type":"text","text":"Also 3 degrees."}]},
+				` + user("Thanks.") + `]}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newWireServer(t, wireReply{body: textMessage("ok", "end_turn")})
+			p := newProvider(t, s)
+			_, err := p.Generate(context.Background(), &tt.req)
+			require.NoError(t, err)
+			reqs := s.Requests()
+			require.Len(t, reqs, 1)
+			assert.JSONEq(t, tt.want, string(reqs[0].Body))
+			if strings.Contains(tt.want, orderedSchema) {
+				assert.Contains(t, string(reqs[0].Body), orderedSchema, "the schema is sent with its key order")
+			}
+		})
+	}
+}
+
+func TestResponseMapping(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want provider.Response
+	}{
+		{
+			name: "json reply",
+			body: textMessage(`{"zeta":"z","alpha":1}`, "end_turn"),
+			want: provider.Response{Text: `{"zeta":"z","alpha":1}`, StopReason: provider.StopEnd, RawStopReason: "end_turn"},
+		},
+		{
+			name: "text blocks joined, thinking left out",
+			body: message(`[{"type":"thinking","thinking":"hmm","signature":"sig"},{"type":"text","text":"{\"a\":"},{"type":"text","text":"1}"}]`, "end_turn"),
+			want: provider.Response{Text: `{"a":1}`, StopReason: provider.StopEnd, RawStopReason: "end_turn"},
+		},
+		{
+			name: "tool call",
+			body: message(`[{"type":"text","text":"Calling."},{"type":"tool_use","id":"toolu_9","name":"submit_result","input":{"ok":true}}]`, "tool_use"),
+			want: provider.Response{Text: "Calling.", ToolCalls: []provider.ToolCall{{ID: "toolu_9", Name: "submit_result", Arguments: json.RawMessage(`{"ok":true}`)}},
+				StopReason: provider.StopToolUse, RawStopReason: "tool_use"},
+		},
+		{
+			name: "refusal",
+			body: textMessage("I can't help with that. ", "refusal"),
+			want: provider.Response{Text: "I can't help with that. ", Refusal: "I can't help with that.", StopReason: provider.StopRefusal, RawStopReason: "refusal"},
+		},
+		{
+			name: "max tokens",
+			body: textMessage(`{"zeta":"trunc`, "max_tokens"),
+			want: provider.Response{Text: `{"zeta":"trunc`, StopReason: provider.StopLength, RawStopReason: "max_tokens"},
+		},
+		{
+			name: "context window exceeded",
+			body: textMessage(`{"zeta":"trunc`, "model_context_window_exceeded"),
+			want: provider.Response{Text: `{"zeta":"trunc`, StopReason: provider.StopLength, RawStopReason: "model_context_window_exceeded"},
+		},
+		{
+			name: "stop sequence",
+			body: textMessage("x", "stop_sequence"),
+			want: provider.Response{Text: "x", StopReason: provider.StopEnd, RawStopReason: "stop_sequence"},
+		},
+		{
+			name: "pause turn",
+			body: textMessage("x", "pause_turn"),
+			want: provider.Response{Text: "x", StopReason: provider.StopOther, RawStopReason: "pause_turn"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newWireServer(t, wireReply{body: tt.body})
+			p := newProvider(t, s)
+			resp, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
+			require.NoError(t, err)
+			tt.want.Model = "claude-test-2026"
+			tt.want.Usage = provider.Usage{InputTokens: 65, OutputTokens: 20, TotalTokens: 85, CachedInputTokens: 10}
+			assert.Equal(t, &tt.want, resp)
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		reply    wireReply
+		sentinel error
+		kind     provider.ErrorKind
+		status   int
+		message  string
+		code     string
+	}{
+		{
+			name:     "output schema rejected",
+			reply:    wireReply{status: 400, body: apiError("invalid_request_error", "output_config.format.schema: For 'number' type, property 'minimum' is not supported")},
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, status: 400,
+			message: "output_config.format.schema: For 'number' type, property 'minimum' is not supported", code: "invalid_request_error",
+		},
+		{
+			name:     "tool schema rejected",
+			reply:    wireReply{status: 400, body: apiError("invalid_request_error", "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12")},
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, status: 400,
+			message: "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12", code: "invalid_request_error",
+		},
+		{
+			name:     "other bad request",
+			reply:    wireReply{status: 400, body: apiError("invalid_request_error", "messages: text content blocks must be non-empty")},
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, status: 400,
+			message: "messages: text content blocks must be non-empty", code: "invalid_request_error",
+		},
+		{
+			name:     "rate limited",
+			reply:    wireReply{status: 429, body: apiError("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit")},
+			sentinel: provider.ErrRateLimited, kind: provider.ErrorRateLimited, status: 429,
+			message: "Number of request tokens has exceeded your per-minute rate limit", code: "rate_limit_error",
+		},
+		{
+			name:     "overloaded",
+			reply:    wireReply{status: 529, body: apiError("overloaded_error", "Overloaded")},
+			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, status: 529,
+			message: "Overloaded", code: "overloaded_error",
+		},
+		{
+			name:     "bad key",
+			reply:    wireReply{status: 401, body: apiError("authentication_error", "invalid x-api-key")},
+			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, status: 401,
+			message: "invalid x-api-key", code: "authentication_error",
+		},
+		{
+			name:     "no permission",
+			reply:    wireReply{status: 403, body: apiError("permission_error", "Your API key does not have permission to use the specified resource.")},
+			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, status: 403,
+			message: "Your API key does not have permission to use the specified resource.", code: "permission_error",
+		},
+		{
+			name:     "unknown model",
+			reply:    wireReply{status: 404, body: apiError("not_found_error", "model: claude-nope")},
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, status: 404,
+			message: "model: claude-nope", code: "not_found_error",
+		},
+		{
+			name:     "plain text gateway error",
+			reply:    wireReply{status: 502, body: "Bad Gateway"},
+			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, status: 502,
+			message: "Bad Gateway",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newWireServer(t, tt.reply)
+			p := newProvider(t, s)
+			resp, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
+			require.Error(t, err)
+			assert.Nil(t, resp)
+			assert.ErrorIs(t, err, tt.sentinel)
+			var pe *provider.Error
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, tt.kind, pe.Kind)
+			assert.Equal(t, "anthropic", pe.Provider)
+			assert.Equal(t, tt.status, pe.StatusCode)
+			assert.Equal(t, tt.message, pe.Message)
+			assert.Equal(t, tt.code, pe.Code)
+			assert.Equal(t, "req_test", pe.RequestID)
+			assert.NotNil(t, pe.Err)
+			assert.True(t, strings.HasPrefix(err.Error(), "anthropic: "), err.Error())
+		})
+	}
+}
+
+func TestInvalidRequests(t *testing.T) {
+	user := []provider.Message{provider.UserMessage("x")}
+	tests := []struct {
+		name string
+		req  *provider.Request
+	}{
+		{name: "nil request", req: nil},
+		{name: "unknown role", req: &provider.Request{Messages: []provider.Message{{Role: "wizard", Content: "hi"}}}},
+		{name: "tool message without id", req: &provider.Request{Messages: []provider.Message{{Role: provider.RoleTool, Content: "x"}}}},
+		{name: "tool choice without name", req: &provider.Request{Messages: user, ToolChoice: provider.ToolChoice{Mode: provider.ToolChoiceTool}}},
+		{name: "unknown tool choice", req: &provider.Request{Messages: user, ToolChoice: provider.ToolChoice{Mode: "maybe"}}},
+		{name: "tool without name", req: &provider.Request{Messages: user, Tools: []provider.Tool{{}}}},
+		{name: "output without schema", req: &provider.Request{Messages: user, Output: &provider.OutputSpec{}}},
+		{name: "json object output", req: &provider.Request{Messages: user, Output: &provider.OutputSpec{Format: provider.FormatJSONObject}}},
+		{name: "unknown output format", req: &provider.Request{Messages: user, Output: &provider.OutputSpec{Format: "yaml"}}},
+		{name: "negative max tokens", req: &provider.Request{Messages: user, MaxTokens: -1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newWireServer(t)
+			p := newProvider(t, s)
+			_, err := p.Generate(context.Background(), tt.req)
+			assert.ErrorIs(t, err, provider.ErrInvalidRequest)
+			assert.Empty(t, s.Requests(), "nothing is sent")
+		})
+	}
+}
+
+func TestNewOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		opts *anthropic.Options
+	}{
+		{name: "nil options", opts: nil},
+		{name: "no model", opts: &anthropic.Options{}},
+		{name: "negative max tokens", opts: &anthropic.Options{Model: "m", MaxTokens: -5}},
+		{name: "relative base URL", opts: &anthropic.Options{Model: "m", BaseURL: "localhost:8080"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := anthropic.New(tt.opts)
+			assert.Nil(t, p)
+			assert.ErrorIs(t, err, anthropic.ErrInvalidOptions)
+		})
+	}
+}
+
+func TestCapabilities(t *testing.T) {
+	p, err := anthropic.New(&anthropic.Options{Model: "claude-test", APIKey: "k"})
+	require.NoError(t, err)
+	assert.Equal(t, anthropic.DefaultCapabilities(), p.Capabilities())
+	assert.Equal(t, "anthropic", p.Capabilities().Dialect)
+	assert.Equal(t, "claude-test", p.Model())
+
+	caps := anthropic.ToolCapabilities()
+	old, err := anthropic.New(&anthropic.Options{Model: "claude-old", APIKey: "k", Capabilities: &caps})
+	require.NoError(t, err)
+	assert.Equal(t, caps, old.Capabilities())
+	assert.False(t, old.Capabilities().NativeSchema)
+}
+
+// TestMaxTokensOption: Options.MaxTokens replaces the default limit, and a
+// tool choice naming a tool becomes "any" when ForcedTool is off.
+func TestMaxTokensOption(t *testing.T) {
+	s := newWireServer(t, wireReply{body: toolMessage("toolu_1", "submit_result", `{}`)})
+	caps := provider.Capabilities{Tools: true}
+	p, err := anthropic.New(&anthropic.Options{Model: "claude-test", APIKey: "k", BaseURL: s.URL, MaxTokens: 512, Capabilities: &caps})
+	require.NoError(t, err)
+	_, err = p.Generate(context.Background(), &provider.Request{
+		Messages:   []provider.Message{provider.UserMessage("go")},
+		Tools:      []provider.Tool{{Name: "submit_result"}},
+		ToolChoice: provider.ToolChoice{Mode: provider.ToolChoiceTool, Name: "submit_result"},
+	})
+	require.NoError(t, err)
+	body := s.Requests()[0].JSON(t)
+	assert.EqualValues(t, 512, body["max_tokens"])
+	assert.Equal(t, map[string]any{"type": "any"}, body["tool_choice"])
+}
+
+func TestContextCanceled(t *testing.T) {
+	s := newWireServer(t, wireReply{body: textMessage("hi", "end_turn")})
+	p := newProvider(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := p.Generate(ctx, &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
+	assert.ErrorIs(t, err, context.Canceled)
+}

@@ -1,0 +1,115 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/agentio/agentio/internal/clip"
+	"github.com/agentio/agentio/provider"
+)
+
+// maxErrorBody bounds the error body read when the SDK could not decode
+// it; maxErrorText bounds a message taken from a body that is not the
+// API's JSON.
+const (
+	maxErrorBody = 64 << 10
+	maxErrorText = 500
+)
+
+// classify turns an SDK error into a *provider.Error. A cancelled or
+// expired ctx stays reachable with errors.Is through Err.
+func classify(err error) error {
+	e := &provider.Error{Kind: provider.ErrorOther, Provider: Name, Err: err}
+	var apiErr *sdk.Error
+	if !errors.As(err, &apiErr) {
+		return e
+	}
+	e.StatusCode = apiErr.StatusCode
+	e.RequestID = apiErr.RequestID
+	e.Message, e.Code = bodyMessage(errorBody(apiErr))
+	if e.Code == "" {
+		e.Code = string(apiErr.Type())
+	}
+	if e.RequestID == "" && apiErr.Response != nil {
+		e.RequestID = apiErr.Response.Header.Get("request-id")
+	}
+	e.Kind = kindOf(apiErr.StatusCode, e.Code, e.Message)
+	return e
+}
+
+// errorBody returns the body of a failed response: the JSON the SDK
+// decoded, or, for a body that is not JSON (a gateway's plain text), the
+// body the SDK leaves readable on the response.
+func errorBody(apiErr *sdk.Error) string {
+	if raw := apiErr.RawJSON(); raw != "" {
+		return raw
+	}
+	if apiErr.Response == nil || apiErr.Response.Body == nil {
+		return ""
+	}
+	body, _ := io.ReadAll(io.LimitReader(apiErr.Response.Body, maxErrorBody))
+	return string(body)
+}
+
+// kindOf classifies an API failure by its status and error type: 529
+// (overloaded_error) is overloaded, and a 400 whose message is about the
+// output format or a tool's input schema is a schema rejection.
+func kindOf(status int, errType, message string) provider.ErrorKind {
+	switch errType {
+	case "overloaded_error":
+		return provider.ErrorOverloaded
+	case "rate_limit_error":
+		return provider.ErrorRateLimited
+	case "authentication_error", "permission_error":
+		return provider.ErrorAuth
+	}
+	kind := provider.KindForStatus(status)
+	if kind == provider.ErrorInvalidRequest && schemaComplaint(message) {
+		return provider.ErrorSchemaRejected
+	}
+	return kind
+}
+
+// schemaComplaint reports whether an invalid-request message is about the
+// schema: the API names the field (output_config.format.schema,
+// tools.0.custom.input_schema) or says the schema or the grammar compiled
+// from it is unsupported or too complex.
+func schemaComplaint(message string) bool {
+	m := strings.ToLower(message)
+	for _, s := range []string{"output_config", "output_format", "input_schema", "schema", "grammar"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyMessage finds the message and error type in an error body:
+// {"type":"error","error":{"type":"...","message":"..."}}, or the text
+// itself cut short.
+func bodyMessage(body string) (message, errType string) {
+	var v struct {
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal([]byte(body), &v) == nil {
+		switch {
+		case v.Error.Message != "" || v.Error.Type != "":
+			return v.Error.Message, v.Error.Type
+		case v.Message != "":
+			return v.Message, ""
+		}
+	}
+	text := strings.TrimSpace(body)
+	if head, ok := clip.Head(text, maxErrorText); ok {
+		text = head + "…"
+	}
+	return text, ""
+}
