@@ -17,9 +17,10 @@ import (
 	"time"
 
 	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/regtime"
 )
 
-// A DirRegistry is a [Registry] that keeps each entry in a file
+// A DirRegistry is a [ConditionalRegistry] that keeps each entry in a file
 // <dir>/<name>.json holding the name, the description, the schema as its
 // author wrote it, and the created_at and modified_at timestamps (RFC 3339):
 //
@@ -81,7 +82,7 @@ func (e *CorruptEntryError) Error() string {
 // Unwrap returns the cause.
 func (e *CorruptEntryError) Unwrap() error { return e.Err }
 
-var _ Registry = (*DirRegistry)(nil)
+var _ ConditionalRegistry = (*DirRegistry)(nil)
 
 // NewDirRegistry returns a registry stored in dir, creating dir (and its
 // parents) when it does not exist. opts may be nil; it is copied. The error
@@ -129,6 +130,20 @@ func (r *DirRegistry) Get(ctx context.Context, name string) (*Entry, error) {
 // the file being replaced, or is the current time when that file is
 // missing or corrupt. File system errors are returned wrapped.
 func (r *DirRegistry) Put(ctx context.Context, e *Entry) error {
+	return r.put(ctx, e, nil)
+}
+
+// PutIf writes e as Put does when the file of e.Name holds the version
+// modifiedAt, or when there is none and modifiedAt is zero; see
+// [ConditionalRegistry]. A file that cannot be read back has no version a
+// caller can name, so PutIf refuses to replace it (Put does). The check and
+// the write are atomic within the process, not across processes.
+func (r *DirRegistry) PutIf(ctx context.Context, e *Entry, modifiedAt time.Time) error {
+	return r.put(ctx, e, &modifiedAt)
+}
+
+// put is Put, conditional on the stored version when want is not nil.
+func (r *DirRegistry) put(ctx context.Context, e *Entry, want *time.Time) error {
 	if err := r.check(ctx); err != nil {
 		return err
 	}
@@ -142,9 +157,18 @@ func (r *DirRegistry) Put(ctx context.Context, e *Entry) error {
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	f := entryFile{Name: e.Name, Description: e.Description, ModifiedAt: r.clock()}
+	old, err := r.readFile(e.Name)
+	if want != nil {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%w: %q: %w", ErrModified, e.Name, err)
+		}
+		if stored := versionOf(old); !regtime.Same(stored, *want) {
+			return errModified(e.Name, stored)
+		}
+	}
+	f := entryFile{Name: e.Name, Description: e.Description, ModifiedAt: regtime.Next(r.clock(), versionOf(old))}
 	f.CreatedAt = f.ModifiedAt
-	if old, err := r.readFile(e.Name); err == nil && !old.CreatedAt.IsZero() {
+	if old != nil && !old.CreatedAt.IsZero() {
 		f.CreatedAt = old.CreatedAt
 	}
 	data, err := f.encode(src)
@@ -202,6 +226,17 @@ func (r *DirRegistry) List(ctx context.Context) ([]*Entry, error) {
 // there is none, [ErrInvalidName] for a name no entry can have, or is
 // ctx's or the file system's.
 func (r *DirRegistry) Delete(ctx context.Context, name string) error {
+	return r.delete(ctx, name, nil)
+}
+
+// DeleteIf removes the file of name when it holds the version modifiedAt;
+// see [ConditionalRegistry] and [DirRegistry.PutIf].
+func (r *DirRegistry) DeleteIf(ctx context.Context, name string, modifiedAt time.Time) error {
+	return r.delete(ctx, name, &modifiedAt)
+}
+
+// delete is Delete, conditional on the stored version when want is not nil.
+func (r *DirRegistry) delete(ctx context.Context, name string, want *time.Time) error {
 	if err := r.check(ctx); err != nil {
 		return err
 	}
@@ -210,6 +245,17 @@ func (r *DirRegistry) Delete(ctx context.Context, name string) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if want != nil {
+		old, err := r.readFile(name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("%w: %q", ErrNotFound, name)
+		case err != nil:
+			return fmt.Errorf("%w: %q: %w", ErrModified, name, err)
+		case !regtime.Same(old.ModifiedAt, *want):
+			return errModified(name, old.ModifiedAt)
+		}
+	}
 	err := os.Remove(r.path(name))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -238,6 +284,15 @@ func (r *DirRegistry) clock() time.Time {
 		return r.now()
 	}
 	return utcNow()
+}
+
+// versionOf returns the ModifiedAt of a file read by readFile, zero for
+// none.
+func versionOf(f *entryFile) time.Time {
+	if f == nil {
+		return time.Time{}
+	}
+	return f.ModifiedAt.UTC()
 }
 
 // read returns the entry in the file of name. The error wraps

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentio/agentio/internal/regtime"
 )
 
-// A MemoryRegistry is a [Registry] that keeps its entries in memory, for
+// A MemoryRegistry is a [ConditionalRegistry] that keeps its entries in memory, for
 // tests and for hosts that load their schemas at start-up. It is safe for
 // concurrent use. The zero value is an empty registry ready to use; a
 // MemoryRegistry must not be copied after first use.
@@ -19,7 +21,7 @@ type MemoryRegistry struct {
 	now     func() time.Time // nil means utcNow; set by tests
 }
 
-var _ Registry = (*MemoryRegistry)(nil)
+var _ ConditionalRegistry = (*MemoryRegistry)(nil)
 
 // NewMemoryRegistry returns an empty [MemoryRegistry].
 func NewMemoryRegistry() *MemoryRegistry { return &MemoryRegistry{} }
@@ -48,6 +50,18 @@ func (r *MemoryRegistry) Get(ctx context.Context, name string) (*Entry, error) {
 // name is refused. The Schema is kept as it is (a *Schema is immutable),
 // so one compiled with a [Loader] may be stored.
 func (r *MemoryRegistry) Put(ctx context.Context, e *Entry) error {
+	return r.put(ctx, e, nil)
+}
+
+// PutIf stores e as Put does when the entry stored under e.Name is the
+// version modifiedAt, or when there is none and modifiedAt is zero; see
+// [ConditionalRegistry].
+func (r *MemoryRegistry) PutIf(ctx context.Context, e *Entry, modifiedAt time.Time) error {
+	return r.put(ctx, e, &modifiedAt)
+}
+
+// put is Put, conditional on the stored version when want is not nil.
+func (r *MemoryRegistry) put(ctx context.Context, e *Entry, want *time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -57,9 +71,13 @@ func (r *MemoryRegistry) Put(ctx context.Context, e *Entry) error {
 	stored := Entry{Name: e.Name, Description: e.Description, Schema: e.Schema}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	stored.ModifiedAt = r.clock()
+	old, ok := r.entries[e.Name]
+	if want != nil && !regtime.Same(old.ModifiedAt, *want) {
+		return errModified(e.Name, old.ModifiedAt)
+	}
+	stored.ModifiedAt = regtime.Next(r.clock(), old.ModifiedAt)
 	stored.CreatedAt = stored.ModifiedAt
-	if old, ok := r.entries[e.Name]; ok {
+	if ok {
 		stored.CreatedAt = old.CreatedAt
 	}
 	if r.entries == nil {
@@ -89,6 +107,17 @@ func (r *MemoryRegistry) List(ctx context.Context) ([]*Entry, error) {
 // [ErrNotFound] when there is none, [ErrInvalidName] for a name no entry
 // can have, or is ctx's error.
 func (r *MemoryRegistry) Delete(ctx context.Context, name string) error {
+	return r.delete(ctx, name, nil)
+}
+
+// DeleteIf removes the entry stored under name when it is the version
+// modifiedAt; see [ConditionalRegistry].
+func (r *MemoryRegistry) DeleteIf(ctx context.Context, name string, modifiedAt time.Time) error {
+	return r.delete(ctx, name, &modifiedAt)
+}
+
+// delete is Delete, conditional on the stored version when want is not nil.
+func (r *MemoryRegistry) delete(ctx context.Context, name string, want *time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -97,8 +126,12 @@ func (r *MemoryRegistry) Delete(ctx context.Context, name string) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.entries[name]; !ok {
+	old, ok := r.entries[name]
+	if !ok {
 		return fmt.Errorf("%w: %q", ErrNotFound, name)
+	}
+	if want != nil && !regtime.Same(old.ModifiedAt, *want) {
+		return errModified(name, old.ModifiedAt)
 	}
 	delete(r.entries, name)
 	return nil
