@@ -4,12 +4,18 @@
 // a missing field), and the enforcement loop re-asks with every violation
 // until the answer is valid.
 //
-//	go run ./examples/quickstart
+//	go run ./examples/quickstart [-provider openai|anthropic|ollama]
 //
-// Offline (the default), a scripted provider plays the model. With
-// OPENAI_API_KEY set (or OPENAI_BASE_URL, for a local OpenAI-compatible
-// server such as Ollama, vLLM or llama.cpp), the same run goes to a real model
-// through the provider/openai adapter; AGENTIO_OPENAI_MODEL picks the model.
+// Offline (the default), a scripted provider plays the model. When the
+// chosen provider is configured in the environment, the same run goes to a
+// real model through its adapter:
+//
+//   - openai (the default): OPENAI_API_KEY, or OPENAI_BASE_URL for a local
+//     OpenAI-compatible server (vLLM, llama.cpp, Ollama's /v1);
+//     AGENTIO_OPENAI_MODEL picks the model.
+//   - anthropic: ANTHROPIC_API_KEY; AGENTIO_ANTHROPIC_MODEL picks the model.
+//   - ollama: OLLAMA_HOST names the server (Ollama's native API);
+//     AGENTIO_OLLAMA_MODEL picks a model it has pulled.
 package main
 
 import (
@@ -18,6 +24,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -42,7 +49,9 @@ const diff = `--- a/server/files.go
 `
 
 func main() {
-	p, name, err := chooseProvider(os.Getenv)
+	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(providerNames, ", "))
+	flag.Parse()
+	p, name, err := chooseProvider(*kind, os.Getenv)
 	if err == nil {
 		err = run(context.Background(), os.Stdout, p, name)
 	}
@@ -140,13 +149,50 @@ func quote(text string) string {
 	return "  | " + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n  | ")
 }
 
-// chooseProvider returns a real model when the environment configures one,
-// else the scripted provider.
-func chooseProvider(getenv func(string) string) (provider.Provider, string, error) {
-	if getenv("OPENAI_API_KEY") != "" || getenv("OPENAI_BASE_URL") != "" {
-		return openAIProvider(getenv)
+// A realProvider builds a provider from the environment: ok is false when
+// the environment does not configure it (no key), and the scripted
+// provider is used; hint names the variables that would.
+type realProvider struct {
+	configured func(getenv func(string) string) bool
+	build      func(getenv func(string) string) (provider.Provider, string, error)
+	hint       string
+}
+
+// providers are the -provider choices; providerNames lists them in order.
+var (
+	providers = map[string]realProvider{
+		"openai": {
+			configured: func(getenv func(string) string) bool {
+				return getenv("OPENAI_API_KEY") != "" || getenv("OPENAI_BASE_URL") != ""
+			},
+			build: openAIProvider,
+			hint:  "OPENAI_API_KEY or OPENAI_BASE_URL",
+		},
+		"anthropic": {
+			configured: func(getenv func(string) string) bool { return getenv("ANTHROPIC_API_KEY") != "" },
+			build:      anthropicProvider,
+			hint:       "ANTHROPIC_API_KEY",
+		},
+		"ollama": {
+			configured: func(getenv func(string) string) bool { return getenv("OLLAMA_HOST") != "" },
+			build:      ollamaProvider,
+			hint:       "OLLAMA_HOST",
+		},
 	}
-	return scripted(), "scripted (offline; set OPENAI_API_KEY or OPENAI_BASE_URL to use a real model)", nil
+	providerNames = []string{"openai", "anthropic", "ollama"}
+)
+
+// chooseProvider returns the real model of the given kind when the
+// environment configures it, else the scripted provider.
+func chooseProvider(kind string, getenv func(string) string) (provider.Provider, string, error) {
+	rp, ok := providers[kind]
+	if !ok {
+		return nil, "", fmt.Errorf("unknown provider %q: use one of %s", kind, strings.Join(providerNames, ", "))
+	}
+	if rp.configured(getenv) {
+		return rp.build(getenv)
+	}
+	return scripted(), fmt.Sprintf("scripted (offline; set %s to use a real model)", rp.hint), nil
 }
 
 // scripted plays a model whose first answer is realistically wrong and whose
