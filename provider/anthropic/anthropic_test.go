@@ -107,6 +107,7 @@ func TestRequestMapping(t *testing.T) {
 					{Role: provider.RoleTool, ToolCallID: "toolu_1", Content: `{"temp":3}`},
 					{Role: provider.RoleTool, ToolCallID: "toolu_2", Content: "city is required", IsError: true},
 					provider.UserMessage("And tomorrow?"),
+					{Role: provider.RoleAssistant},
 					{Role: provider.RoleAssistant, Content: "Also 3 degrees."},
 					provider.UserMessage("Thanks."),
 				},

@@ -12,7 +12,8 @@
 // # Mapping
 //
 // The system prompt, the user and assistant turns (with their tool_use
-// blocks), the tool results (tool_result blocks of a user turn, with
+// blocks; an assistant turn with neither text nor calls is left out, as
+// the API refuses empty text), the tool results (tool_result blocks of a user turn, with
 // is_error), the tools (their input schemas sent as raw bytes, so with the
 // author's key order, and strict when asked), the tool choice (auto, none,
 // any for "required", tool for a named tool) and the output spec

@@ -76,8 +76,11 @@ func messages(in []provider.Message) ([]sdk.MessageParam, error) {
 			}
 			appendUser(toolResult(m))
 		case provider.RoleAssistant:
+			if m.Content == "" && len(m.ToolCalls) == 0 {
+				continue // the API refuses an empty text block; the turn says nothing
+			}
 			var blocks []sdk.ContentBlockParamUnion
-			if m.Content != "" || len(m.ToolCalls) == 0 {
+			if m.Content != "" {
 				blocks = append(blocks, sdk.NewTextBlock(m.Content))
 			}
 			for _, c := range m.ToolCalls {

@@ -23,7 +23,7 @@
 // tool_call_id) are sent in order; tools are function tools, their schemas
 // sent as raw bytes (the author's key order); an output spec becomes
 // format: the schema itself, or "json" for [provider.FormatJSONObject];
-// MaxTokens becomes options.num_predict. The reply's message content,
+// MaxTokens becomes options.num_predict and Options.NumCtx options.num_ctx. The reply's message content,
 // tool_calls (an id is made up, call_<n>, when the server sends none),
 // done_reason and token counts (prompt_eval_count as input, eval_count as
 // output) are mapped back; the thinking field of reasoning models is left

@@ -43,6 +43,12 @@ type Options struct {
 	// with a Timeout, or use the ctx passed to Generate, to bound a call
 	// (a local model may take minutes).
 	HTTPClient *http.Client
+	// NumCtx is the context window, in tokens, the server loads the model
+	// with (options.num_ctx). Zero means the server's default, which is
+	// small (a few thousand tokens) on many installations: Ollama then
+	// drops the start of a longer prompt without an error, schema
+	// instructions included. Negative is invalid.
+	NumCtx int
 	// Capabilities, when not nil, replaces [DefaultCapabilities].
 	Capabilities *provider.Capabilities
 }
@@ -52,12 +58,14 @@ type Options struct {
 type Provider struct {
 	endpoint string // the /api/chat URL
 	model    string
+	numCtx   int
 	client   *http.Client
 	caps     provider.Capabilities
 }
 
 // ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
-// use: no model, a base URL that is not an http(s) address.
+// use: no model, a negative context window, a base URL that is not an
+// http(s) address.
 var ErrInvalidOptions = errors.New("ollama: invalid options")
 
 // New returns a Provider configured by opts, which it copies. It returns an
@@ -71,11 +79,14 @@ func New(opts *Options) (*Provider, error) {
 	if strings.TrimSpace(o.Model) == "" {
 		return nil, fmt.Errorf("%w: no model", ErrInvalidOptions)
 	}
+	if o.NumCtx < 0 {
+		return nil, fmt.Errorf("%w: negative context window %d", ErrInvalidOptions, o.NumCtx)
+	}
 	base, err := baseURL(o.BaseURL)
 	if err != nil {
 		return nil, err
 	}
-	p := &Provider{endpoint: base + "/api/chat", model: o.Model, client: o.HTTPClient, caps: DefaultCapabilities()}
+	p := &Provider{endpoint: base + "/api/chat", model: o.Model, numCtx: o.NumCtx, client: o.HTTPClient, caps: DefaultCapabilities()}
 	if p.client == nil {
 		p.client = http.DefaultClient
 	}
@@ -169,8 +180,8 @@ func (p *Provider) body(req *provider.Request) ([]byte, error) {
 	if req.MaxTokens < 0 {
 		return nil, invalid(fmt.Sprintf("negative max tokens %d", req.MaxTokens))
 	}
-	if req.MaxTokens > 0 {
-		c.Options = &chatOptions{NumPredict: req.MaxTokens}
+	if req.MaxTokens > 0 || p.numCtx > 0 {
+		c.Options = &chatOptions{NumPredict: req.MaxTokens, NumCtx: p.numCtx}
 	}
 	if req.System != "" {
 		c.Messages = append(c.Messages, chatMessage{Role: "system", Content: req.System})

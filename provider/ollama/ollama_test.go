@@ -329,6 +329,7 @@ func TestNewOptions(t *testing.T) {
 		{name: "blank model", opts: &ollama.Options{Model: "  "}},
 		{name: "other scheme", opts: &ollama.Options{Model: "m", BaseURL: "ftp://localhost:11434"}},
 		{name: "query", opts: &ollama.Options{Model: "m", BaseURL: "http://localhost:11434?x=1"}},
+		{name: "negative context window", opts: &ollama.Options{Model: "m", NumCtx: -1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -384,6 +385,20 @@ func TestCapabilities(t *testing.T) {
 	p, err = ollama.New(&ollama.Options{Model: "qwen3", Capabilities: &custom})
 	require.NoError(t, err)
 	assert.Equal(t, custom, p.Capabilities())
+}
+
+// TestNumCtx: the context window goes out with every request.
+func TestNumCtx(t *testing.T) {
+	s := newWireServer(t, wireReply{body: textChat("ok", "stop")}, wireReply{body: textChat("ok", "stop")})
+	p, err := ollama.New(&ollama.Options{Model: "qwen3", BaseURL: s.URL, NumCtx: 16384})
+	require.NoError(t, err)
+	for _, limit := range []int{0, 256} {
+		_, err = p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}, MaxTokens: limit})
+		require.NoError(t, err)
+	}
+	reqs := s.Requests()
+	assert.Equal(t, map[string]any{"num_ctx": float64(16384)}, reqs[0].JSON(t)["options"])
+	assert.Equal(t, map[string]any{"num_ctx": float64(16384), "num_predict": float64(256)}, reqs[1].JSON(t)["options"])
 }
 
 func TestContextCanceled(t *testing.T) {

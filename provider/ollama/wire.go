@@ -22,6 +22,7 @@ type (
 	}
 	chatOptions struct {
 		NumPredict int `json:"num_predict,omitempty"`
+		NumCtx     int `json:"num_ctx,omitempty"`
 	}
 	chatMessage struct {
 		Role       string         `json:"role"`
