@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -408,4 +409,30 @@ func TestContextCanceled(t *testing.T) {
 	cancel()
 	_, err := p.Generate(ctx, &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestConcurrentGenerate(t *testing.T) {
+	const n = 8
+	var replies []wireReply
+	for i := 0; i < n; i++ {
+		replies = append(replies, wireReply{body: textChat("ok", "stop")})
+	}
+	s := newWireServer(t, replies...)
+	p := newProvider(t, s)
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		assert.NoError(t, err)
+	}
+	assert.Len(t, s.Requests(), n)
 }
