@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -375,4 +378,41 @@ func TestContextCanceled(t *testing.T) {
 	cancel()
 	_, err := p.Generate(ctx, &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// TestClientOption: a caller's SDK client is used, with Options on top.
+func TestClientOption(t *testing.T) {
+	s := newWireServer(t, wireReply{body: textMessage("hi", "end_turn")})
+	client := sdk.NewClient(option.WithBaseURL(s.URL), option.WithAPIKey("client-key"), option.WithMaxRetries(0))
+	p, err := anthropic.New(&anthropic.Options{Model: "claude-test", Client: &client, APIKey: "override-key"})
+	require.NoError(t, err)
+	_, err = p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
+	require.NoError(t, err)
+	assert.Equal(t, "override-key", s.Requests()[0].Header.Get("X-Api-Key"))
+}
+
+func TestConcurrentGenerate(t *testing.T) {
+	const n = 8
+	var replies []wireReply
+	for i := 0; i < n; i++ {
+		replies = append(replies, wireReply{body: textMessage("ok", "end_turn")})
+	}
+	s := newWireServer(t, replies...)
+	p := newProvider(t, s)
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		assert.NoError(t, err)
+	}
+	assert.Len(t, s.Requests(), n)
 }
