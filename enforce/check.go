@@ -1,6 +1,7 @@
 package enforce
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -48,6 +49,7 @@ type checked struct {
 	json       []byte
 	value      any
 	changes    []Change
+	coercions  []schema.Coercion
 	violations []schema.Violation
 	schemaOK   bool
 	wrappedIn  string
@@ -103,7 +105,7 @@ func (e *Enforcer) check(ctx context.Context, st State, resp *provider.Response,
 	default:
 		best = e.evaluate(ctx, &a, mode, d, resp)
 		if best != nil {
-			a.JSON, a.Source, a.Fixes, a.Changes = best.json, best.cand.Source, best.cand.Fixes, best.changes
+			a.JSON, a.Source, a.Fixes, a.Changes, a.Coercions = best.json, best.cand.Source, best.cand.Fixes, best.changes, best.coercions
 		}
 		v.Text = e.output(mode, resp, best)
 	}
@@ -166,14 +168,15 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *diale
 		}
 	}
 	truncated := resp.StopReason == provider.StopLength
+	cutOff := best != nil && best.cand.Truncated() // its JSON had to be completed
 	switch {
-	case best != nil && len(best.violations) == 0 && !(truncated && best.cand.Truncated()):
+	case best != nil && len(best.violations) == 0 && !cutOff:
 		a.Outcome = OutcomeValid
 		if truncated {
 			a.Notes = append(a.Notes, "the reply hit the token limit after a complete JSON value")
 		}
 		return best
-	case truncated:
+	case truncated || cutOff:
 		a.Outcome = OutcomeTruncated
 		a.Violations = []schema.Violation{{Path: "$", Message: msgTruncated}}
 		return best
@@ -264,15 +267,47 @@ func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, ca
 	}
 	c.json, c.value, c.changes, c.wrappedIn = e.transform(mode, d, c.json, c.value)
 	c.violations = e.s.Validate(c.value)
+	if len(c.violations) > 0 && e.cfg.lenient && !cand.Truncated() {
+		e.coerce(c)
+	}
 	if len(c.violations) > 0 {
 		return c
 	}
 	c.schemaOK = true
-	a.JSON, a.Source, a.Fixes, a.Changes = c.json, cand.Source, cand.Fixes, c.changes
+	a.JSON, a.Source, a.Fixes, a.Changes, a.Coercions = c.json, cand.Source, cand.Fixes, c.changes, c.coercions
 	for _, fn := range e.cfg.validators {
 		c.violations = append(c.violations, fn(ctx, a, c.value)...)
 	}
 	return c
+}
+
+// coerce is the lenient stage: it coerces c's value by the schema and,
+// when the result passes the schema, makes it c's value, with the
+// coercions made. A coerced value that still fails is dropped: c keeps the
+// model's value and its violations.
+func (e *Enforcer) coerce(c *checked) {
+	dec := json.NewDecoder(bytes.NewReader(c.json))
+	dec.UseNumber() // keeps 5.0 apart from 5, and every digit
+	var v any
+	if dec.Decode(&v) != nil {
+		return
+	}
+	fixed, coercions, err := e.s.Coerce(v, e.cfg.coercions...)
+	if err != nil || len(coercions) == 0 {
+		return
+	}
+	data, err := json.Marshal(fixed)
+	if err != nil {
+		return
+	}
+	var value any
+	if json.Unmarshal(data, &value) != nil {
+		return
+	}
+	if vs := e.s.Validate(value); len(vs) > 0 {
+		return
+	}
+	c.json, c.value, c.coercions, c.violations = data, value, coercions, nil
 }
 
 // output returns the raw output a verdict reports: the text, or in ModeTool

@@ -50,6 +50,23 @@
 // the final violations, the last output and the usage; it encodes to the
 // OutputSchemaValidationError JSON that orchestrators report.
 //
+// A reply whose JSON had to be completed by repair because it was cut off
+// is never accepted, whatever the mode and the stop reason: the attempt's
+// outcome is [OutcomeTruncated].
+//
+// # Strict and lenient
+//
+// By default a value is valid exactly when the schema says so. With
+// [WithLenient] a value that fails is first coerced by the schema
+// ([schema.Schema.Coerce]: "5" to 5, "High" to "high", {"Answer": ...} to
+// {"answer": ...}, a bare list into {"answers": [...]}) and validated
+// again, strictly; every change is listed in [Result.Coercions]. Lenient
+// mode never fills a missing property, turns prose into data, rounds,
+// clips, or accepts a cut-off reply. On the 67 near-miss replies of
+// testdata/lenient (TestLenientCorpus, one attempt each, repair on), strict
+// mode accepts 7 and lenient mode 39, each with the expected value, while
+// it keeps the 28 that must fail.
+//
 // # Step by step
 //
 // An orchestrator whose attempts are separate jobs uses an [Enforcer]:

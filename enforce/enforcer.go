@@ -42,6 +42,11 @@ func New(s *schema.Schema, opts ...Option) (*Enforcer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.lenient {
+		if _, _, err := s.Coerce(nil, cfg.coercions...); err != nil {
+			return nil, fmt.Errorf("%w: WithLenient: %w", ErrInvalidOption, err)
+		}
+	}
 	text := displaySchema(s.JSON(), s.Minified())
 	return &Enforcer{
 		s:            s,

@@ -48,6 +48,8 @@ type config struct {
 	reask          ReaskFunc
 	raiseMaxTokens int
 	tokenBudget    int
+	lenient        bool
+	coercions      []schema.CoerceOption
 }
 
 // newConfig applies opts over the defaults. It is the one place defaults are
@@ -235,6 +237,28 @@ func WithTokenBudget(tokens int) Option {
 func WithSchemaFallback(enabled bool) Option {
 	return func(c *config) error {
 		c.schemaFallback = enabled
+		return nil
+	}
+}
+
+// WithLenient turns on lenient validation: a value that fails the schema is
+// coerced by it ([schema.Schema.Coerce]: "5" to 5 where an integer is
+// wanted, "High" to "high" where the enum says so, a bare list into the
+// object that wraps it) and validated again, strictly; when the coerced
+// value passes, it is the result and [Attempt.Coercions] (and
+// [Result.Coercions]) list every change. A coerced value that still fails
+// is not used: the attempt fails with the violations of what the model
+// wrote, so the re-ask shows the model its own mistakes. A reply whose JSON
+// had to be completed because it was cut off is never accepted, lenient or
+// not ([OutcomeTruncated]).
+//
+// opts choose the coercions ([schema.WithCoercions]); none means
+// [schema.DefaultCoercions]. An unknown coercion is an error matching
+// [ErrInvalidOption], from [New] or the run.
+func WithLenient(opts ...schema.CoerceOption) Option {
+	return func(c *config) error {
+		c.lenient = true
+		c.coercions = append([]schema.CoerceOption(nil), opts...)
 		return nil
 	}
 }

@@ -29,6 +29,10 @@ type Result struct {
 	Usage provider.Usage `json:"usage"`
 	// Mode is the mode used by the last attempt (never [ModeAuto]).
 	Mode Mode `json:"mode"`
+	// Coercions are the changes lenient validation made to the model's
+	// value to get JSON (see [WithLenient]); none when it passed as
+	// written.
+	Coercions []schema.Coercion `json:"coercions,omitempty"`
 }
 
 // An Outcome says how an attempt ended.
@@ -81,6 +85,10 @@ type Attempt struct {
 	// Changes are the transformations applied to the value before
 	// validation, such as unwrapping a wrapped root.
 	Changes []Change `json:"changes,omitempty"`
+	// Coercions are the changes lenient validation made to JSON so that it
+	// passes the schema (see [WithLenient]); none when the model's value
+	// passed as written.
+	Coercions []schema.Coercion `json:"coercions,omitempty"`
 	// Violations are why JSON was rejected; none when Outcome is valid.
 	Violations []schema.Violation `json:"violations,omitempty"`
 	// Usage is this call's token usage.

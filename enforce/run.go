@@ -90,7 +90,7 @@ func (e *Enforcer) Run(ctx context.Context, p provider.Provider, req Request) (*
 		res.Usage = st.Usage
 		res.Text = v.Text
 		if v.OK {
-			res.JSON, res.Value = v.JSON, v.Value
+			res.JSON, res.Value, res.Coercions = v.JSON, v.Value, v.Attempt.Coercions
 			return res, nil
 		}
 		if !v.Retry {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -62,6 +63,8 @@ type sinfo struct {
 	patterns  []patternProp // patternProperties in author order
 	propOrder []string      // properties names in author order
 	isFalse   bool          // written as the boolean schema false
+
+	view atomic.Pointer[view] // what Coerce needs of it, computed on first use
 }
 
 type anchor struct {
