@@ -54,10 +54,11 @@
 // the step-wise enforce.Enforcer for orchestrators that run each attempt as
 // a job of its own.
 //
-// validation_mode "lenient" (coercing "5" to 5 and the like, seed 002) is
-// accepted in blueprints and run options, but this version has no lenient
-// validation: a run that would use it fails with [ErrLenientUnsupported]
-// before any model call, rather than silently validating strictly.
+// validation_mode "lenient" (seed 002) coerces near misses by the schema
+// before validating strictly: "5" for 5, "High" for "high", a bare list
+// for the object that wraps it (enforce.WithLenient; the coercions made are
+// in the enforce.Result). It never fills a missing field, rounds, clips or
+// accepts a cut-off reply.
 //
 // # Results
 //
@@ -72,7 +73,7 @@
 // Load-time problems are [*LoadError]s holding [*FieldError]s. A run fails
 // before any model call with [*ParameterError], [ErrSchemaConflict],
 // [*SchemaNotFoundError] (errors.Is [ErrSchemaNotFound], which is
-// schema.ErrNotFound), [ErrLenientUnsupported], [ErrNotAutonomous] or
+// schema.ErrNotFound), [ErrNotAutonomous] or
 // [ErrInvalidOption]. After the model was called, [Run] returns the
 // enforce package's errors as they come: *enforce.ValidationError (whose
 // JSON is the OutputSchemaValidationError shape), enforce.ErrRefused, or

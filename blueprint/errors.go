@@ -29,12 +29,6 @@ var ErrSchemaNotFound = schema.ErrNotFound
 // procedural agent: its parameters go to a script, not to a model.
 var ErrNotAutonomous = errors.New("blueprint: not an autonomous agent")
 
-// ErrLenientUnsupported is returned by [ResolveOutputSchema] and [Run] when
-// the effective validation_mode is "lenient": the enforcement loop has no
-// coercion stage yet, and validating strictly while claiming leniency would
-// mislead the caller.
-var ErrLenientUnsupported = errors.New(`blueprint: validation_mode "lenient" is not supported yet; use "strict"`)
-
 // A FieldError reports a blueprint field (or run option) whose value is not
 // acceptable. [Parse] returns one per bad field, joined with errors.Join.
 type FieldError struct {

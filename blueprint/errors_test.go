@@ -52,8 +52,6 @@ func TestErrorsGolden(t *testing.T) {
 	add("schema not found", nf)
 	_, err = blueprint.ResolveOutputSchema(ctx, nil, blueprint.RunSpec{Inline: mustSchema(t, `{}`), Name: "x"}, nil)
 	add("inline and name", err)
-	_, err = blueprint.ResolveOutputSchema(ctx, loadAgent(t, "summarizer"), blueprint.RunSpec{Options: blueprint.OutputOptions{ValidationMode: "lenient"}}, nil)
-	add("lenient", err)
 	_, err = blueprint.ResolveOutputSchema(ctx, nil, blueprint.RunSpec{Options: blueprint.OutputOptions{MaxRetries: ptr(-2)}}, nil)
 	add("bad run option", err)
 

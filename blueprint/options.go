@@ -18,10 +18,9 @@ const (
 	// ValidationStrict accepts only output that validates as it is
 	// (after extraction from the surrounding text).
 	ValidationStrict ValidationMode = "strict"
-	// ValidationLenient would first coerce near misses ("5" for 5, "High"
-	// for "high"). The enforcement loop does not implement it yet:
-	// [ResolveOutputSchema] and [Run] refuse it with [ErrLenientUnsupported]
-	// rather than silently validating strictly.
+	// ValidationLenient first coerces near misses by the schema ("5" for 5,
+	// "High" for "high", a bare list for the object wrapping it) and then
+	// validates strictly: enforce.WithLenient with the default coercions.
 	ValidationLenient ValidationMode = "lenient"
 )
 
@@ -104,18 +103,19 @@ func (o OutputOptions) Check() error {
 }
 
 // EnforceOptions returns the enforce options that carry o: max_retries,
-// extract_json and strict_json_only. A validation mode of "lenient" gives
-// [ErrLenientUnsupported]; a negative MaxRetries is refused by enforce when
-// the options are used (enforce.ErrInvalidOption).
+// extract_json, strict_json_only and validation_mode ("lenient" is
+// enforce.WithLenient with the default coercions). A negative MaxRetries
+// is refused by enforce when the options are used (enforce.ErrInvalidOption),
+// an unknown validation mode here.
 func (o EffectiveOptions) EnforceOptions() ([]enforce.Option, error) {
+	opts := []enforce.Option{enforce.WithMaxRetries(o.MaxRetries), enforce.WithExtraction(o.ExtractJSON)}
 	switch o.ValidationMode {
 	case "", ValidationStrict:
 	case ValidationLenient:
-		return nil, ErrLenientUnsupported
+		opts = append(opts, enforce.WithLenient())
 	default:
 		return nil, fmt.Errorf("%w: unknown validation mode %q", enforce.ErrInvalidOption, cut(string(o.ValidationMode)))
 	}
-	opts := []enforce.Option{enforce.WithMaxRetries(o.MaxRetries), enforce.WithExtraction(o.ExtractJSON)}
 	if o.StrictJSONOnly {
 		opts = append(opts, enforce.WithStrictJSONOnly())
 	}

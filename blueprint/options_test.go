@@ -12,8 +12,11 @@ import (
 )
 
 func TestEffectiveOptionsEnforceOptions(t *testing.T) {
-	_, err := blueprint.EffectiveOptions{ValidationMode: blueprint.ValidationLenient}.EnforceOptions()
-	assert.ErrorIs(t, err, blueprint.ErrLenientUnsupported)
+	lenient, err := blueprint.EffectiveOptions{ValidationMode: blueprint.ValidationLenient}.EnforceOptions()
+	require.NoError(t, err)
+	strict, err := blueprint.EffectiveOptions{ValidationMode: blueprint.ValidationStrict}.EnforceOptions()
+	require.NoError(t, err)
+	assert.Len(t, lenient, len(strict)+1, "lenient adds enforce.WithLenient")
 	_, err = blueprint.EffectiveOptions{ValidationMode: "other"}.EnforceOptions()
 	assert.ErrorIs(t, err, enforce.ErrInvalidOption)
 	opts, err := blueprint.DefaultOptions().EnforceOptions()

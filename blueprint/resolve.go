@@ -86,9 +86,7 @@ type Resolution struct {
 //     [*SchemaNotFoundError], matching [ErrSchemaNotFound] (which is
 //     schema.ErrNotFound); any other registry failure is returned wrapped;
 //   - a bad option value in spec.Options: a [*FieldError] whose Field is
-//     "output_schema_options.<knob>";
-//   - an effective validation_mode of "lenient" while a schema applies:
-//     [ErrLenientUnsupported].
+//     "output_schema_options.<knob>".
 func ResolveOutputSchema(ctx context.Context, b *Blueprint, spec RunSpec, reg schema.Registry) (*Resolution, error) {
 	if spec.Inline != nil && spec.Name != "" {
 		return nil, ErrSchemaConflict
@@ -118,9 +116,6 @@ func ResolveOutputSchema(ctx context.Context, b *Blueprint, spec RunSpec, reg sc
 		res.Schema, res.Source = b.defaultOutput, SourceBlueprint
 	case b != nil && b.output != nil:
 		res.Schema, res.Source = b.output, SourceBlueprint
-	}
-	if res.Schema != nil && res.Options.ValidationMode == ValidationLenient {
-		return nil, ErrLenientUnsupported
 	}
 	return res, nil
 }

@@ -106,7 +106,6 @@ func TestResolveErrors(t *testing.T) {
 		{name: "registry failure", spec: blueprint.RunSpec{Name: "x"}, reg: failingRegistry{}, text: `blueprint: output schema "x": disk on fire`},
 		{name: "negative retries", spec: blueprint.RunSpec{Options: blueprint.OutputOptions{MaxRetries: ptr(-1)}}, reg: reg, field: "output_schema_options.max_retries"},
 		{name: "unknown mode", spec: blueprint.RunSpec{Options: blueprint.OutputOptions{ValidationMode: "fuzzy"}}, reg: reg, field: "output_schema_options.validation_mode"},
-		{name: "lenient", spec: blueprint.RunSpec{Options: blueprint.OutputOptions{ValidationMode: blueprint.ValidationLenient}}, reg: reg, is: blueprint.ErrLenientUnsupported},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,7 +139,7 @@ func TestSchemaNotFoundMatchesBothNames(t *testing.T) {
 	assert.JSONEq(t, `{"error":"SchemaNotFound","message":"Output schema 'nonexistent-schema' not found","status_code":404}`, string(data))
 }
 
-func TestLenientWithoutSchemaIsHarmless(t *testing.T) {
+func TestLenientResolves(t *testing.T) {
 	none, err := blueprint.Parse([]byte(`{"name":"none","default_output_schema_options":{"validation_mode":"lenient"}}`))
 	require.NoError(t, err)
 	res, err := blueprint.ResolveOutputSchema(context.Background(), none, blueprint.RunSpec{}, nil)
@@ -148,8 +147,9 @@ func TestLenientWithoutSchemaIsHarmless(t *testing.T) {
 	assert.Equal(t, blueprint.ValidationLenient, res.Options.ValidationMode)
 
 	sec := loadAgent(t, "security-scanner")
-	_, err = blueprint.ResolveOutputSchema(context.Background(), sec, blueprint.RunSpec{Options: blueprint.OutputOptions{ValidationMode: "lenient"}}, nil)
-	assert.ErrorIs(t, err, blueprint.ErrLenientUnsupported)
+	res, err = blueprint.ResolveOutputSchema(context.Background(), sec, blueprint.RunSpec{Options: blueprint.OutputOptions{ValidationMode: "lenient"}}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, blueprint.ValidationLenient, res.Options.ValidationMode)
 	res, err = blueprint.ResolveOutputSchema(context.Background(), sec, blueprint.RunSpec{Options: blueprint.OutputOptions{ValidationMode: "strict"}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, blueprint.ValidationStrict, res.Options.ValidationMode)

@@ -44,6 +44,28 @@ func TestRunStructured(t *testing.T) {
 	assert.Contains(t, last, "'summary' is a required property")
 }
 
+// TestRunLenient: validation_mode "lenient" coerces a near miss ("High"
+// for "high", "Summary" for "summary") instead of paying for a re-ask, and
+// the coercions are reported.
+func TestRunLenient(t *testing.T) {
+	bp := loadAgent(t, "security-scanner")
+	p := providertest.New(providertest.Text(`{"issues":[{"severity":"High","description":"SQL injection in the login handler"}],"Summary":"One serious issue."}`))
+	lenient := blueprint.RunSpec{Options: blueprint.OutputOptions{ValidationMode: blueprint.ValidationLenient}}
+	r, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Scan src/."}, lenient)
+	require.NoError(t, err)
+	assert.JSONEq(t, validScan, string(r.Data()))
+	require.NotNil(t, r.Enforcement())
+	assert.Len(t, r.Enforcement().Attempts, 1, "no re-ask")
+	require.Len(t, r.Enforcement().Coercions, 2)
+	assert.Equal(t, "$.issues[0].severity", r.Enforcement().Coercions[1].Path)
+
+	// Strict, the same reply is re-asked.
+	p = providertest.New(providertest.Text(`{"issues":[{"severity":"High","description":"x"}],"summary":"s"}`), providertest.Text(validScan))
+	r, err = blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Scan src/."}, blueprint.RunSpec{})
+	require.NoError(t, err)
+	assert.Len(t, r.Enforcement().Attempts, 2)
+}
+
 func TestRunText(t *testing.T) {
 	bp := loadAgent(t, "parametric-agent")
 	p := providertest.New(providertest.Reply{Text: "- point one\n- point two", Usage: provider.Usage{InputTokens: 3, OutputTokens: 4}})
@@ -92,7 +114,6 @@ func TestRunFailures(t *testing.T) {
 		{name: "procedural", bp: proc, params: prompt, is: blueprint.ErrNotAutonomous},
 		{name: "inline and name", bp: scanner, params: prompt, spec: blueprint.RunSpec{Inline: inline, Name: "x"}, is: blueprint.ErrSchemaConflict},
 		{name: "unknown name", bp: scanner, params: prompt, spec: blueprint.RunSpec{Name: "x"}, opts: []blueprint.Option{blueprint.WithRegistry(mapRegistry{})}, is: blueprint.ErrSchemaNotFound},
-		{name: "lenient", bp: scanner, params: prompt, spec: blueprint.RunSpec{Options: blueprint.OutputOptions{ValidationMode: blueprint.ValidationLenient}}, is: blueprint.ErrLenientUnsupported},
 		{name: "nil registry option", bp: scanner, params: prompt, opts: []blueprint.Option{blueprint.WithRegistry(nil)}, is: blueprint.ErrInvalidOption},
 		{name: "nil option", bp: scanner, params: prompt, opts: []blueprint.Option{nil}, is: blueprint.ErrInvalidOption},
 		{name: "bad max tokens", bp: scanner, params: prompt, opts: []blueprint.Option{blueprint.WithMaxTokens(0)}, is: blueprint.ErrInvalidOption},
