@@ -74,9 +74,14 @@ func findFences(text string, seg span, dst []fence) []fence {
 }
 
 // findClosingFence returns the start and end of the closing backtick run for
-// content starting at from, or -1.
+// content starting at from, or -1. A run on a line of its own (blanks
+// aside), CommonMark's closing fence, always closes. A run elsewhere on a
+// line closes under the looser rules of isFenceEdge, but not inside a
+// double-quoted string of that line: "use ``` here" in a JSON value is
+// text, not a fence.
 func findClosingFence(text string, from int, seg span) (int, int) {
 	pos := from
+	scanned, inString := from, false
 	for pos < seg.end {
 		i := strings.Index(text[pos:seg.end], "```")
 		if i < 0 {
@@ -87,12 +92,36 @@ func findClosingFence(text string, from int, seg span) (int, int) {
 		for end < seg.end && text[end] == '`' {
 			end++
 		}
-		if lineStart(text, at, seg.start) || isFenceEdge(text, at, end, seg.end) {
+		scanned, inString = stringState(text, scanned, at, inString)
+		if lineStart(text, at, seg.start) {
+			if _, blank := blankToEOL(text, end, seg.end); blank || !inString {
+				return at, end
+			}
+		} else if !inString && isFenceEdge(text, at, end, seg.end) {
 			return at, end
 		}
 		pos = end
 	}
 	return -1, -1
+}
+
+// stringState advances the double-quoted string state of a scan from from to
+// to: whether to lies inside a string that opened on its own line (strings
+// do not span lines in JSON, so a newline ends one).
+func stringState(text string, from, to int, in bool) (int, bool) {
+	for k := from; k < to; k++ {
+		switch text[k] {
+		case '\\':
+			if in {
+				k++
+			}
+		case '"':
+			in = !in
+		case '\n':
+			in = false
+		}
+	}
+	return max(from, to), in
 }
 
 // lineStart reports whether only spaces and tabs stand between the previous
