@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -197,4 +198,77 @@ var noRepairExceptions = map[string]string{
 	"langchain/11":      needsRepair,
 	"langchain/14":      needsRepair,
 	"langchain/17":      needsRepair,
+}
+
+// fencedBlock finds the content of each ``` block, for validInput.
+var fencedBlock = regexp.MustCompile("(?s)```[a-zA-Z0-9_+.-]*[ \t]*\n?(.*?)```")
+
+// validInput reports whether a case's input is valid JSON as it stands, or
+// holds a fenced block that is.
+func validInput(in string) bool {
+	if json.Valid([]byte(strings.TrimSpace(in))) {
+		return true
+	}
+	for _, m := range fencedBlock.FindAllStringSubmatch(in, -1) {
+		if json.Valid([]byte(strings.TrimSpace(m[1]))) {
+			return true
+		}
+	}
+	return false
+}
+
+// rfcReading is why extract differs from a suite that keeps the backslashes
+// of a valid JSON string: "C:\temp" in JSON holds a tab, and "\/" is "/".
+// Strict extraction returns what RFC 8259 says the document holds; a guess
+// that the model meant a Windows path would be a different value.
+const rfcReading = `valid JSON whose escapes the suite reads as literal backslashes; RFC 8259 reads "\t" as a tab, "\/" as "/" and "\"" as a quote`
+
+// notValidAroundFence is why a case is no valid-input case although a
+// fenced block in it is valid JSON: the block sits inside a JSON string of
+// a larger value that does not parse, and the suite expects that larger
+// value, repaired.
+const notValidAroundFence = "the fenced block is inside a string of a larger value that needs repair, and the suite expects the repaired larger value"
+
+// validInputExceptions lists the cases with valid input (see validInput)
+// that extraction without repair does not reproduce, and why.
+var validInputExceptions = map[string]string{
+	"json_repair/19":    severalValues,
+	"baml-jsonish/219":  severalValues,
+	"baml-jsonish/228":  noRepairExceptions["baml-jsonish/228"],
+	"json_repair/220":   notValidAroundFence,
+	"json_repair/223":   notValidAroundFence,
+	"json_repair/224":   notValidAroundFence,
+	"json_repair/225":   notValidAroundFence,
+	"json_repair/226":   notValidAroundFence,
+	"json_repair/227":   notValidAroundFence,
+	"jsonrepair-go/421": rfcReading,
+	"jsonrepair-go/429": rfcReading,
+	"jsonrepair-go/433": rfcReading,
+	"jsonrepair-go/434": rfcReading,
+	"jsonrepair-go/451": rfcReading,
+	"jsonrepair-go/459": rfcReading,
+}
+
+// TestCorpusValidInputs checks strict extraction (no repair) on every case
+// whose input is valid JSON or holds a valid fenced block: each returns
+// its expected value, or is listed in validInputExceptions with the reason.
+func TestCorpusValidInputs(t *testing.T) {
+	var total, pass, listed int
+	for _, c := range loadCorpus(t) {
+		if c.ExpectFailure || !validInput(c.Input) {
+			continue
+		}
+		total++
+		ok, why := reproduces(c)
+		if reason, isListed := validInputExceptions[c.ID]; isListed {
+			listed++
+			assert.False(t, ok, "%s passes now: take it off validInputExceptions (%s)", c.ID, reason)
+			continue
+		}
+		if assert.True(t, ok, "%s (%s): %q: %s", c.ID, c.Category, c.Input, why) {
+			pass++
+		}
+	}
+	t.Logf("valid inputs without repair: %d cases, %d return the expected value, %d listed with their reason", total, pass, listed)
+	assert.Equal(t, len(validInputExceptions), listed, "every exception names a valid-input case of the corpus")
 }
