@@ -1,0 +1,319 @@
+package crosscheck
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/agentio/agentio/schema"
+)
+
+// The kinds of [Invariant].
+const (
+	// CountEquals: each count under Counts equals the number of Items whose
+	// Field has that count's name as its value ($.counts.blocker is the
+	// number of $.findings[*] whose severity is "blocker"). Counts selects
+	// an object of counts, checked member by member; or, with Value, one
+	// count of the items whose Field equals Value.
+	CountEquals = "count_equals"
+	// SumEquals: the number at Total equals the sum of Field over Items.
+	SumEquals = "sum_equals"
+	// UniqueBy: no two Items share the values of the Key fields.
+	UniqueBy = "unique_by"
+	// ReferenceExists: every value Refs selects is among the values
+	// Targets selects (an id used in one list is defined in another).
+	ReferenceExists = "reference_exists"
+)
+
+// An Invariant is a rule inside one output that a schema cannot state.
+// Its JSON form is the one an agent.json declares under "invariants":
+//
+//	{"kind": "count_equals", "counts": "$.counts", "items": "$.findings[*]", "field": "severity"}
+//	{"kind": "sum_equals", "total": "$.total", "items": "$.lines[*]", "field": "amount"}
+//	{"kind": "unique_by", "items": "$.findings[*]", "key": ["file", "line"]}
+//	{"kind": "reference_exists", "refs": "$.edges[*].from", "targets": "$.nodes[*].id"}
+type Invariant struct {
+	// Kind is CountEquals, SumEquals, UniqueBy or ReferenceExists.
+	Kind string `json:"kind"`
+	// Name identifies the invariant in messages; empty means its kind.
+	Name string `json:"name,omitempty"`
+	// Items selects the items counted, summed or checked for uniqueness.
+	Items string `json:"items,omitempty"`
+	// Field is the member of an item counted by value or summed.
+	Field string `json:"field,omitempty"`
+	// Counts selects the count(s) of CountEquals.
+	Counts string `json:"counts,omitempty"`
+	// Value, with CountEquals, counts only the items whose Field equals
+	// it, against the single number Counts selects.
+	Value any `json:"value,omitempty"`
+	// Total selects the number SumEquals checks.
+	Total string `json:"total,omitempty"`
+	// Tolerance lets a SumEquals total differ from the sum by this much
+	// (for money in floating point: 0.005).
+	Tolerance float64 `json:"tolerance,omitempty"`
+	// Key are the fields of UniqueBy.
+	Key []string `json:"key,omitempty"`
+	// Refs and Targets select the values of ReferenceExists.
+	Refs    string `json:"refs,omitempty"`
+	Targets string `json:"targets,omitempty"`
+}
+
+// Invariants are compiled invariants. They are immutable and safe for
+// concurrent use.
+type Invariants struct {
+	list []compiledInvariant
+}
+
+type compiledInvariant struct {
+	Invariant
+	items, counts, total, refs, targets *Path
+}
+
+// CompileInvariants checks and compiles invariants. The error wraps
+// [ErrInvalidRule] (and [ErrInvalidPath] for a path) and names the
+// invariant and the field at fault; all problems are joined.
+func CompileInvariants(invs ...Invariant) (*Invariants, error) {
+	var errs []error
+	out := &Invariants{}
+	for i, inv := range invs {
+		if inv.Name == "" {
+			inv.Name = fmt.Sprintf("%s (invariant %d)", inv.Kind, i+1)
+		}
+		bad := func(field, why string, err error) {
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%w %q: %s: %s: %w", ErrInvalidRule, inv.Name, field, why, err))
+				return
+			}
+			errs = append(errs, fmt.Errorf("%w %q: %s: %s", ErrInvalidRule, inv.Name, field, why))
+		}
+		ci := compiledInvariant{Invariant: inv}
+		path := func(field, src string) *Path {
+			if src == "" {
+				bad(field, "required for "+inv.Kind, nil)
+				return nil
+			}
+			p, err := ParsePath(src)
+			if err != nil {
+				bad(field, "not a path", err)
+			}
+			return p
+		}
+		switch inv.Kind {
+		case CountEquals:
+			ci.items, ci.counts = path("items", inv.Items), path("counts", inv.Counts)
+			if inv.Field == "" {
+				bad("field", "the field whose values are counted", nil)
+			}
+		case SumEquals:
+			ci.items, ci.total = path("items", inv.Items), path("total", inv.Total)
+			if inv.Field == "" {
+				bad("field", "the field summed", nil)
+			}
+			if inv.Tolerance < 0 || math.IsNaN(inv.Tolerance) || math.IsInf(inv.Tolerance, 0) {
+				bad("tolerance", "must be a finite number >= 0", nil)
+			}
+		case UniqueBy:
+			ci.items = path("items", inv.Items)
+			if len(inv.Key) == 0 || slices.Contains(inv.Key, "") {
+				bad("key", "at least one non-empty field", nil)
+			}
+		case ReferenceExists:
+			ci.refs, ci.targets = path("refs", inv.Refs), path("targets", inv.Targets)
+		default:
+			bad("kind", fmt.Sprintf("%q is not one of %s, %s, %s, %s", inv.Kind, CountEquals, SumEquals, UniqueBy, ReferenceExists), nil)
+		}
+		out.list = append(out.list, ci)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}
+
+// Check returns every violation of the invariants in v, with the instance
+// path of the value at fault and a message a model can act on, like a
+// schema violation; none when v keeps them all. Parts that are not there
+// (no counts object, a count that is not a number) are left to the schema.
+//
+// Use it as an enforce validator, so that a violation is re-asked like a
+// schema one:
+//
+//	enforce.WithValidator(func(_ context.Context, _ enforce.Attempt, v any) []schema.Violation {
+//		return invs.Check(v)
+//	})
+func (is *Invariants) Check(v any) []schema.Violation {
+	if is == nil {
+		return nil
+	}
+	var out []schema.Violation
+	for _, ci := range is.list {
+		switch ci.Kind {
+		case CountEquals:
+			out = append(out, ci.countEquals(v)...)
+		case SumEquals:
+			out = append(out, ci.sumEquals(v)...)
+		case UniqueBy:
+			out = append(out, ci.uniqueBy(v)...)
+		case ReferenceExists:
+			out = append(out, ci.referenceExists(v)...)
+		}
+	}
+	return out
+}
+
+func violation(path, message string) schema.Violation {
+	return schema.Violation{Path: path, Pointer: pointerOf(path), Keyword: "invariant", Message: message}
+}
+
+func (ci *compiledInvariant) countEquals(v any) []schema.Violation {
+	items := ci.items.Select(v)
+	tally := map[string]int{}
+	for _, m := range items {
+		if obj, ok := m.Value.(map[string]any); ok {
+			if f, ok := obj[ci.Field]; ok {
+				tally[canonical(f)]++
+			}
+		}
+	}
+	var out []schema.Violation
+	check := func(at string, count any, value any) {
+		n, ok := number(count)
+		if !ok {
+			return
+		}
+		got := tally[canonical(value)]
+		if n != float64(got) {
+			out = append(out, violation(at, fmt.Sprintf("says %s %s %s, but %s holds %d whose %s is %s; make the count match the list",
+				fmtNumber(n), quoteValue(value), plural(n, "item"), ci.Items, got, ci.Field, quoteValue(value))))
+		}
+	}
+	for _, m := range ci.counts.Select(v) {
+		if ci.Value != nil {
+			check(m.Path, m.Value, ci.Value)
+			continue
+		}
+		counts, ok := m.Value.(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, name := range sortedKeys(counts) {
+			check(m.Path+keyStep(name), counts[name], name)
+		}
+	}
+	return out
+}
+
+func (ci *compiledInvariant) sumEquals(v any) []schema.Violation {
+	var sum float64
+	for _, m := range ci.items.Select(v) {
+		if obj, ok := m.Value.(map[string]any); ok {
+			if n, ok := number(obj[ci.Field]); ok {
+				sum += n
+			}
+		}
+	}
+	var out []schema.Violation
+	for _, m := range ci.total.Select(v) {
+		n, ok := number(m.Value)
+		if !ok {
+			continue
+		}
+		if math.Abs(n-sum) > ci.Tolerance+1e-9*math.Max(1, math.Abs(sum)) {
+			out = append(out, violation(m.Path, fmt.Sprintf("%s is not the sum of %s over %s, which is %s; make the total match the items",
+				fmtNumber(n), ci.Field, ci.Items, fmtNumber(sum))))
+		}
+	}
+	return out
+}
+
+func (ci *compiledInvariant) uniqueBy(v any) []schema.Violation {
+	first := map[string]string{}
+	var out []schema.Violation
+	for _, m := range ci.items.Select(v) {
+		obj, ok := m.Value.(map[string]any)
+		if !ok {
+			continue
+		}
+		k, ok := keyOf(obj, ci.Key)
+		if !ok {
+			continue
+		}
+		if prev, dup := first[k]; dup {
+			var parts []string
+			for _, f := range ci.Key {
+				parts = append(parts, f+" "+quoteValue(obj[f]))
+			}
+			out = append(out, violation(m.Path, fmt.Sprintf("repeats %s (same %s); report each only once", prev, strings.Join(parts, " and "))))
+			continue
+		}
+		first[k] = m.Path
+	}
+	return out
+}
+
+func (ci *compiledInvariant) referenceExists(v any) []schema.Violation {
+	targets := map[string]bool{}
+	var names []string
+	for _, m := range ci.targets.Select(v) {
+		targets[canonical(m.Value)] = true
+		if len(names) < 8 {
+			names = append(names, quoteValue(m.Value))
+		}
+	}
+	var out []schema.Violation
+	for _, m := range ci.refs.Select(v) {
+		if !targets[canonical(m.Value)] {
+			msg := fmt.Sprintf("%s is not among %s", quoteValue(m.Value), ci.Targets)
+			if len(names) > 0 {
+				msg += " (" + strings.Join(names, ", ") + ")"
+			}
+			out = append(out, violation(m.Path, msg+"; refer only to values defined there"))
+		}
+	}
+	return out
+}
+
+// pointerOf turns a path Select wrote into a JSON Pointer.
+func pointerOf(path string) string {
+	p, err := ParsePath(path)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, st := range p.steps {
+		b.WriteByte('/')
+		switch st.kind {
+		case stepKey:
+			b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(st.key))
+		case stepIndex:
+			fmt.Fprint(&b, st.index)
+		}
+	}
+	return b.String()
+}
+
+func quoteValue(v any) string {
+	if s, ok := v.(string); ok {
+		return "'" + s + "'"
+	}
+	if n, ok := number(v); ok {
+		return fmtNumber(n)
+	}
+	return canonical(v)
+}
+
+func fmtNumber(n float64) string {
+	if n == math.Trunc(n) && math.Abs(n) < 1e15 {
+		return fmt.Sprintf("%d", int64(n))
+	}
+	return fmt.Sprint(n)
+}
+
+func plural(n float64, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
