@@ -216,7 +216,7 @@ func (rs *Rules) Contradictions(outputs ...Output) []Contradiction {
 func (r *compiledRule) check(outputs []Output) []Contradiction {
 	var items []item
 	present := make([]bool, len(outputs)) // the output has the items at all
-	var arena []byte // every key, one after the other: one allocation, not one a key
+	var arena []byte                      // every key, one after the other: one allocation, not one a key
 	var ends []int
 	for oi, o := range outputs {
 		selected := 0
