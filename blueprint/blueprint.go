@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentio/agentio/crosscheck"
 	"github.com/agentio/agentio/internal/jsonobj"
 	"github.com/agentio/agentio/schema"
 )
@@ -41,6 +42,8 @@ type Blueprint struct {
 	output        *schema.Schema
 	defaultOutput *schema.Schema
 	defaults      OutputOptions
+	invariants    *crosscheck.Invariants
+	rules         *crosscheck.Rules
 	fields        []jsonobj.Member // every top-level member, document order, compacted
 	path          string
 }
@@ -49,6 +52,7 @@ type Blueprint struct {
 var knownFields = []string{
 	"name", "description", "type", "system_prompt", "tags",
 	"parameters_schema", "output_schema", "default_output_schema", "default_output_schema_options",
+	"invariants", "contradictions",
 }
 
 // Parse reads an agent.json document. It checks that name is a safe
@@ -135,6 +139,18 @@ func parse(data []byte, filePrompt *string) (*Blueprint, error) {
 			} else {
 				b.defaultOutput = s
 			}
+		case "invariants":
+			is, err := parseInvariants(f.Value)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			b.invariants = is
+		case "contradictions":
+			rs, err := parseRules(f.Value)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			b.rules = rs
 		case "default_output_schema_options":
 			o, ferrs := parseOptions(f.Value)
 			for _, fe := range ferrs {

@@ -60,6 +60,17 @@
 // in the enforce.Result). It never fills a missing field, rounds, clips or
 // accepts a cut-off reply.
 //
+// # Checks a schema cannot state
+//
+// An agent.json may declare "invariants" (rules inside the agent's own
+// output, such as counts that must match a list) and "contradictions"
+// (rules comparing the outputs of the agents a fan-in agent reads), in the
+// JSON forms of crosscheck.Invariant and crosscheck.Rule. Both are decoded
+// strictly and compiled at load time (a [*FieldError] otherwise). [Run] and
+// [Resolution.Enforcer] check the invariants on every schema-valid output,
+// so a violation is re-asked like a schema one; [Blueprint.Annotate] adds
+// the contradictions between upstream outputs to the agent's input.
+//
 // # Results
 //
 // A [Result] is either free text (result_text) or validated JSON

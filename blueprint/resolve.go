@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentio/agentio/crosscheck"
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/schema"
 )
@@ -65,6 +66,9 @@ type Resolution struct {
 	// Options are the effective options: the run's over the blueprint's
 	// over [DefaultOptions]. They are filled in even when Schema is nil.
 	Options EffectiveOptions
+	// Invariants are the blueprint's invariants, checked on every output
+	// that passes Schema (see [Blueprint.Invariants]); nil for none.
+	Invariants *crosscheck.Invariants
 }
 
 // ResolveOutputSchema chooses a run's output schema, first match wins:
@@ -103,6 +107,9 @@ func ResolveOutputSchema(ctx context.Context, b *Blueprint, spec RunSpec, reg sc
 		opts = b.defaults.Over(opts)
 	}
 	res := &Resolution{Options: spec.Options.Over(opts)}
+	if b != nil {
+		res.Invariants = b.invariants
+	}
 	switch {
 	case spec.Inline != nil:
 		res.Schema, res.Source = spec.Inline, SourceInline
@@ -121,13 +128,18 @@ func ResolveOutputSchema(ctx context.Context, b *Blueprint, spec RunSpec, reg sc
 }
 
 // Enforcer returns an enforce.Enforcer for r's schema with r's options,
-// then opts: the step-wise API for an orchestrator that runs each attempt
-// as its own job. It fails when r has no schema (enforce.ErrInvalidRequest)
+// a validator for r.Invariants, then opts: the step-wise API for an
+// orchestrator that runs each attempt as its own job. It fails when r has no schema (enforce.ErrInvalidRequest)
 // or when [EffectiveOptions.EnforceOptions] does.
 func (r *Resolution) Enforcer(opts ...enforce.Option) (*enforce.Enforcer, error) {
 	base, err := r.Options.EnforceOptions()
 	if err != nil {
 		return nil, err
+	}
+	if is := r.Invariants; is != nil {
+		base = append(base, enforce.WithValidator(func(_ context.Context, _ enforce.Attempt, v any) []schema.Violation {
+			return is.Check(v)
+		}))
 	}
 	return enforce.New(r.Schema, append(base, opts...)...)
 }
