@@ -1,6 +1,7 @@
 package crosscheck
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // ErrInvalidRule is returned (wrapped, with the rule and the field at
@@ -248,27 +248,31 @@ func (r *compiledRule) check(outputs []Output) []Contradiction {
 		}
 		items[i].key = keys[start:ends[i]]
 	}
-	// Items with equal keys, next to each other, in key then output order;
-	// the indexes are sorted, not the items, which are larger.
-	order := make([]int32, len(items))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if c := strings.Compare(items[a].key, items[b].key); c != 0 {
-			return c
+	// Items with equal keys, grouped in the order their keys first occur;
+	// next chains a group's items in selection order.
+	groupOf := make(map[string]int32, len(items))
+	var heads, tails []int32
+	next := make([]int32, len(items))
+	for i := range items {
+		next[i] = -1
+		g, ok := groupOf[items[i].key]
+		if !ok {
+			groupOf[items[i].key] = int32(len(heads))
+			heads = append(heads, int32(i))
+			tails = append(tails, int32(i))
+			continue
 		}
-		return int(a - b)
-	})
+		next[tails[g]] = int32(i)
+		tails[g] = int32(i)
+	}
 	var out []Contradiction
 	var group []item
-	for start := 0; start < len(order); {
-		end := start + 1
-		for end < len(order) && items[order[end]].key == items[order[start]].key {
-			end++
+	for _, h := range heads {
+		if next[h] < 0 && !r.Presence {
+			continue // one item: nothing to compare
 		}
 		group = group[:0]
-		for _, i := range order[start:end] {
+		for i := h; i >= 0; i = next[i] {
 			group = append(group, items[i])
 		}
 		if outputsIn(group) > 1 {
@@ -279,7 +283,6 @@ func (r *compiledRule) check(outputs []Output) []Contradiction {
 				out = append(out, c)
 			}
 		}
-		start = end
 	}
 	if r.Near != nil {
 		out = append(out, r.near(outputs, items)...)
@@ -467,18 +470,44 @@ func keyOf(obj map[string]any, fields []string) (string, bool) {
 	return string(k), ok
 }
 
-// appendKey appends the canonical key of obj's fields to dst, false when
-// one lacks.
+// appendKey appends a key of obj's fields to dst, false when one lacks.
+// Equal values (numbers by value) give equal keys; the encoding is
+// length-prefixed, so that no two different lists of values share one.
 func appendKey(dst []byte, obj map[string]any, fields []string) ([]byte, bool) {
-	for i, f := range fields {
+	for _, f := range fields {
 		v, ok := obj[f]
 		if !ok {
 			return dst, false
 		}
-		if i > 0 {
-			dst = append(dst, 0)
+		switch x := v.(type) {
+		case string:
+			dst = append(dst, 's')
+			dst = binary.AppendUvarint(dst, uint64(len(x)))
+			dst = append(dst, x...)
+			continue
+		case bool:
+			if x {
+				dst = append(dst, 't')
+			} else {
+				dst = append(dst, 'f')
+			}
+			continue
+		case nil:
+			dst = append(dst, 'z')
+			continue
 		}
-		dst = appendCanonical(dst, v)
+		if n, ok := number(v); ok {
+			if n == 0 {
+				n = 0 // -0 is 0
+			}
+			dst = append(dst, 'n')
+			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(n))
+			continue
+		}
+		c := canonical(v)
+		dst = append(dst, 'j')
+		dst = binary.AppendUvarint(dst, uint64(len(c)))
+		dst = append(dst, c...)
 	}
 	return dst, true
 }
