@@ -19,12 +19,13 @@ import (
 
 // A finding is one problem lint reports.
 type finding struct {
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Severity string `json:"severity"` // "error" or "warning"
-	Pointer  string `json:"pointer,omitempty"`
-	Message  string `json:"message"`
+	File     string  `json:"file"`
+	Line     int     `json:"line"`
+	Column   int     `json:"column"`
+	Severity string  `json:"severity"`          // "error" or "warning"
+	Path     string  `json:"path,omitempty"`    // where in the document, JSONPath style
+	Pointer  *string `json:"pointer,omitempty"` // the same, as a JSON Pointer`
+	Message  string  `json:"message"`
 }
 
 func (f finding) text() string {
@@ -148,14 +149,16 @@ type linter struct {
 
 func (l *linter) add(file string, data []byte, path, severity, msg string) {
 	line, col := 1, 1
-	pointer := ""
+	var pointer *string
 	if path != "" {
 		if off, ok := jsonpos.Locate(data, path); ok {
 			line, col = jsonpos.LineCol(data, off)
 		}
-		pointer = path
+		if p, ok := jsonpos.Pointer(path); ok {
+			pointer = &p
+		}
 	}
-	l.findings = append(l.findings, finding{File: file, Line: line, Column: col, Severity: severity, Pointer: pointer, Message: msg})
+	l.findings = append(l.findings, finding{File: file, Line: line, Column: col, Severity: severity, Path: path, Pointer: pointer, Message: msg})
 }
 
 // file lints one file: a blueprint when it is named agent.json (or holds

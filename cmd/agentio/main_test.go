@@ -83,7 +83,8 @@ func TestLintFormats(t *testing.T) {
 
 	out, _, code = agentio(t, "", "lint", "-format", "json", "testdata/findings/bad-type.schema.json")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, out, `"pointer": "$.properties.severity.type"`)
+	assert.Contains(t, out, `"path": "$.properties.severity.type"`)
+	assert.Contains(t, out, `"pointer": "/properties/severity/type"`)
 	assert.Contains(t, out, `"line": 4`)
 
 	out, _, code = agentio(t, "", "lint", "-format", "json", "testdata/clean")

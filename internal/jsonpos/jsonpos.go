@@ -203,3 +203,23 @@ func valueEnd(data []byte, i int) int {
 	}
 	return j
 }
+
+// Pointer returns path as a JSON Pointer (RFC 6901): "$.a['b/c'][0]" is
+// "/a/b~1c/0". ok is false when path does not parse.
+func Pointer(path string) (string, bool) {
+	segs, ok := parsePath(path)
+	if !ok {
+		return "", false
+	}
+	var b strings.Builder
+	esc := strings.NewReplacer("~", "~0", "/", "~1")
+	for _, s := range segs {
+		b.WriteByte('/')
+		if s.isKey {
+			b.WriteString(esc.Replace(s.key))
+		} else {
+			b.WriteString(strconv.Itoa(s.index))
+		}
+	}
+	return b.String(), true
+}
