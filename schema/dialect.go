@@ -22,6 +22,24 @@ const (
 	// required, anyOf but no oneOf/allOf, a short list of string, number
 	// and array keywords, and limits on size and nesting.
 	DialectOpenAI Dialect = "openai"
+	// DialectAnthropic is Anthropic's structured-output subset: objects
+	// closed (additionalProperties false), anyOf and allOf, $ref, enum,
+	// const, pattern, a short list of formats, minItems of 0 or 1. Number,
+	// length and other array and object bounds move into the description.
+	DialectAnthropic Dialect = "anthropic"
+	// DialectGemini is the subset Gemini's responseJsonSchema takes: types,
+	// properties (with propertyOrdering added in the author's order),
+	// items and prefixItems with their counts, minimum and maximum, enum,
+	// anyOf (oneOf rewritten), $ref, a short list of formats. String
+	// lengths and patterns, const, allOf and the rest move into the
+	// description.
+	DialectGemini Dialect = "gemini"
+	// DialectOllama is what Ollama's grammar-constrained format takes:
+	// most of JSON Schema (bounds, patterns, lengths, anyOf/oneOf/allOf,
+	// $ref). Keywords a grammar cannot express (uniqueItems, not,
+	// if/then/else, patternProperties, multipleOf, ...) move into the
+	// description.
+	DialectOllama Dialect = "ollama"
 )
 
 // A Conversion is a schema rewritten for a provider's dialect, with what the
@@ -62,6 +80,12 @@ type Change struct {
 	Kind string `json:"kind"`
 	// Detail says what was done, in words.
 	Detail string `json:"detail"`
+	// Enforced reports, for a keyword dropped or moved into the
+	// description, that local validation still enforces it (it checks the
+	// original schema): the provider will not hold the model to it, but a
+	// reply that breaks it is still caught and re-asked. False for edits
+	// that lose no constraint.
+	Enforced bool `json:"enforced,omitempty"`
 }
 
 // The kinds of [Change].
@@ -95,6 +119,9 @@ const (
 	ChangeDropped = "dropped"
 	// ChangeNotStrict: a reason why the schema cannot be sent strict.
 	ChangeNotStrict = "not_strict"
+	// ChangePropertyOrdering: the author's property order was added as
+	// propertyOrdering (Gemini).
+	ChangePropertyOrdering = "property_ordering"
 )
 
 // Restore maps a value produced against the converted schema back to the
@@ -149,6 +176,12 @@ func convert(s *Schema, d Dialect) (*Conversion, error) {
 		return &Conversion{Dialect: d, Schema: s.Minified(), Strict: false}, nil
 	case DialectOpenAI:
 		return convertOpenAI(s.dialectSource())
+	case DialectAnthropic:
+		return convertTable(anthropicTable, s.dialectSource())
+	case DialectGemini:
+		return convertTable(geminiTable, s.dialectSource())
+	case DialectOllama:
+		return convertTable(ollamaTable, s.dialectSource())
 	default:
 		return nil, fmt.Errorf("%w %q", ErrUnknownDialect, string(d))
 	}

@@ -231,7 +231,8 @@ type openaiConverter struct {
 }
 
 func (c *openaiConverter) change(path *ipath, kind, format string, args ...any) {
-	c.changes = append(c.changes, Change{Path: path.segments().jsonPath(), Kind: kind, Detail: fmt.Sprintf(format, args...)})
+	enforced := kind == ChangeMovedToDescription || kind == ChangeOneOfToAnyOf
+	c.changes = append(c.changes, Change{Path: path.segments().jsonPath(), Kind: kind, Detail: fmt.Sprintf(format, args...), Enforced: enforced})
 }
 
 func (c *openaiConverter) block(path *ipath, format string, args ...any) {

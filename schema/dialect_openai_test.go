@@ -409,9 +409,9 @@ func TestConvertOpenAIBooleanRoot(t *testing.T) {
 func TestConvertUnknownDialect(t *testing.T) {
 	s, err := schema.Parse([]byte(`{"type": "object"}`))
 	require.NoError(t, err)
-	_, err = s.Convert(schema.Dialect("gemini"))
+	_, err = s.Convert(schema.Dialect("cohere"))
 	assert.ErrorIs(t, err, schema.ErrUnknownDialect)
-	assert.EqualError(t, err, `schema: unknown dialect "gemini"`)
+	assert.EqualError(t, err, `schema: unknown dialect "cohere"`)
 }
 
 // Convert is computed once per schema and dialect, but every call gets its

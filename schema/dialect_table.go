@@ -1,0 +1,297 @@
+package schema
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A keywordRule says what a table dialect does with one keyword.
+type keywordRule uint8
+
+const (
+	// ruleDrop removes the keyword: it means nothing to the model
+	// ($comment, examples) or is unknown. The default for keywords a
+	// table does not list.
+	ruleDrop keywordRule = iota
+	// ruleKeep sends the keyword as written (subschemas converted).
+	ruleKeep
+	// ruleDescribe removes the keyword and writes it into the description,
+	// so that the model still reads the constraint it cannot be held to.
+	ruleDescribe
+)
+
+// A tableDialect is a provider dialect stated as a table: what becomes of
+// each keyword, plus a few structural rewrites. DialectAnthropic,
+// DialectGemini and DialectOllama are tables over one walk of the schema
+// tree (convertTable); DialectOpenAI, whose strict mode needs more
+// rewriting, has its own converter.
+type tableDialect struct {
+	name  Dialect
+	rules map[string]keywordRule
+	// formats are the "format" values kept; others are described.
+	formats map[string]bool
+	// closeObjects sets additionalProperties false on every object schema
+	// that leaves it open (true or absent).
+	closeObjects bool
+	// oneOfAsAnyOf rewrites oneOf as anyOf.
+	oneOfAsAnyOf bool
+	// propertyOrdering adds the author's property order as
+	// "propertyOrdering" to every object with properties.
+	propertyOrdering bool
+	// maxMinItems is the largest minItems kept (-1: any); a larger one is
+	// described.
+	maxMinItems int
+	// strict is whether the converted schema may be sent with the
+	// provider's strict flag (unless a ChangeNotStrict reason appears).
+	strict bool
+}
+
+// common holds the rules every table shares.
+func tableRules(keep, describe []string) map[string]keywordRule {
+	m := map[string]keywordRule{}
+	for _, k := range []string{"type", "properties", "required", "items", "enum", "description", "title", "$ref", "$defs", "anyOf"} {
+		m[k] = ruleKeep
+	}
+	for _, k := range keep {
+		m[k] = ruleKeep
+	}
+	for _, k := range describe {
+		m[k] = ruleDescribe
+	}
+	return m
+}
+
+// The table dialects, from each provider's documentation of the JSON
+// Schema it accepts for structured output.
+var (
+	anthropicTable = &tableDialect{
+		name: DialectAnthropic,
+		rules: tableRules(
+			[]string{"const", "allOf", "additionalProperties", "format", "pattern", "minItems", "default", "definitions"},
+			[]string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
+				"maxItems", "uniqueItems", "contains", "minContains", "maxContains", "prefixItems", "not", "if", "then", "else",
+				"patternProperties", "propertyNames", "dependentRequired", "dependentSchemas", "dependencies",
+				"minProperties", "maxProperties", "unevaluatedProperties", "unevaluatedItems", "oneOf"},
+		),
+		formats:      setOf("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"),
+		closeObjects: true,
+		oneOfAsAnyOf: true,
+		maxMinItems:  1,
+		strict:       true,
+	}
+	geminiTable = &tableDialect{
+		name: DialectGemini,
+		rules: tableRules(
+			[]string{"format", "prefixItems", "minItems", "maxItems", "minimum", "maximum", "additionalProperties", "$id", "$anchor", "definitions"},
+			[]string{"const", "allOf", "minLength", "maxLength", "pattern", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+				"uniqueItems", "contains", "minContains", "maxContains", "not", "if", "then", "else", "patternProperties",
+				"propertyNames", "dependentRequired", "dependentSchemas", "dependencies", "minProperties", "maxProperties",
+				"unevaluatedProperties", "unevaluatedItems", "oneOf"},
+		),
+		formats:          setOf("date-time", "date", "time", "duration", "email", "uri", "uuid", "ipv4", "ipv6", "hostname"),
+		oneOfAsAnyOf:     true,
+		propertyOrdering: true,
+		maxMinItems:      -1,
+	}
+	ollamaTable = &tableDialect{
+		name: DialectOllama,
+		rules: tableRules(
+			[]string{"const", "oneOf", "allOf", "additionalProperties", "prefixItems", "minItems", "maxItems", "pattern",
+				"minLength", "maxLength", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "definitions"},
+			[]string{"multipleOf", "uniqueItems", "contains", "minContains", "maxContains", "not", "if", "then", "else",
+				"patternProperties", "propertyNames", "dependentRequired", "dependentSchemas", "dependencies",
+				"minProperties", "maxProperties", "unevaluatedProperties", "unevaluatedItems"},
+		),
+		formats:     setOf("date-time", "date", "time", "uuid"),
+		maxMinItems: -1,
+	}
+)
+
+func setOf(names ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// tableConverter is one conversion by a table.
+type tableConverter struct {
+	t       *tableDialect
+	changes []Change
+	strict  bool
+}
+
+func (c *tableConverter) change(path *ipath, kind string, enforced bool, format string, args ...any) {
+	c.changes = append(c.changes, Change{Path: path.segments().jsonPath(), Kind: kind, Detail: fmt.Sprintf(format, args...), Enforced: enforced})
+}
+
+// convertTable rewrites the document src by the table t.
+func convertTable(t *tableDialect, src []byte) (*Conversion, error) {
+	root, err := decodeTree(src, maxSchemaDepth)
+	if err != nil {
+		return nil, err
+	}
+	if root.isFalse() {
+		return nil, fmt.Errorf("%w: %s dialect: the schema false accepts no value", ErrUnconvertible, t.name)
+	}
+	c := &tableConverter{t: t, strict: t.strict}
+	doc := root.deepCopy()
+	c.anchorsToPointers(doc)
+	out := c.node(doc, nil)
+	return &Conversion{Dialect: t.name, Schema: out.appendJSON(nil), Strict: c.strict, Changes: c.changes}, nil
+}
+
+// anchorsToPointers rewrites every $ref to a plain-name anchor ("#item",
+// set by $anchor or a draft-07 "$id": "#item") as a JSON Pointer to the
+// subschema, and removes the anchors: providers follow pointers into the
+// document, not anchors.
+func (c *tableConverter) anchorsToPointers(doc *jnode) {
+	anchors := map[string]string{}
+	walkSchemasAt(doc, nil, func(n *jnode, at segments) {
+		if n.kind != jObject {
+			return
+		}
+		for _, k := range []string{"$anchor", "$id"} {
+			if v, ok := n.str(k); ok && (k == "$anchor" || strings.HasPrefix(v, "#")) {
+				name := strings.TrimPrefix(v, "#")
+				if _, dup := anchors[name]; !dup && name != "" && !strings.HasPrefix(name, "/") {
+					anchors[name] = "#" + at.pointer()
+				}
+				n.del(k)
+				c.changes = append(c.changes, Change{Path: at.jsonPath(), Kind: ChangeDropped,
+					Detail: fmt.Sprintf("%s %s dropped (references to it point into the document instead)", k, quote(v, 60))})
+			}
+		}
+	})
+	if len(anchors) == 0 {
+		return
+	}
+	rewriteRefs(doc, func(ref string) string {
+		if p, ok := anchors[strings.TrimPrefix(ref, "#")]; ok && strings.HasPrefix(ref, "#") {
+			return p
+		}
+		return ref
+	})
+}
+
+// node converts the schema n (modified in place) found at path.
+func (c *tableConverter) node(n *jnode, path *ipath) *jnode {
+	if n.kind != jObject {
+		return n // true, false: kept
+	}
+	var notes []string
+	describe := func(k string) {
+		notes = append(notes, k+": "+compactText(n.get(k), openaiNoteLimit))
+		n.del(k)
+		c.change(path, ChangeMovedToDescription, true, "%s moved into the description", k)
+	}
+	for _, k := range slices.Clone(n.keys) {
+		v := n.get(k)
+		rule := c.t.rules[k]
+		switch {
+		case k == "oneOf" && c.t.oneOfAsAnyOf && !n.has("anyOf"):
+			n.rename("oneOf", "anyOf")
+			c.change(path, ChangeOneOfToAnyOf, true, "oneOf rewritten as anyOf (the model may match several branches; local validation still requires one)")
+			continue
+		case k == "format" && rule == ruleKeep:
+			if v.kind != jString || !c.t.formats[v.s] {
+				describe(k)
+			}
+			continue
+		case k == "minItems" && rule == ruleKeep && c.t.maxMinItems >= 0:
+			if least, ok := numberValue(v); !ok || least > float64(c.t.maxMinItems) {
+				describe(k)
+			}
+			continue
+		case k == "description" && v.kind != jString:
+			n.del(k)
+			c.change(path, ChangeDropped, false, "description that is not a string dropped")
+			continue
+		case rule == ruleKeep:
+			continue
+		case rule == ruleDescribe:
+			describe(k)
+		default:
+			n.del(k)
+			c.change(path, ChangeDropped, !annotationKeywords[k] && k != "$schema", "%s dropped", k)
+		}
+	}
+	c.children(n, path)
+	if c.t.closeObjects && isObjectSchema(n) {
+		switch ap := n.get("additionalProperties"); {
+		case ap == nil || (ap.kind == jBool && ap.b):
+			n.set("additionalProperties", &jnode{kind: jBool, b: false})
+			c.change(path, ChangeClosedObject, false, "additionalProperties false added: the model sends only the declared properties")
+		case ap.kind == jObject:
+			c.strict = false
+			c.changes = append(c.changes, Change{Path: path.key("additionalProperties").segments().jsonPath(), Kind: ChangeNotStrict,
+				Detail: "a map (additionalProperties with a schema) has no closed form", Enforced: true})
+		}
+	}
+	if c.t.propertyOrdering {
+		if props := n.obj("properties"); props != nil && len(props.keys) > 1 && !n.has("propertyOrdering") {
+			order := &jnode{kind: jArray}
+			for _, k := range props.keys {
+				order.arr = append(order.arr, &jnode{kind: jString, s: k})
+			}
+			n.set("propertyOrdering", order)
+			c.change(path, ChangePropertyOrdering, false, "propertyOrdering added: the author's property order")
+		}
+	}
+	if len(notes) > 0 {
+		text := "(" + strings.Join(notes, "; ") + ")"
+		if d, _ := n.str("description"); d != "" {
+			text = d + " " + text
+		}
+		n.set("description", &jnode{kind: jString, s: text})
+	}
+	return n
+}
+
+// children converts the subschemas of n that the table keeps.
+func (c *tableConverter) children(n *jnode, path *ipath) {
+	for i, k := range n.keys {
+		v := n.vals[i]
+		at := path.key(k)
+		switch subschemaKeywords[k] {
+		case shapeSchema:
+			n.vals[i] = c.node(v, at)
+		case shapeSchemaList, shapeItems:
+			if v.kind == jArray {
+				for j, e := range v.arr {
+					v.arr[j] = c.node(e, at.index(j))
+				}
+			} else if subschemaKeywords[k] == shapeItems {
+				n.vals[i] = c.node(v, at)
+			}
+		case shapeSchemaMap, shapeDependencies:
+			if v.kind == jObject {
+				for j, name := range v.keys {
+					if v.vals[j].kind == jObject || v.vals[j].kind == jBool {
+						v.vals[j] = c.node(v.vals[j], at.key(name))
+					}
+				}
+			}
+		}
+	}
+}
+
+// isObjectSchema reports whether n describes objects: its type is object,
+// or it has properties and no type.
+func isObjectSchema(n *jnode) bool {
+	if t := n.get("type"); t != nil {
+		return t.kind == jString && t.s == "object"
+	}
+	return n.has("properties")
+}
+
+func numberValue(v *jnode) (float64, bool) {
+	if v == nil || v.kind != jNumber {
+		return 0, false
+	}
+	var f float64
+	_, err := fmt.Sscan(v.s, &f)
+	return f, err == nil
+}
