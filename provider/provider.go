@@ -1,6 +1,9 @@
 package provider
 
-import "context"
+import (
+	"context"
+	"iter"
+)
 
 // A Provider sends one request to a language model and returns its reply.
 //
@@ -59,8 +62,22 @@ func (f Func) Capabilities() Capabilities { return Capabilities{} }
 // as its capabilities. Use it to declare what a [Func] supports, or to turn
 // off a feature an endpoint claims but handles badly (an OpenAI-compatible
 // server that ignores strict schemas, say).
+//
+// When p is a [Streamer], so is the Provider returned.
 func WithCapabilities(p Provider, caps Capabilities) Provider {
+	if s, ok := p.(Streamer); ok {
+		return capsStreamer{capsProvider{p: p, caps: caps}, s}
+	}
 	return capsProvider{p: p, caps: caps}
+}
+
+type capsStreamer struct {
+	capsProvider
+	s Streamer
+}
+
+func (c capsStreamer) Stream(ctx context.Context, req *Request) iter.Seq2[Chunk, error] {
+	return c.s.Stream(ctx, req)
 }
 
 type capsProvider struct {

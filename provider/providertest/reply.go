@@ -2,6 +2,7 @@ package providertest
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/agentio/agentio/provider"
 )
@@ -28,8 +29,25 @@ type Reply struct {
 	// Model names the model that answered; empty by default.
 	Model string
 	// Err, when not nil, makes the call fail with Err (returned as is) and
-	// no response; the other fields are then ignored.
+	// no response; the other fields are then ignored, but for a streamed
+	// call, which first sends Chunks and then fails, as a connection lost
+	// mid-reply.
 	Err error
+
+	// The fields below shape a reply served by [Provider.Stream]; Generate
+	// ignores them.
+
+	// Chunks, when set, are the pieces the text is streamed in, and their
+	// concatenation is the reply's text (Text is then ignored).
+	Chunks []string
+	// ChunkSize, when Chunks is not set, splits the text and each tool
+	// call's arguments into pieces of that many bytes; 0 sends each whole.
+	ChunkSize int
+	// Delay is waited before each chunk (the context can cut it short).
+	Delay time.Duration
+	// CutOff ends the stream after the last piece without the final chunk
+	// that carries the whole reply, as a connection closed early would.
+	CutOff bool
 }
 
 // Text returns a reply whose text is text and that ended normally.
@@ -59,3 +77,11 @@ func Failed(err error) Reply { return Reply{Err: err} }
 func CallTool(name, arguments string) Reply {
 	return Reply{ToolCalls: []provider.ToolCall{{Name: name, Arguments: json.RawMessage(arguments)}}}
 }
+
+// Chunked returns a reply whose text is text, streamed in pieces of size
+// bytes (the last may be shorter), that ended normally.
+func Chunked(size int, text string) Reply { return Reply{Text: text, ChunkSize: size} }
+
+// Pieces returns a reply streamed in exactly the given pieces, whose
+// concatenation is its text, that ended normally.
+func Pieces(pieces ...string) Reply { return Reply{Chunks: pieces} }
