@@ -107,3 +107,31 @@ func ExampleWithMaxSize() {
 	// Output:
 	// true extract: input too large: 21 bytes, limit 8
 }
+
+// A Reader follows a reply as it streams in and reports each part of the
+// JSON value as soon as it is complete.
+func ExampleReader() {
+	r := extract.NewReader()
+	for _, chunk := range []string{"Sure:\n```json\n{\"ste", "ps\": [\"plan\", \"bu", "ild\"], \"done\": tr", "ue}\n```"} {
+		if _, err := r.WriteString(chunk); err != nil {
+			fmt.Println(err)
+			return
+		}
+		for _, e := range r.Events() {
+			if e.Kind == extract.EventScalar || e.Kind == extract.EventEnd {
+				fmt.Printf("%s %s\n", e.Kind, r.Text()[e.Start:e.End])
+			}
+		}
+		if p, ok := r.Partial(nil); ok {
+			fmt.Printf("  so far: %s\n", p)
+		}
+	}
+	// Output:
+	//   so far: {}
+	// scalar "plan"
+	//   so far: {"steps": ["plan"]}
+	// scalar "build"
+	//   so far: {"steps": ["plan", "build"]}
+	// scalar true
+	// end {"steps": ["plan", "build"], "done": true}
+}
