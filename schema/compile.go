@@ -104,6 +104,9 @@ type compiled struct {
 	// assertFormats is ParseOptions.AssertFormat, when some subschema
 	// names a format this package knows.
 	assertFormats bool
+	// dynamic reports that some subschema has a $dynamicRef, whose target
+	// depends on the path by which it is reached.
+	dynamic bool
 
 	conversions sync.Map // Dialect -> *conversionOnce: each dialect converted once
 }
@@ -396,6 +399,7 @@ func (c *compiled) resolveRefs(s *jsonschema.Schema) error {
 		in.ref = target
 	}
 	if s.DynamicRef != "" {
+		c.dynamic = true
 		target, frag, err := c.resolveRef(s, s.DynamicRef, "$dynamicRef")
 		if err != nil {
 			return err

@@ -67,7 +67,8 @@ type Conversion struct {
 	// false why the schema cannot be strict, in schema order.
 	Changes []Change
 
-	restore func(v any) any
+	restore  func(v any) any
+	rewrites bool // restore changes more than the wrapping of the root
 }
 
 // A Change is one edit a dialect conversion made to a schema, or one reason
@@ -134,6 +135,13 @@ func (c *Conversion) Restore(v any) any {
 	}
 	return c.restore(v)
 }
+
+// RewritesValues reports whether [Conversion.Restore] may change a value
+// below its root (for OpenAI's strict dialect, nulls that stand for omitted
+// optional properties): the parts of a value written against the converted
+// schema then cannot be checked against the original schema before the
+// whole value is restored. Unwrapping a wrapped root does not count.
+func (c *Conversion) RewritesValues() bool { return c != nil && c.rewrites }
 
 // Convert rewrites s for the dialect d and reports what it changed. The
 // schema s is not modified. An unknown dialect is an error;

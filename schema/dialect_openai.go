@@ -115,6 +115,7 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 	conv.Changes = append(changes, c.changes...)
 	r := &openaiRestorer{root: strict, optional: c.optional}
 	conv.restore = func(v any) any { return unwrap(r.value(v, strict, 0)) }
+	conv.rewrites = true
 	return conv, nil
 }
 
