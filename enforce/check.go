@@ -109,6 +109,37 @@ func (e *Enforcer) check(ctx context.Context, st State, resp *provider.Response,
 		}
 		v.Text = e.output(mode, resp, best)
 	}
+	return e.conclude(ctx, v, a, mode, d, resp, best, start)
+}
+
+// checkStopped is check for a streamed reply that was stopped before its
+// end because a complete part of it already violated the schema: the
+// attempt is invalid with those violations, and the re-ask (when one is
+// left) shows the reply as far as it went.
+func (e *Enforcer) checkStopped(ctx context.Context, st State, resp *provider.Response, req *provider.Request, start time.Time, early *stopped) Verdict {
+	mode := e.mode(st)
+	st.Mode = mode
+	st.Attempts++
+	st.Usage = st.Usage.Add(resp.Usage)
+	a := Attempt{Number: st.Attempts, Mode: mode, Request: req, Response: resp, Usage: resp.Usage,
+		Outcome: OutcomeInvalid, Violations: early.violations, StoppedEarly: true}
+	a.Notes = append(a.Notes, fmt.Sprintf("the stream was stopped after %d bytes: a complete part already violated the schema", early.at))
+	var d *dialect
+	if mode == ModeNative || mode == ModeTool {
+		d = e.dialect(st.Dialect)
+	}
+	v := Verdict{State: st, Text: early.output}
+	// What the re-ask needs of the value: the wrapper the paths go into,
+	// and in ModeTool the call to answer.
+	part := &checked{wrappedIn: early.wrappedIn, call: early.call}
+	return e.conclude(ctx, v, a, mode, d, resp, part, start)
+}
+
+// conclude completes the verdict v on attempt a, whose outcome is decided:
+// the valid output, or the error that ends the run, or the prepared re-ask.
+// It observes the attempt.
+func (e *Enforcer) conclude(ctx context.Context, v Verdict, a Attempt, mode Mode, d *dialect, resp *provider.Response, best *checked, start time.Time) Verdict {
+	st := v.State
 	v.Outcome = a.Outcome
 	v.Violations = a.Violations
 	cause := causeOf(a.Outcome)

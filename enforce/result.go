@@ -99,6 +99,11 @@ type Attempt struct {
 	// Notes are remarks on the attempt, such as a schema dialect that could
 	// not be applied.
 	Notes []string `json:"notes,omitempty"`
+	// StoppedEarly reports a streamed reply that was stopped before its end
+	// because a complete part of it already violated the schema (see
+	// [Stream]); Outcome is then [OutcomeInvalid] and Violations are that
+	// part's, and Usage is zero, since the provider never reported it.
+	StoppedEarly bool `json:"stopped_early,omitempty"`
 }
 
 // A Change is one transformation of a value between extraction and

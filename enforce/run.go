@@ -44,6 +44,20 @@ func (e *Enforcer) Run(ctx context.Context, p provider.Provider, req Request) (*
 	if p == nil {
 		return nil, fmt.Errorf("%w: nil provider", ErrInvalidRequest)
 	}
+	return e.loop(ctx, p, req, func(ctx context.Context, call *provider.Request, _ State) (*provider.Response, *stopped, error) {
+		resp, err := p.Generate(ctx, call)
+		return resp, nil, err
+	})
+}
+
+// A caller makes one attempt's call: it sends call and returns the reply,
+// or the error of a failed call. A streaming caller may stop the reply
+// early because a part of it already violates the schema; it then returns
+// the reply so far and why it stopped.
+type caller func(ctx context.Context, call *provider.Request, st State) (*provider.Response, *stopped, error)
+
+// loop is the enforcement loop of Run and Stream: call makes each attempt.
+func (e *Enforcer) loop(ctx context.Context, p provider.Provider, req Request, call caller) (*Result, error) {
 	caps := p.Capabilities()
 	first, st, err := e.Start(req, caps)
 	if err != nil {
@@ -56,15 +70,15 @@ func (e *Enforcer) Run(ctx context.Context, p provider.Provider, req Request) (*
 		if err := ctx.Err(); err != nil {
 			return result(res), fmt.Errorf("enforce: before attempt %d: %w", st.Attempts+1, err)
 		}
-		call, err := e.withinBudget(st, next)
+		sent, err := e.withinBudget(st, next)
 		if err != nil {
 			return result(res), e.stopped(res, st, last, err)
 		}
 		start := time.Now()
-		resp, err := p.Generate(ctx, call)
+		resp, early, err := call(ctx, sent, st)
 		if err != nil {
 			st.Attempts++
-			a := Attempt{Number: st.Attempts, Mode: st.Mode, Outcome: OutcomeProviderError, Request: call, Err: err}
+			a := Attempt{Number: st.Attempts, Mode: st.Mode, Outcome: OutcomeProviderError, Request: sent, Err: err}
 			fallback := e.cfg.schemaFallback && (st.Mode == ModeNative || st.Mode == ModeTool) &&
 				errors.Is(err, provider.ErrSchemaRejected)
 			if fallback {
@@ -84,7 +98,12 @@ func (e *Enforcer) Run(ctx context.Context, p provider.Provider, req Request) (*
 			next = first
 			continue
 		}
-		v := e.check(ctx, st, resp, call, start)
+		var v Verdict
+		if early != nil {
+			v = e.checkStopped(ctx, st, resp, sent, start, early)
+		} else {
+			v = e.check(ctx, st, resp, sent, start)
+		}
 		st = v.State
 		res.Attempts = append(res.Attempts, v.Attempt)
 		res.Usage = st.Usage
@@ -102,7 +121,7 @@ func (e *Enforcer) Run(ctx context.Context, p provider.Provider, req Request) (*
 		}
 		last = v
 		if e.cfg.fullHistory {
-			next = v.Next(call)
+			next = v.Next(sent)
 		} else {
 			next = v.Next(first)
 		}

@@ -1,0 +1,315 @@
+package enforce_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/schema"
+)
+
+// streamedReplies are replies that Run accepts, in the shapes models write.
+var streamedReplies = []string{
+	validReview,
+	"Here is the review:\n```json\n" + validReview + "\n```\nDone.",
+	"<think>count the {blockers} first</think>\n" + validReview,
+	"```json\n{\"findings\": [], \"counts\": {\"blocker\": 0, \"major\": 0, \"minor\": 0}, \"summary\": \"clean \\u2713 \\\"ok\\\"\"}\n```",
+}
+
+// TestStreamSplitsAgreeWithRun streams each reply split at every byte
+// position and in pieces of 1 to 5 bytes: the result is Run's.
+func TestStreamSplitsAgreeWithRun(t *testing.T) {
+	s := parse(t, reviewSchema)
+	for _, text := range streamedReplies {
+		want, err := enforce.Run(ctx, providertest.New(providertest.Text(text)), enforce.Request{Prompt: "Review."}, s)
+		require.NoError(t, err)
+		var scripts [][]providertest.Reply
+		for cut := 1; cut < len(text); cut++ {
+			scripts = append(scripts, []providertest.Reply{providertest.Pieces(text[:cut], text[cut:])})
+		}
+		for size := 1; size <= 5; size++ {
+			scripts = append(scripts, []providertest.Reply{providertest.Chunked(size, text)})
+		}
+		for i, script := range scripts {
+			p := providertest.New(script...)
+			st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
+			var partials []enforce.Partial
+			for part := range st.Partials() {
+				partials = append(partials, part)
+			}
+			res, err := st.Result()
+			require.NoError(t, err, "script %d of %q", i, text)
+			require.Equal(t, string(want.JSON), string(res.JSON), "script %d", i)
+			assert.Len(t, res.Attempts, 1)
+			for _, part := range partials {
+				assert.Equal(t, 1, part.Attempt)
+				assert.Equal(t, "$", part.Open[0])
+			}
+		}
+	}
+}
+
+func TestStreamPartials(t *testing.T) {
+	s := parse(t, reviewSchema)
+	p := providertest.New(providertest.Pieces(
+		`{"findings": [{"severity": "blocker", "fi`,
+		`le": "a.go", "line": 3}], "counts": {"blocker": 1, `,
+		`"major": 0, "minor": 0}, "summary": "one`,
+		` blocker"}`,
+	))
+	st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
+	var got []string
+	var open [][]string
+	for part := range st.Partials() {
+		got = append(got, string(part.JSON))
+		open = append(open, part.Open)
+	}
+	res, err := st.Result()
+	require.NoError(t, err)
+	assert.JSONEq(t, validReview, string(res.JSON))
+	require.Len(t, got, 3, "one partial per chunk that completes a part, none for the last")
+	assert.JSONEq(t, `{"findings": [{"severity": "blocker"}]}`, got[0])
+	assert.Equal(t, []string{"$", "$.findings", "$.findings[0]"}, open[0])
+	assert.JSONEq(t, `{"findings": [{"severity": "blocker", "file": "a.go", "line": 3}], "counts": {"blocker": 1}}`, got[1])
+	assert.Equal(t, []string{"$", "$.counts"}, open[1])
+	assert.JSONEq(t, `{"findings": [{"severity": "blocker", "file": "a.go", "line": 3}], "counts": {"blocker": 1, "major": 0, "minor": 0}}`, got[2])
+	assert.Equal(t, []string{"$"}, open[2])
+}
+
+// TestStreamStopsEarly streams a reply whose third part is already wrong:
+// the stream is stopped right after it, the attempt counts, and the re-ask
+// names the fault.
+func TestStreamStopsEarly(t *testing.T) {
+	s := parse(t, reviewSchema)
+	bad := `{"findings": [{"severity": "critical", "file": "a.go", "line": 3}], "counts": {"blocker": 1, "major": 0, "minor": 0}, "summary": "x"}`
+	p := providertest.New(providertest.Chunked(8, bad), providertest.Chunked(8, validReview))
+	st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
+	attempts := map[int]bool{}
+	for part := range st.Partials() {
+		attempts[part.Attempt] = true
+	}
+	res, err := st.Result()
+	require.NoError(t, err)
+	assert.JSONEq(t, validReview, string(res.JSON))
+	require.Len(t, res.Attempts, 2)
+	first := res.Attempts[0]
+	assert.Equal(t, enforce.OutcomeInvalid, first.Outcome)
+	assert.True(t, first.StoppedEarly)
+	assert.Equal(t, violations("$.findings[0].severity", "'critical' is not one of ['blocker', 'major', 'minor']"), stripViolations(first.Violations))
+
+	streamed := p.Streamed()
+	require.Len(t, streamed, 2)
+	wantChunks := (len(`{"findings": [{"severity": "critical"`) + 7) / 8
+	assert.Equal(t, wantChunks, streamed[0], "the chunks up to the end of the wrong value")
+	assert.Less(t, streamed[0], (len(bad)+7)/8, "stopped before the end")
+	assert.Equal(t, (len(validReview)+7)/8+1, streamed[1], "the second reply is read to its end")
+
+	reask := lastContent(p.Requests()[1])
+	assert.Contains(t, reask, "$.findings[0].severity: 'critical' is not one of")
+	assert.Contains(t, reask, `{"findings": [{"severity": "critical"`)
+	assert.True(t, attempts[2])
+}
+
+// stripViolations keeps the path and message of each violation.
+func stripViolations(vs []schema.Violation) []schema.Violation {
+	out := make([]schema.Violation, len(vs))
+	for i, v := range vs {
+		out[i] = violation(v.Path, v.Message)
+	}
+	return out
+}
+
+func TestStreamStopsEarlyOnlyForTheAnswer(t *testing.T) {
+	s := parse(t, reviewSchema)
+	// An example in prose before the answer is wrong, but it is not the
+	// answer: the stream goes on, and the answer is valid.
+	text := `For example {"findings": [{"severity": "critical"}]} is wrong; here is mine: ` + validReview
+	p := providertest.New(providertest.Chunked(4, text))
+	res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s).Result()
+	require.NoError(t, err)
+	assert.JSONEq(t, validReview, string(res.JSON))
+	assert.False(t, res.Attempts[0].StoppedEarly)
+}
+
+func TestStreamLenientDoesNotStopEarly(t *testing.T) {
+	s := parse(t, reviewSchema)
+	near := strings.Replace(validReview, `"line":3`, `"line":"3"`, 1)
+	p := providertest.New(providertest.Chunked(4, near))
+	res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithLenient()).Result()
+	require.NoError(t, err)
+	assert.JSONEq(t, validReview, string(res.JSON))
+	assert.NotEmpty(t, res.Coercions)
+}
+
+func TestStreamTruncation(t *testing.T) {
+	s := parse(t, reviewSchema)
+	cut := validReview[:40]
+	for _, tc := range []struct {
+		name  string
+		reply providertest.Reply
+	}{
+		{"token limit", providertest.Reply{Text: cut, StopReason: provider.StopLength, ChunkSize: 7}},
+		{"stream cut off", providertest.Reply{Text: cut, ChunkSize: 7, CutOff: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := providertest.New(tc.reply)
+			res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithMaxRetries(0)).Result()
+			require.ErrorIs(t, err, enforce.ErrTruncated)
+			require.Len(t, res.Attempts, 1)
+			assert.Equal(t, enforce.OutcomeTruncated, res.Attempts[0].Outcome)
+		})
+	}
+}
+
+func TestStreamToolMode(t *testing.T) {
+	s := parse(t, reviewSchema)
+	bad := `{"findings": [{"severity": "blocker", "file": "a.go", "line": 0}], "counts": {"blocker": 1, "major": 0, "minor": 0}, "summary": "x"}`
+	sp := providertest.New(
+		providertest.Reply{ToolCalls: []provider.ToolCall{{Name: enforce.ToolName, Arguments: []byte(bad)}}, ChunkSize: 5},
+		providertest.Reply{ToolCalls: []provider.ToolCall{{Name: enforce.ToolName, Arguments: []byte(validReview)}}, ChunkSize: 5},
+	)
+	p := provider.WithCapabilities(sp, provider.Capabilities{Tools: true, ForcedTool: true})
+	_, isStreamer := p.(provider.Streamer)
+	require.True(t, isStreamer, "WithCapabilities keeps a Streamer a Streamer")
+	res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s).Result()
+	require.NoError(t, err)
+	assert.JSONEq(t, validReview, string(res.JSON))
+	require.Len(t, res.Attempts, 2)
+	assert.Equal(t, enforce.ModeTool, res.Attempts[0].Mode)
+	assert.True(t, res.Attempts[0].StoppedEarly)
+	assert.Equal(t, "$.findings[0].line", res.Attempts[0].Violations[0].Path)
+	// The re-ask answers the stopped call.
+	retry := sp.Requests()[1]
+	last := retry.Messages[len(retry.Messages)-1]
+	assert.Equal(t, provider.RoleTool, last.Role)
+	assert.Equal(t, "call_1", last.ToolCallID)
+	assert.Contains(t, last.Content, "$.findings[0].line")
+}
+
+func TestStreamToolModeWrappedRoot(t *testing.T) {
+	s := parse(t, `{"type": "array", "items": {"enum": ["a", "b"]}}`)
+	sp := providertest.New(
+		providertest.Reply{ToolCalls: []provider.ToolCall{{Name: enforce.ToolName, Arguments: []byte(`{"result": ["a", "z", "b"]}`)}}, ChunkSize: 3},
+		providertest.Reply{ToolCalls: []provider.ToolCall{{Name: enforce.ToolName, Arguments: []byte(`{"result": ["a", "b"]}`)}}, ChunkSize: 3},
+	)
+	p := provider.WithCapabilities(sp, provider.Capabilities{Tools: true, ForcedTool: true})
+	st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Letters."}, s)
+	var last enforce.Partial
+	for part := range st.Partials() {
+		last = part
+	}
+	res, err := st.Result()
+	require.NoError(t, err)
+	assert.JSONEq(t, `["a", "b"]`, string(res.JSON))
+	require.Len(t, res.Attempts, 2)
+	assert.True(t, res.Attempts[0].StoppedEarly)
+	assert.Equal(t, "$[1]", res.Attempts[0].Violations[0].Path)
+	assert.Contains(t, lastContent(sp.Requests()[1]), "$.result[1]", "the re-ask uses the paths the model wrote")
+	assert.Equal(t, 2, last.Attempt)
+	assert.JSONEq(t, `["a", "b"]`, string(last.JSON), "partials are of the unwrapped value")
+	assert.Equal(t, []string{"$"}, last.Open)
+}
+
+func TestStreamNativeStrictDialectDoesNotStopEarly(t *testing.T) {
+	s := parse(t, reviewSchema)
+	bad := strings.Replace(validReview, `"blocker","file"`, `"critical","file"`, 1)
+	sp := providertest.New(providertest.Chunked(6, bad), providertest.Chunked(6, validReview))
+	p := provider.WithCapabilities(sp, provider.Capabilities{NativeSchema: true, StrictSchema: true, Dialect: "openai"})
+	res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s).Result()
+	require.NoError(t, err)
+	require.Len(t, res.Attempts, 2)
+	assert.False(t, res.Attempts[0].StoppedEarly, "OpenAI's strict dialect rewrites values: parts are checked only whole")
+	assert.Equal(t, enforce.OutcomeInvalid, res.Attempts[0].Outcome)
+}
+
+func TestStreamWithoutStreamer(t *testing.T) {
+	s := parse(t, reviewSchema)
+	sp := providertest.New(providertest.Text(validReview))
+	p := provider.Func(sp.Generate) // not a Streamer
+	st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
+	n := 0
+	for range st.Partials() {
+		n++
+	}
+	res, err := st.Result()
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	assert.JSONEq(t, validReview, string(res.JSON))
+}
+
+func TestStreamStoppedByCaller(t *testing.T) {
+	s := parse(t, reviewSchema)
+	p := providertest.New(providertest.Chunked(5, validReview))
+	st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
+	for range st.Partials() {
+		break
+	}
+	_, err := st.Result()
+	require.ErrorIs(t, err, enforce.ErrStopped)
+	assert.Less(t, p.Streamed()[0], (len(validReview)+4)/5+1)
+	for range st.Partials() {
+		t.Fatal("a finished run yields nothing")
+	}
+}
+
+func TestStreamProviderErrors(t *testing.T) {
+	s := parse(t, reviewSchema)
+	boom := &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429}
+	p := providertest.New(providertest.Reply{Chunks: []string{`{"findings": [`}, Err: boom})
+	res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s).Result()
+	require.ErrorIs(t, err, provider.ErrRateLimited)
+	require.NotNil(t, res)
+	assert.Equal(t, enforce.OutcomeProviderError, res.Attempts[0].Outcome)
+
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = enforce.Stream(cctx, providertest.New(providertest.Text(validReview)), enforce.Request{Prompt: "Review."}, s).Result()
+	require.ErrorIs(t, err, context.Canceled)
+
+	_, err = enforce.Stream(ctx, nil, enforce.Request{Prompt: "Review."}, s).Result()
+	require.ErrorIs(t, err, enforce.ErrInvalidRequest)
+	_, err = enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithMaxRetries(-1)).Result()
+	require.ErrorIs(t, err, enforce.ErrInvalidOption)
+}
+
+func TestStreamRefusal(t *testing.T) {
+	s := parse(t, reviewSchema)
+	p := providertest.New(providertest.Refused("I can't review that."))
+	_, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s).Result()
+	require.ErrorIs(t, err, enforce.ErrRefused)
+}
+
+func TestTypedStream(t *testing.T) {
+	text := validReview
+	p := providertest.New(providertest.Chunked(10, text))
+	st := enforce.TypedStream[review](ctx, p, enforce.Request{Prompt: "Review."})
+	var seen []int
+	for part := range st.Partials() {
+		seen = append(seen, len(part.Typed.Findings))
+	}
+	v, res, err := st.Result()
+	require.NoError(t, err)
+	require.NotNil(t, res)
+	assert.Equal(t, "one blocker", v.Summary)
+	assert.Equal(t, 3, v.Findings[0].Line)
+	require.NotEmpty(t, seen)
+	assert.Equal(t, 1, seen[len(seen)-1])
+}
+
+func TestStreamErrorsAreTyped(t *testing.T) {
+	s := parse(t, reviewSchema)
+	p := providertest.New(providertest.Chunked(9, invalidReview))
+	_, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithMaxRetries(0)).Result()
+	var ve *enforce.ValidationError
+	require.True(t, errors.As(err, &ve))
+	assert.Equal(t, 0, ve.Retries)
+	require.Len(t, ve.Attempts, 1)
+	assert.True(t, ve.Attempts[0].StoppedEarly)
+}
