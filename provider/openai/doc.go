@@ -48,4 +48,13 @@
 // provider's message and code, and the request id. The SDK retries 429 and
 // 5xx twice by default; set option.WithMaxRetries in Options.RequestOptions
 // to change that.
+//
+// # Streaming
+//
+// A Provider is a [provider.Streamer]: [Provider.Stream] sends the same
+// request with streaming on (Chat Completions with stream_options
+// include_usage, so the final chunk carries the usage; the Responses API's
+// event stream) and yields text deltas and tool-call argument deltas as
+// they arrive, then the whole reply. enforce.Stream uses it to show partial
+// values and to stop a reply that is already wrong.
 package openai
