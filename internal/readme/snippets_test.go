@@ -148,3 +148,31 @@ func TestProvidertestSnippet(t *testing.T) {
 	assert.Contains(t, reqs[1].Messages[len(reqs[1].Messages)-1].Content, "$.title")
 	// end snippet
 }
+
+func streamSnippet(ctx context.Context, p provider.Provider, s *schema.Schema, show func(any)) error {
+	// snippet: stream
+	run := enforce.Stream(ctx, p, enforce.Request{Prompt: "Summarise the incident report."}, s)
+	for part := range run.Partials() { // the value so far, as each part completes
+		show(part.Value) // part.Open lists what is still being written
+	}
+	res, err := run.Result() // Run's result: fully validated, re-asked if need be
+	if err != nil {
+		return err
+	}
+	fmt.Println(string(res.JSON), res.Attempts[0].StoppedEarly)
+	// end snippet
+	return nil
+}
+
+func TestStreamSnippet(t *testing.T) {
+	s, err := schema.Parse(summarySchema)
+	require.NoError(t, err)
+	p := providertest.New(
+		providertest.Chunked(8, `{"title": "Disk full", "severity": "urgent", "actions": ["grow the volume"]}`),
+		providertest.Chunked(8, `{"title": "Disk full", "severity": "high", "actions": ["grow the volume"]}`),
+	)
+	var shown []any
+	require.NoError(t, streamSnippet(context.Background(), p, s, func(v any) { shown = append(shown, v) }))
+	assert.NotEmpty(t, shown)
+	assert.Less(t, p.Streamed()[0], 10, "the first reply is stopped at its severity")
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/internal/golden"
+	"github.com/agentio/agentio/provider/providertest"
+)
+
+func offline(t *testing.T) *providertest.Provider {
+	t.Helper()
+	p, _, err := chooseProvider(func(string) string { return "" }, 0)
+	require.NoError(t, err)
+	return p.(*providertest.Provider)
+}
+
+// TestOutput runs the example offline and checks what it prints against
+// testdata/output.golden (go test ./examples/stream -update rewrites it).
+func TestOutput(t *testing.T) {
+	golden.CheckOutput(t, "output", func(w io.Writer) error {
+		return run(context.Background(), w, offline(t), "scripted")
+	})
+}
+
+// TestStopsEarly checks what the golden file shows in passing: the first
+// reply is read only up to its wrong severity.
+func TestStopsEarly(t *testing.T) {
+	p := offline(t)
+	require.NoError(t, run(context.Background(), io.Discard, p, "scripted"))
+	chunks := p.Streamed()
+	require.Len(t, chunks, 2)
+	assert.Less(t, chunks[0], (len(wrongReply)+23)/24, "the first reply was stopped before its end")
+	assert.Equal(t, (len(goodReply)+23)/24+1, chunks[1])
+}
+
+func TestChooseProvider(t *testing.T) {
+	env := map[string]string{"OPENAI_API_KEY": "sk-test"}
+	p, name, err := chooseProvider(func(k string) string { return env[k] }, 0)
+	require.NoError(t, err)
+	assert.NotNil(t, p)
+	assert.Contains(t, name, "gpt-4.1-mini")
+}
