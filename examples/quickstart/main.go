@@ -4,7 +4,7 @@
 // a missing field), and the enforcement loop re-asks with every violation
 // until the answer is valid.
 //
-//	go run ./examples/quickstart [-provider openai|anthropic|ollama]
+//	go run ./examples/quickstart [-provider openai|anthropic|gemini|ollama]
 //
 // Offline (the default), a scripted provider plays the model. When the
 // chosen provider is configured in the environment, the same run goes to a
@@ -14,6 +14,8 @@
 //     OpenAI-compatible server (vLLM, llama.cpp, Ollama's /v1);
 //     AGENTIO_OPENAI_MODEL picks the model.
 //   - anthropic: ANTHROPIC_API_KEY; AGENTIO_ANTHROPIC_MODEL picks the model.
+//   - gemini: GEMINI_API_KEY (or GOOGLE_API_KEY); AGENTIO_GEMINI_MODEL picks
+//     the model.
 //   - ollama: OLLAMA_HOST names the server (Ollama's native API);
 //     AGENTIO_OLLAMA_MODEL picks a model it has pulled.
 package main
@@ -173,13 +175,18 @@ var (
 			build:      anthropicProvider,
 			hint:       "ANTHROPIC_API_KEY",
 		},
+		"gemini": {
+			configured: func(getenv func(string) string) bool { return geminiKey(getenv) != "" },
+			build:      geminiProvider,
+			hint:       "GEMINI_API_KEY or GOOGLE_API_KEY",
+		},
 		"ollama": {
 			configured: func(getenv func(string) string) bool { return getenv("OLLAMA_HOST") != "" },
 			build:      ollamaProvider,
 			hint:       "OLLAMA_HOST",
 		},
 	}
-	providerNames = []string{"openai", "anthropic", "ollama"}
+	providerNames = []string{"openai", "anthropic", "gemini", "ollama"}
 )
 
 // chooseProvider returns the real model of the given kind when the

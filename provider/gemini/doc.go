@@ -1,0 +1,58 @@
+// Package gemini is an agentio [provider.Provider] for the Gemini API's
+// generateContent, built on the official SDK google.golang.org/genai. It
+// is a module of its own, so that the agentio module never depends on an
+// SDK.
+//
+// Start with [New]:
+//
+//	p, err := gemini.New(ctx, &gemini.Options{Model: "gemini-2.5-flash"}) // key from GEMINI_API_KEY
+//	if err != nil { ... }
+//	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review the diff."}, s)
+//
+// For Vertex AI, build the SDK client yourself and pass it in
+// Options.Client.
+//
+// # Mapping
+//
+// The system prompt is the systemInstruction; user turns are user
+// contents, assistant turns model contents with their text and
+// functionCall parts (an assistant turn with neither is left out, as the
+// API refuses empty turns); tool results are functionResponse parts of a
+// user turn, named after the call they answer, with the result under
+// "output" ("error" for a failed call), consecutive results in one turn.
+// Tools are functionDeclarations whose parametersJsonSchema is the input
+// schema's bytes; the tool choice maps to the function calling mode (auto,
+// NONE, ANY for "required", ANY with one allowed name for a named tool);
+// the output spec to responseMimeType application/json with
+// responseJsonSchema (the schema as schema.Convert rendered it in the
+// "gemini" dialect, with propertyOrdering set from the schema's property
+// order, since the API reorders keys otherwise), or without a schema for
+// JSON mode. MaxTokens is maxOutputTokens.
+//
+// The first candidate's text parts are joined (thought parts left out) and
+// its functionCall parts become calls, their arguments re-encoded from the
+// object the API sends; a call without an id gets one of the adapter's own,
+// which is never sent back.
+//
+// # Stop reasons and usage
+//
+// STOP is [provider.StopEnd] (StopToolUse when the reply calls a function),
+// MAX_TOKENS is StopLength (the enforcement loop then asks for a shorter
+// answer), SAFETY, RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII and
+// IMAGE_SAFETY are StopContentFilter (never re-asked), others StopOther. A
+// prompt blocked before any candidate (promptFeedback.blockReason) is a
+// StopRefusal with the reason as the Refusal. Usage: InputTokens is
+// promptTokenCount, CachedInputTokens cachedContentTokenCount, OutputTokens
+// the candidates' tokens plus thoughtsTokenCount (billed as output), which
+// is also ReasoningTokens.
+//
+// # Errors
+//
+// API failures are [*provider.Error] values: errors.Is(err,
+// provider.ErrSchemaRejected) for an INVALID_ARGUMENT about the response
+// schema or a function's parameters (the enforcement loop then falls back to
+// prompt mode), provider.ErrRateLimited for 429 (RESOURCE_EXHAUSTED),
+// ErrOverloaded for 503 (UNAVAILABLE) and other 5xx, ErrAuth for 401 and 403,
+// ErrInvalidRequest for other 4xx; errors.As gives the status, the API's
+// status name (Code) and message. The SDK does not retry.
+package gemini

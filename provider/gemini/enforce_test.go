@@ -1,0 +1,117 @@
+package gemini_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/schema"
+)
+
+const reviewSchema = `{
+	"type": "object",
+	"properties": {
+		"title": {"type": "string", "minLength": 1},
+		"severity": {"enum": ["high", "medium", "low"]},
+		"note": {"type": "string"}
+	},
+	"required": ["title", "severity"]
+}`
+
+func mustSchema(t *testing.T) *schema.Schema {
+	t.Helper()
+	s, err := schema.Parse([]byte(reviewSchema))
+	require.NoError(t, err)
+	return s
+}
+
+// reply returns a reply in the given mode: text in native mode, a
+// submit_result call in tool mode.
+func reply(mode enforce.Mode, value string) wireReply {
+	if mode == enforce.ModeTool {
+		return wireReply{body: callReply(enforce.ToolName, value)}
+	}
+	return wireReply{body: textReply(value, "STOP")}
+}
+
+func TestEnforceModes(t *testing.T) {
+	for _, mode := range []enforce.Mode{enforce.ModeNative, enforce.ModeTool} {
+		t.Run(string(mode), func(t *testing.T) {
+			s := newWireServer(t,
+				reply(mode, `{"title": "Nil deref", "severity": "critical"}`),
+				reply(mode, `{"title": "Nil deref", "severity": "high"}`),
+			)
+			res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode))
+			require.NoError(t, err)
+			assert.JSONEq(t, `{"title": "Nil deref", "severity": "high"}`, string(res.JSON))
+			require.Len(t, res.Attempts, 2)
+			assert.Equal(t, mode, res.Mode)
+
+			first, second := s.Requests()[0].JSON(t), s.Requests()[1].JSON(t)
+			switch mode {
+			case enforce.ModeNative:
+				gen := first["generationConfig"].(map[string]any)
+				sent := gen["responseJsonSchema"].(map[string]any)
+				assert.Equal(t, []any{"title", "severity", "note"}, sent["propertyOrdering"], "the gemini dialect orders the properties")
+			case enforce.ModeTool:
+				assert.Equal(t, map[string]any{"functionCallingConfig": map[string]any{"mode": "ANY", "allowedFunctionNames": []any{"submit_result"}}}, first["toolConfig"])
+			}
+			contents := second["contents"].([]any)
+			last := contents[len(contents)-1].(map[string]any)
+			assert.Equal(t, "user", last["role"])
+			assert.Contains(t, mustJSON(t, last), "critical", "the re-ask names the wrong value")
+		})
+	}
+}
+
+func TestEnforceAutoPicksNative(t *testing.T) {
+	s := newWireServer(t, reply(enforce.ModeNative, `{"title": "x", "severity": "low"}`))
+	res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t))
+	require.NoError(t, err)
+	assert.Equal(t, enforce.ModeNative, res.Mode)
+}
+
+func TestEnforceTruncatedRefusedAndRateLimited(t *testing.T) {
+	s := newWireServer(t,
+		wireReply{body: textReply(`{"title": "Nil de`, "MAX_TOKENS")},
+		wireReply{body: textReply(`{"title": "Nil deref", "severity": "high"}`, "STOP")},
+	)
+	res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t))
+	require.NoError(t, err)
+	assert.Equal(t, enforce.OutcomeTruncated, res.Attempts[0].Outcome)
+
+	s = newWireServer(t, wireReply{body: candidate(`[]`, "SAFETY")})
+	_, err = enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t))
+	require.ErrorIs(t, err, enforce.ErrRefused)
+
+	s = newWireServer(t, apiError(429, "RESOURCE_EXHAUSTED", "Quota exceeded"))
+	res, err = enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t))
+	require.ErrorIs(t, err, provider.ErrRateLimited)
+	assert.Equal(t, enforce.OutcomeProviderError, res.Attempts[0].Outcome)
+}
+
+func TestEnforceSchemaRejectedFallsBack(t *testing.T) {
+	for _, mode := range []enforce.Mode{enforce.ModeNative, enforce.ModeTool} {
+		t.Run(string(mode), func(t *testing.T) {
+			s := newWireServer(t,
+				apiError(400, "INVALID_ARGUMENT", "* GenerateContentRequest.generation_config.response_json_schema: schema is too deeply nested"),
+				wireReply{body: textReply(`{"title": "x", "severity": "low"}`, "STOP")},
+			)
+			res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode))
+			require.NoError(t, err)
+			assert.Equal(t, enforce.ModePrompt, res.Mode)
+			assert.Equal(t, enforce.OutcomeSchemaRejected, res.Attempts[0].Outcome)
+			retry := s.Requests()[1].JSON(t)
+			assert.NotContains(t, retry, "toolConfig")
+			if gen, ok := retry["generationConfig"].(map[string]any); ok {
+				assert.NotContains(t, gen, "responseJsonSchema")
+			}
+			assert.True(t, strings.Contains(mustJSON(t, retry["contents"]), "title"), "the schema is in the prompt")
+		})
+	}
+}

@@ -1,0 +1,201 @@
+package gemini_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/gemini"
+)
+
+func TestNewOptions(t *testing.T) {
+	ctx := context.Background()
+	for _, o := range []*gemini.Options{nil, {}, {Model: "m", APIKey: "k", BaseURL: "not a url"}} {
+		_, err := gemini.New(ctx, o)
+		require.ErrorIs(t, err, gemini.ErrInvalidOptions)
+	}
+	p, err := gemini.New(ctx, &gemini.Options{Model: "gemini-2.5-flash", APIKey: "k"})
+	require.NoError(t, err)
+	assert.Equal(t, "gemini-2.5-flash", p.Model())
+	assert.Equal(t, gemini.DefaultCapabilities(), p.Capabilities())
+	caps := provider.Capabilities{Tools: true}
+	p, err = gemini.New(ctx, &gemini.Options{Model: "m", APIKey: "k", Capabilities: &caps})
+	require.NoError(t, err)
+	assert.Equal(t, caps, p.Capabilities())
+}
+
+func TestRequestMapping(t *testing.T) {
+	s := newWireServer(t, wireReply{body: textReply(`{"b": 1, "a": "x"}`, "STOP")})
+	p := newProvider(t, s)
+	schema := `{"type":"object","properties":{"b":{"type":"integer"},"a":{"type":"string"}},"propertyOrdering":["b","a"]}`
+	req := &provider.Request{
+		System: "Be brief.",
+		Messages: []provider.Message{
+			provider.UserMessage("Hi"),
+			{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "lookup", Arguments: []byte(`{"q": "x"}`)}, {ID: "c2", Name: "lookup", Arguments: []byte(`{"q": "y"}`)}}},
+			{Role: provider.RoleTool, ToolCallID: "c1", Content: "found"},
+			{Role: provider.RoleTool, ToolCallID: "c2", Content: "none", IsError: true},
+			provider.UserMessage("Answer."),
+		},
+		Tools:      []provider.Tool{{Name: "lookup", Description: "Looks up.", InputSchema: []byte(`{"type":"object","properties":{"q":{"type":"string"}}}`)}},
+		ToolChoice: provider.ToolChoice{Mode: provider.ToolChoiceTool, Name: "lookup"},
+		Output:     &provider.OutputSpec{Schema: []byte(schema)},
+		MaxTokens:  100,
+	}
+	resp, err := p.Generate(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, `{"b": 1, "a": "x"}`, resp.Text)
+	assert.Equal(t, provider.StopEnd, resp.StopReason)
+	assert.Equal(t, "STOP", resp.RawStopReason)
+	assert.Equal(t, "gemini-test-001", resp.Model)
+	assert.Equal(t, provider.Usage{InputTokens: 30, OutputTokens: 17, TotalTokens: 47, CachedInputTokens: 6, ReasoningTokens: 5}, resp.Usage)
+
+	sent := s.Requests()[0]
+	assert.Equal(t, "/v1beta/models/gemini-test:generateContent", sent.Path)
+	body := sent.JSON(t)
+	assert.Equal(t, map[string]any{"parts": []any{map[string]any{"text": "Be brief."}}, "role": "user"}, body["systemInstruction"])
+	contents := body["contents"].([]any)
+	require.Len(t, contents, 4, "the two tool results share one user turn")
+	assert.Equal(t, "model", contents[1].(map[string]any)["role"])
+	calls := contents[1].(map[string]any)["parts"].([]any)
+	assert.Equal(t, map[string]any{"id": "c1", "name": "lookup", "args": map[string]any{"q": "x"}}, calls[0].(map[string]any)["functionCall"])
+	results := contents[2].(map[string]any)["parts"].([]any)
+	require.Len(t, results, 2)
+	assert.Equal(t, map[string]any{"id": "c1", "name": "lookup", "response": map[string]any{"output": "found"}}, results[0].(map[string]any)["functionResponse"])
+	assert.Equal(t, map[string]any{"error": "none"}, results[1].(map[string]any)["functionResponse"].(map[string]any)["response"])
+
+	gen := body["generationConfig"].(map[string]any)
+	assert.Equal(t, "application/json", gen["responseMimeType"])
+	assert.Equal(t, []any{"b", "a"}, gen["responseJsonSchema"].(map[string]any)["propertyOrdering"])
+	assert.EqualValues(t, 100, gen["maxOutputTokens"])
+	tools := body["tools"].([]any)
+	decl := tools[0].(map[string]any)["functionDeclarations"].([]any)[0].(map[string]any)
+	assert.Equal(t, "lookup", decl["name"])
+	assert.Contains(t, decl, "parametersJsonSchema")
+	assert.Equal(t, map[string]any{"functionCallingConfig": map[string]any{"mode": "ANY", "allowedFunctionNames": []any{"lookup"}}}, body["toolConfig"])
+}
+
+func TestResponseMapping(t *testing.T) {
+	tests := []struct {
+		name     string
+		body     string
+		want     provider.StopReason
+		text     string
+		refusal  string
+		toolCall string
+	}{
+		{"max tokens", textReply(`{"a": "lo`, "MAX_TOKENS"), provider.StopLength, `{"a": "lo`, "", ""},
+		{"safety", candidate(`[]`, "SAFETY"), provider.StopContentFilter, "", "", ""},
+		{"recitation", textReply("x", "RECITATION"), provider.StopContentFilter, "x", "", ""},
+		{"other", textReply("x", "MALFORMED_FUNCTION_CALL"), provider.StopOther, "x", "", ""},
+		{"thoughts left out", candidate(`[{"text":"hmm","thought":true},{"text":"{}"}]`, "STOP"), provider.StopEnd, "{}", "", ""},
+		{"function call", callReply("submit_result", `{"ok": true}`), provider.StopToolUse, "", "", `{"ok":true}`},
+		{"prompt blocked", `{"promptFeedback":{"blockReason":"SAFETY","blockReasonMessage":"unsafe"},"usageMetadata":{"promptTokenCount":3,"totalTokenCount":3}}`,
+			provider.StopRefusal, "", "the prompt was blocked (SAFETY): unsafe", ""},
+		{"no candidate", `{"usageMetadata":{"promptTokenCount":3}}`, provider.StopOther, "", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newWireServer(t, wireReply{body: tc.body})
+			resp, err := newProvider(t, s).Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("hi")}})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, resp.StopReason)
+			assert.Equal(t, tc.text, resp.Text)
+			assert.Equal(t, tc.refusal, resp.Refusal)
+			if tc.toolCall != "" {
+				require.Len(t, resp.ToolCalls, 1)
+				assert.JSONEq(t, tc.toolCall, string(resp.ToolCalls[0].Arguments))
+				assert.Equal(t, "agentio_call_0", resp.ToolCalls[0].ID, "a call without an id gets one")
+			}
+		})
+	}
+}
+
+func TestLocalCallIDsAreNotSent(t *testing.T) {
+	s := newWireServer(t, wireReply{body: textReply("{}", "STOP")})
+	_, err := newProvider(t, s).Generate(context.Background(), &provider.Request{Messages: []provider.Message{
+		provider.UserMessage("hi"),
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "agentio_call_0", Name: "f", Arguments: []byte(`not json`)}}},
+		{Role: provider.RoleTool, ToolCallID: "agentio_call_0", Content: "bad", IsError: true},
+	}})
+	require.NoError(t, err)
+	contents := s.Requests()[0].JSON(t)["contents"].([]any)
+	call := contents[1].(map[string]any)["parts"].([]any)[0].(map[string]any)["functionCall"].(map[string]any)
+	assert.NotContains(t, call, "id")
+	assert.Equal(t, map[string]any{"arguments": "not json"}, call["args"], "broken arguments go back as a string")
+	result := contents[2].(map[string]any)["parts"].([]any)[0].(map[string]any)["functionResponse"].(map[string]any)
+	assert.NotContains(t, result, "id")
+	assert.Equal(t, "f", result["name"])
+}
+
+func TestInvalidRequests(t *testing.T) {
+	s := newWireServer(t)
+	p := newProvider(t, s)
+	for name, req := range map[string]*provider.Request{
+		"nil":            nil,
+		"negative":       {MaxTokens: -1, Messages: []provider.Message{provider.UserMessage("x")}},
+		"unknown role":   {Messages: []provider.Message{{Role: "system", Content: "x"}}},
+		"orphan result":  {Messages: []provider.Message{{Role: provider.RoleTool, ToolCallID: "x"}}},
+		"unnamed choice": {Messages: []provider.Message{provider.UserMessage("x")}, ToolChoice: provider.ToolChoice{Mode: provider.ToolChoiceTool}},
+		"bad schema":     {Messages: []provider.Message{provider.UserMessage("x")}, Output: &provider.OutputSpec{Schema: []byte(`{`)}},
+		"unnamed tool":   {Messages: []provider.Message{provider.UserMessage("x")}, Tools: []provider.Tool{{}}},
+	} {
+		_, err := p.Generate(context.Background(), req)
+		require.ErrorIs(t, err, provider.ErrInvalidRequest, name)
+	}
+	assert.Empty(t, s.Requests(), "nothing is sent")
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		reply wireReply
+		want  error
+	}{
+		{apiError(429, "RESOURCE_EXHAUSTED", "Quota exceeded"), provider.ErrRateLimited},
+		{apiError(503, "UNAVAILABLE", "The model is overloaded."), provider.ErrOverloaded},
+		{apiError(403, "PERMISSION_DENIED", "API key not valid"), provider.ErrAuth},
+		{apiError(400, "INVALID_ARGUMENT", "Invalid JSON payload received. Unknown name \"foo\" at 'generation_config.response_json_schema'"), provider.ErrSchemaRejected},
+		{apiError(400, "INVALID_ARGUMENT", "Please use a valid role: user, model."), provider.ErrInvalidRequest},
+	}
+	for _, tc := range tests {
+		s := newWireServer(t, tc.reply)
+		_, err := newProvider(t, s).Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
+		require.ErrorIs(t, err, tc.want)
+		var pe *provider.Error
+		require.True(t, errors.As(err, &pe))
+		assert.Equal(t, tc.reply.status, pe.StatusCode)
+		assert.NotEmpty(t, pe.Code)
+		assert.NotEmpty(t, pe.Message)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s := newWireServer(t, wireReply{body: textReply("{}", "STOP")})
+	_, err := newProvider(t, s).Generate(ctx, &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
+	require.ErrorIs(t, err, context.Canceled)
+}
+
+func TestConcurrentGenerate(t *testing.T) {
+	var replies []wireReply
+	for range 8 {
+		replies = append(replies, wireReply{body: textReply(`{"ok": true}`, "STOP")})
+	}
+	s := newWireServer(t, replies...)
+	p := newProvider(t, s)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
+			assert.NoError(t, err)
+			assert.Equal(t, `{"ok": true}`, resp.Text)
+		}()
+	}
+	wg.Wait()
+}
