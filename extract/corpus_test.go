@@ -272,3 +272,63 @@ func TestCorpusValidInputs(t *testing.T) {
 	t.Logf("valid inputs without repair: %d cases, %d return the expected value, %d listed with their reason", total, pass, listed)
 	assert.Equal(t, len(validInputExceptions), listed, "every exception names a valid-input case of the corpus")
 }
+
+// TestCorpusRepairFigures measures extraction with repair over the whole
+// shared corpus (cases needing a schema left out): the share of cases whose
+// expected value comes back, per category and in all; the share of the
+// cases three or more reference repairers agree on; how many cases return
+// a value that is not the expected one (worse than an error, which at
+// least makes the loop re-ask); and how many of the cases the suites expect
+// to fail are errors here.
+//
+//	go test ./extract -run CorpusRepairFigures -v
+func TestCorpusRepairFigures(t *testing.T) {
+	cases := loadCorpus(t)
+	type tally struct{ pass, total int }
+	per := map[string]*tally{}
+	var all, agreed, failures tally
+	wrong := 0
+	for _, c := range cases {
+		ok, _ := reproduces(c, extract.WithRepair())
+		tl := per[c.Category]
+		if tl == nil {
+			tl = &tally{}
+			per[c.Category] = tl
+		}
+		tl.total++
+		all.total++
+		if ok {
+			tl.pass++
+			all.pass++
+		}
+		if c.Consensus >= 3 {
+			agreed.total++
+			if ok {
+				agreed.pass++
+			}
+		}
+		if c.ExpectFailure {
+			failures.total++
+			if ok {
+				failures.pass++
+			}
+		} else if !ok {
+			if _, err := extract.JSON(c.Input, extract.WithRepair()); err == nil {
+				wrong++
+			}
+		}
+	}
+	pct := func(tl tally) string { return fmt.Sprintf("%4d/%-4d %5.1f%%", tl.pass, tl.total, 100*float64(tl.pass)/float64(max(tl.total, 1))) }
+	cats := make([]string, 0, len(per))
+	for k := range per {
+		cats = append(cats, k)
+	}
+	sort.Strings(cats)
+	var b strings.Builder
+	for _, k := range cats {
+		fmt.Fprintf(&b, "%-22s %s\n", k, pct(*per[k]))
+	}
+	fmt.Fprintf(&b, "%-22s %s\n%-22s %s\n%-22s %d\n%-22s %s\n", "all", pct(all), "agreed (consensus>=3)", pct(agreed),
+		"wrong values returned", wrong, "expected failures kept", pct(failures))
+	t.Logf("extraction with repair over %s:\n%s", corpusPath, b.String())
+}
