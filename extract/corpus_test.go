@@ -318,7 +318,9 @@ func TestCorpusRepairFigures(t *testing.T) {
 			}
 		}
 	}
-	pct := func(tl tally) string { return fmt.Sprintf("%4d/%-4d %5.1f%%", tl.pass, tl.total, 100*float64(tl.pass)/float64(max(tl.total, 1))) }
+	pct := func(tl tally) string {
+		return fmt.Sprintf("%4d/%-4d %5.1f%%", tl.pass, tl.total, 100*float64(tl.pass)/float64(max(tl.total, 1)))
+	}
 	cats := make([]string, 0, len(per))
 	for k := range per {
 		cats = append(cats, k)
