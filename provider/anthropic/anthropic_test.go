@@ -17,7 +17,7 @@ import (
 )
 
 func TestGenerateText(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textMessage("Hello.", "end_turn")})
+	s := newWireServer(t, wireReply{Body: textMessage("Hello.", "end_turn")})
 	p := newProvider(t, s)
 
 	resp, err := p.Generate(context.Background(), &provider.Request{
@@ -130,7 +130,7 @@ func TestRequestMapping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newWireServer(t, wireReply{body: textMessage("ok", "end_turn")})
+			s := newWireServer(t, wireReply{Body: textMessage("ok", "end_turn")})
 			p := newProvider(t, s)
 			_, err := p.Generate(context.Background(), &tt.req)
 			require.NoError(t, err)
@@ -147,54 +147,54 @@ func TestRequestMapping(t *testing.T) {
 func TestResponseMapping(t *testing.T) {
 	tests := []struct {
 		name string
-		body string
+		Body string
 		want provider.Response
 	}{
 		{
 			name: "json reply",
-			body: textMessage(`{"zeta":"z","alpha":1}`, "end_turn"),
+			Body: textMessage(`{"zeta":"z","alpha":1}`, "end_turn"),
 			want: provider.Response{Text: `{"zeta":"z","alpha":1}`, StopReason: provider.StopEnd, RawStopReason: "end_turn"},
 		},
 		{
 			name: "text blocks joined, thinking left out",
-			body: message(`[{"type":"thinking","thinking":"hmm","signature":"sig"},{"type":"text","text":"{\"a\":"},{"type":"text","text":"1}"}]`, "end_turn"),
+			Body: message(`[{"type":"thinking","thinking":"hmm","signature":"sig"},{"type":"text","text":"{\"a\":"},{"type":"text","text":"1}"}]`, "end_turn"),
 			want: provider.Response{Text: `{"a":1}`, StopReason: provider.StopEnd, RawStopReason: "end_turn"},
 		},
 		{
 			name: "tool call",
-			body: message(`[{"type":"text","text":"Calling."},{"type":"tool_use","id":"toolu_9","name":"submit_result","input":{"ok":true}}]`, "tool_use"),
+			Body: message(`[{"type":"text","text":"Calling."},{"type":"tool_use","id":"toolu_9","name":"submit_result","input":{"ok":true}}]`, "tool_use"),
 			want: provider.Response{Text: "Calling.", ToolCalls: []provider.ToolCall{{ID: "toolu_9", Name: "submit_result", Arguments: json.RawMessage(`{"ok":true}`)}},
 				StopReason: provider.StopToolUse, RawStopReason: "tool_use"},
 		},
 		{
 			name: "refusal",
-			body: textMessage("I can't help with that. ", "refusal"),
+			Body: textMessage("I can't help with that. ", "refusal"),
 			want: provider.Response{Text: "I can't help with that. ", Refusal: "I can't help with that.", StopReason: provider.StopRefusal, RawStopReason: "refusal"},
 		},
 		{
 			name: "max tokens",
-			body: textMessage(`{"zeta":"trunc`, "max_tokens"),
+			Body: textMessage(`{"zeta":"trunc`, "max_tokens"),
 			want: provider.Response{Text: `{"zeta":"trunc`, StopReason: provider.StopLength, RawStopReason: "max_tokens"},
 		},
 		{
 			name: "context window exceeded",
-			body: textMessage(`{"zeta":"trunc`, "model_context_window_exceeded"),
+			Body: textMessage(`{"zeta":"trunc`, "model_context_window_exceeded"),
 			want: provider.Response{Text: `{"zeta":"trunc`, StopReason: provider.StopLength, RawStopReason: "model_context_window_exceeded"},
 		},
 		{
 			name: "stop sequence",
-			body: textMessage("x", "stop_sequence"),
+			Body: textMessage("x", "stop_sequence"),
 			want: provider.Response{Text: "x", StopReason: provider.StopEnd, RawStopReason: "stop_sequence"},
 		},
 		{
 			name: "pause turn",
-			body: textMessage("x", "pause_turn"),
+			Body: textMessage("x", "pause_turn"),
 			want: provider.Response{Text: "x", StopReason: provider.StopOther, RawStopReason: "pause_turn"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newWireServer(t, wireReply{body: tt.body})
+			s := newWireServer(t, wireReply{Body: tt.Body})
 			p := newProvider(t, s)
 			resp, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
 			require.NoError(t, err)
@@ -211,62 +211,62 @@ func TestErrors(t *testing.T) {
 		reply    wireReply
 		sentinel error
 		kind     provider.ErrorKind
-		status   int
+		Status   int
 		message  string
 		code     string
 	}{
 		{
 			name:     "output schema rejected",
-			reply:    wireReply{status: 400, body: apiError("invalid_request_error", "output_config.format.schema: For 'number' type, property 'minimum' is not supported")},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, status: 400,
+			reply:    wireReply{Status: 400, Body: apiError("invalid_request_error", "output_config.format.schema: For 'number' type, property 'minimum' is not supported")},
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
 			message: "output_config.format.schema: For 'number' type, property 'minimum' is not supported", code: "invalid_request_error",
 		},
 		{
 			name:     "tool schema rejected",
-			reply:    wireReply{status: 400, body: apiError("invalid_request_error", "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12")},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, status: 400,
+			reply:    wireReply{Status: 400, Body: apiError("invalid_request_error", "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12")},
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
 			message: "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12", code: "invalid_request_error",
 		},
 		{
 			name:     "other bad request",
-			reply:    wireReply{status: 400, body: apiError("invalid_request_error", "messages: text content blocks must be non-empty")},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, status: 400,
+			reply:    wireReply{Status: 400, Body: apiError("invalid_request_error", "messages: text content blocks must be non-empty")},
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 400,
 			message: "messages: text content blocks must be non-empty", code: "invalid_request_error",
 		},
 		{
 			name:     "rate limited",
-			reply:    wireReply{status: 429, body: apiError("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit")},
-			sentinel: provider.ErrRateLimited, kind: provider.ErrorRateLimited, status: 429,
+			reply:    wireReply{Status: 429, Body: apiError("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit")},
+			sentinel: provider.ErrRateLimited, kind: provider.ErrorRateLimited, Status: 429,
 			message: "Number of request tokens has exceeded your per-minute rate limit", code: "rate_limit_error",
 		},
 		{
 			name:     "overloaded",
-			reply:    wireReply{status: 529, body: apiError("overloaded_error", "Overloaded")},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, status: 529,
+			reply:    wireReply{Status: 529, Body: apiError("overloaded_error", "Overloaded")},
+			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 529,
 			message: "Overloaded", code: "overloaded_error",
 		},
 		{
 			name:     "bad key",
-			reply:    wireReply{status: 401, body: apiError("authentication_error", "invalid x-api-key")},
-			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, status: 401,
+			reply:    wireReply{Status: 401, Body: apiError("authentication_error", "invalid x-api-key")},
+			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, Status: 401,
 			message: "invalid x-api-key", code: "authentication_error",
 		},
 		{
 			name:     "no permission",
-			reply:    wireReply{status: 403, body: apiError("permission_error", "Your API key does not have permission to use the specified resource.")},
-			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, status: 403,
+			reply:    wireReply{Status: 403, Body: apiError("permission_error", "Your API key does not have permission to use the specified resource.")},
+			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, Status: 403,
 			message: "Your API key does not have permission to use the specified resource.", code: "permission_error",
 		},
 		{
 			name:     "unknown model",
-			reply:    wireReply{status: 404, body: apiError("not_found_error", "model: claude-nope")},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, status: 404,
+			reply:    wireReply{Status: 404, Body: apiError("not_found_error", "model: claude-nope")},
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 404,
 			message: "model: claude-nope", code: "not_found_error",
 		},
 		{
 			name:     "plain text gateway error",
-			reply:    wireReply{status: 502, body: "Bad Gateway"},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, status: 502,
+			reply:    wireReply{Status: 502, Body: "Bad Gateway"},
+			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 502,
 			message: "Bad Gateway",
 		},
 	}
@@ -282,7 +282,7 @@ func TestErrors(t *testing.T) {
 			require.ErrorAs(t, err, &pe)
 			assert.Equal(t, tt.kind, pe.Kind)
 			assert.Equal(t, "anthropic", pe.Provider)
-			assert.Equal(t, tt.status, pe.StatusCode)
+			assert.Equal(t, tt.Status, pe.StatusCode)
 			assert.Equal(t, tt.message, pe.Message)
 			assert.Equal(t, tt.code, pe.Code)
 			assert.Equal(t, "req_test", pe.RequestID)
@@ -356,7 +356,7 @@ func TestCapabilities(t *testing.T) {
 // TestMaxTokensOption: Options.MaxTokens replaces the default limit, and a
 // tool choice naming a tool becomes "any" when ForcedTool is off.
 func TestMaxTokensOption(t *testing.T) {
-	s := newWireServer(t, wireReply{body: toolMessage("toolu_1", "submit_result", `{}`)})
+	s := newWireServer(t, wireReply{Body: toolMessage("toolu_1", "submit_result", `{}`)})
 	caps := provider.Capabilities{Tools: true}
 	p, err := anthropic.New(&anthropic.Options{Model: "claude-test", APIKey: "k", BaseURL: s.URL, MaxTokens: 512, Capabilities: &caps})
 	require.NoError(t, err)
@@ -372,7 +372,7 @@ func TestMaxTokensOption(t *testing.T) {
 }
 
 func TestContextCanceled(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textMessage("hi", "end_turn")})
+	s := newWireServer(t, wireReply{Body: textMessage("hi", "end_turn")})
 	p := newProvider(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -382,7 +382,7 @@ func TestContextCanceled(t *testing.T) {
 
 // TestClientOption: a caller's SDK client is used, with Options on top.
 func TestClientOption(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textMessage("hi", "end_turn")})
+	s := newWireServer(t, wireReply{Body: textMessage("hi", "end_turn")})
 	client := sdk.NewClient(option.WithBaseURL(s.URL), option.WithAPIKey("client-key"), option.WithMaxRetries(0))
 	p, err := anthropic.New(&anthropic.Options{Model: "claude-test", Client: &client, APIKey: "override-key"})
 	require.NoError(t, err)
@@ -395,7 +395,7 @@ func TestConcurrentGenerate(t *testing.T) {
 	const n = 8
 	var replies []wireReply
 	for i := 0; i < n; i++ {
-		replies = append(replies, wireReply{body: textMessage("ok", "end_turn")})
+		replies = append(replies, wireReply{Body: textMessage("ok", "end_turn")})
 	}
 	s := newWireServer(t, replies...)
 	p := newProvider(t, s)

@@ -74,8 +74,8 @@ func blocks(m map[string]any) []map[string]any {
 
 func TestEnforceNative(t *testing.T) {
 	s := newWireServer(t,
-		wireReply{body: textMessage(`{"title":"Crash on save","severity":"critical"}`, "end_turn")},
-		wireReply{body: textMessage(`{"title":"Crash on save","severity":"high"}`, "end_turn")},
+		wireReply{Body: textMessage(`{"title":"Crash on save","severity":"critical"}`, "end_turn")},
+		wireReply{Body: textMessage(`{"title":"Crash on save","severity":"high"}`, "end_turn")},
 	)
 	p := newProvider(t, s)
 	sch := mustSchema(t, reviewSchema)
@@ -104,8 +104,8 @@ func TestEnforceNative(t *testing.T) {
 
 func TestEnforceTool(t *testing.T) {
 	s := newWireServer(t,
-		wireReply{body: toolMessage("toolu_1", "submit_result", `{"title":"","severity":"high"}`)},
-		wireReply{body: toolMessage("toolu_2", "submit_result", `{"title":"Crash on save","severity":"high","note":"in the editor"}`)},
+		wireReply{Body: toolMessage("toolu_1", "submit_result", `{"title":"","severity":"high"}`)},
+		wireReply{Body: toolMessage("toolu_2", "submit_result", `{"title":"Crash on save","severity":"high","note":"in the editor"}`)},
 	)
 	p := newProvider(t, s)
 	sch := mustSchema(t, reviewSchema)
@@ -146,7 +146,7 @@ func TestEnforceTool(t *testing.T) {
 // TestEnforceToolCapabilities: a model without structured outputs gets
 // the forced tool from ModeAuto.
 func TestEnforceToolCapabilities(t *testing.T) {
-	s := newWireServer(t, wireReply{body: toolMessage("toolu_1", "submit_result", `{"title":"Typo","severity":"low"}`)})
+	s := newWireServer(t, wireReply{Body: toolMessage("toolu_1", "submit_result", `{"title":"Typo","severity":"low"}`)})
 	caps := anthropic.ToolCapabilities()
 	p, err := anthropic.New(&anthropic.Options{Model: "claude-old", APIKey: "k", BaseURL: s.URL, Capabilities: &caps})
 	require.NoError(t, err)
@@ -166,7 +166,7 @@ func TestEnforceTruncated(t *testing.T) {
 				cut = message(`[{"type":"tool_use","id":"toolu_1","name":"submit_result","input":{"title":"Crash on sa"}}]`, "max_tokens")
 				whole = toolMessage("toolu_2", "submit_result", `{"title":"Crash on save","severity":"high"}`)
 			}
-			s := newWireServer(t, wireReply{body: cut}, wireReply{body: whole})
+			s := newWireServer(t, wireReply{Body: cut}, wireReply{Body: whole})
 			p := newProvider(t, s)
 			res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review.", MaxTokens: 64},
 				mustSchema(t, reviewSchema), enforce.WithMode(mode), enforce.WithRaiseMaxTokens(1024))
@@ -181,7 +181,7 @@ func TestEnforceTruncated(t *testing.T) {
 }
 
 func TestEnforceRefusal(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textMessage("I can't help with that.", "refusal")})
+	s := newWireServer(t, wireReply{Body: textMessage("I can't help with that.", "refusal")})
 	p := newProvider(t, s)
 	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, mustSchema(t, reviewSchema))
 	require.ErrorIs(t, err, enforce.ErrRefused)
@@ -193,7 +193,7 @@ func TestEnforceRefusal(t *testing.T) {
 }
 
 func TestEnforceRateLimited(t *testing.T) {
-	s := newWireServer(t, wireReply{status: 429, body: apiError("rate_limit_error", "rate limited"), headers: map[string]string{"retry-after": "1"}})
+	s := newWireServer(t, wireReply{Status: 429, Body: apiError("rate_limit_error", "rate limited"), Header: map[string]string{"retry-after": "1"}})
 	p := newProvider(t, s)
 	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, mustSchema(t, reviewSchema))
 	require.ErrorIs(t, err, provider.ErrRateLimited)
@@ -206,8 +206,8 @@ func TestEnforceSchemaRejectedFallsBackToPrompt(t *testing.T) {
 	for _, mode := range []enforce.Mode{enforce.ModeNative, enforce.ModeTool} {
 		t.Run(string(mode), func(t *testing.T) {
 			s := newWireServer(t,
-				wireReply{status: 400, body: apiError("invalid_request_error", "output_config.format.schema: Schema is too complex for compilation")},
-				wireReply{body: textMessage("Here:\n```json\n{\"title\":\"Typo\",\"severity\":\"low\"}\n```", "end_turn")},
+				wireReply{Status: 400, Body: apiError("invalid_request_error", "output_config.format.schema: Schema is too complex for compilation")},
+				wireReply{Body: textMessage("Here:\n```json\n{\"title\":\"Typo\",\"severity\":\"low\"}\n```", "end_turn")},
 			)
 			p := newProvider(t, s)
 			res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review the diff."}, mustSchema(t, reviewSchema), enforce.WithMode(mode))

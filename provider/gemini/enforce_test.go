@@ -34,9 +34,9 @@ func mustSchema(t *testing.T) *schema.Schema {
 // submit_result call in tool mode.
 func reply(mode enforce.Mode, value string) wireReply {
 	if mode == enforce.ModeTool {
-		return wireReply{body: callReply(enforce.ToolName, value)}
+		return wireReply{Body: callReply(enforce.ToolName, value)}
 	}
-	return wireReply{body: textReply(value, "STOP")}
+	return wireReply{Body: textReply(value, "STOP")}
 }
 
 func TestEnforceModes(t *testing.T) {
@@ -78,14 +78,14 @@ func TestEnforceAutoPicksNative(t *testing.T) {
 
 func TestEnforceTruncatedRefusedAndRateLimited(t *testing.T) {
 	s := newWireServer(t,
-		wireReply{body: textReply(`{"title": "Nil de`, "MAX_TOKENS")},
-		wireReply{body: textReply(`{"title": "Nil deref", "severity": "high"}`, "STOP")},
+		wireReply{Body: textReply(`{"title": "Nil de`, "MAX_TOKENS")},
+		wireReply{Body: textReply(`{"title": "Nil deref", "severity": "high"}`, "STOP")},
 	)
 	res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t))
 	require.NoError(t, err)
 	assert.Equal(t, enforce.OutcomeTruncated, res.Attempts[0].Outcome)
 
-	s = newWireServer(t, wireReply{body: candidate(`[]`, "SAFETY")})
+	s = newWireServer(t, wireReply{Body: candidate(`[]`, "SAFETY")})
 	_, err = enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t))
 	require.ErrorIs(t, err, enforce.ErrRefused)
 
@@ -100,7 +100,7 @@ func TestEnforceSchemaRejectedFallsBack(t *testing.T) {
 		t.Run(string(mode), func(t *testing.T) {
 			s := newWireServer(t,
 				apiError(400, "INVALID_ARGUMENT", "* GenerateContentRequest.generation_config.response_json_schema: schema is too deeply nested"),
-				wireReply{body: textReply(`{"title": "x", "severity": "low"}`, "STOP")},
+				wireReply{Body: textReply(`{"title": "x", "severity": "low"}`, "STOP")},
 			)
 			res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode))
 			require.NoError(t, err)

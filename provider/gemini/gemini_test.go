@@ -30,7 +30,7 @@ func TestNewOptions(t *testing.T) {
 }
 
 func TestRequestMapping(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textReply(`{"b": 1, "a": "x"}`, "STOP")})
+	s := newWireServer(t, wireReply{Body: textReply(`{"b": 1, "a": "x"}`, "STOP")})
 	p := newProvider(t, s)
 	schema := `{"type":"object","properties":{"b":{"type":"integer"},"a":{"type":"string"}},"propertyOrdering":["b","a"]}`
 	req := &provider.Request{
@@ -101,7 +101,7 @@ func TestResponseMapping(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newWireServer(t, wireReply{body: tc.body})
+			s := newWireServer(t, wireReply{Body: tc.body})
 			resp, err := newProvider(t, s).Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("hi")}})
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, resp.StopReason)
@@ -117,7 +117,7 @@ func TestResponseMapping(t *testing.T) {
 }
 
 func TestLocalCallIDsAreNotSent(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textReply("{}", "STOP")})
+	s := newWireServer(t, wireReply{Body: textReply("{}", "STOP")})
 	_, err := newProvider(t, s).Generate(context.Background(), &provider.Request{Messages: []provider.Message{
 		provider.UserMessage("hi"),
 		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "agentio_call_0", Name: "f", Arguments: []byte(`not json`)}}},
@@ -168,14 +168,14 @@ func TestErrors(t *testing.T) {
 		require.ErrorIs(t, err, tc.want)
 		var pe *provider.Error
 		require.True(t, errors.As(err, &pe))
-		assert.Equal(t, tc.reply.status, pe.StatusCode)
+		assert.Equal(t, tc.reply.Status, pe.StatusCode)
 		assert.NotEmpty(t, pe.Code)
 		assert.NotEmpty(t, pe.Message)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	s := newWireServer(t, wireReply{body: textReply("{}", "STOP")})
+	s := newWireServer(t, wireReply{Body: textReply("{}", "STOP")})
 	_, err := newProvider(t, s).Generate(ctx, &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
 	require.ErrorIs(t, err, context.Canceled)
 }
@@ -183,7 +183,7 @@ func TestErrors(t *testing.T) {
 func TestConcurrentGenerate(t *testing.T) {
 	var replies []wireReply
 	for range 8 {
-		replies = append(replies, wireReply{body: textReply(`{"ok": true}`, "STOP")})
+		replies = append(replies, wireReply{Body: textReply(`{"ok": true}`, "STOP")})
 	}
 	s := newWireServer(t, replies...)
 	p := newProvider(t, s)

@@ -65,8 +65,8 @@ func turns(t *testing.T, r wireRequest) []map[string]any {
 
 func TestEnforceNative(t *testing.T) {
 	s := newWireServer(t,
-		wireReply{body: textChat(`{"title":"Crash on save","severity":"critical"}`, "stop")},
-		wireReply{body: textChat(`{"title":"Crash on save","severity":"high"}`, "stop")},
+		wireReply{Body: textChat(`{"title":"Crash on save","severity":"critical"}`, "stop")},
+		wireReply{Body: textChat(`{"title":"Crash on save","severity":"high"}`, "stop")},
 	)
 	p := newProvider(t, s)
 	sch := mustSchema(t, reviewSchema)
@@ -96,8 +96,8 @@ func TestEnforceNative(t *testing.T) {
 // the call with a tool message.
 func TestEnforceTool(t *testing.T) {
 	s := newWireServer(t,
-		wireReply{body: toolChat("", "submit_result", `{"title":"","severity":"high"}`)},
-		wireReply{body: toolChat("", "submit_result", `{"title":"Crash on save","severity":"high","note":"in the editor"}`)},
+		wireReply{Body: toolChat("", "submit_result", `{"title":"","severity":"high"}`)},
+		wireReply{Body: toolChat("", "submit_result", `{"title":"Crash on save","severity":"high","note":"in the editor"}`)},
 	)
 	p := newProvider(t, s)
 	sch := mustSchema(t, reviewSchema)
@@ -133,8 +133,8 @@ func TestEnforceTool(t *testing.T) {
 
 func TestEnforceTruncated(t *testing.T) {
 	s := newWireServer(t,
-		wireReply{body: textChat(`{"title":"Crash on sa`, "length")},
-		wireReply{body: textChat(`{"title":"Crash on save","severity":"high"}`, "stop")},
+		wireReply{Body: textChat(`{"title":"Crash on sa`, "length")},
+		wireReply{Body: textChat(`{"title":"Crash on save","severity":"high"}`, "stop")},
 	)
 	p := newProvider(t, s)
 	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review.", MaxTokens: 64},
@@ -151,8 +151,8 @@ func TestEnforceTruncated(t *testing.T) {
 // re-asked for a shorter answer, not for a JSON fix.
 func TestEnforceTruncatedReask(t *testing.T) {
 	s := newWireServer(t,
-		wireReply{body: textChat(`{"title":"Crash on sa`, "length")},
-		wireReply{body: textChat(`{"title":"Crash","severity":"high"}`, "stop")},
+		wireReply{Body: textChat(`{"title":"Crash on sa`, "length")},
+		wireReply{Body: textChat(`{"title":"Crash","severity":"high"}`, "stop")},
 	)
 	p := newProvider(t, s)
 	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, mustSchema(t, reviewSchema))
@@ -164,7 +164,7 @@ func TestEnforceTruncatedReask(t *testing.T) {
 }
 
 func TestEnforceRateLimited(t *testing.T) {
-	s := newWireServer(t, wireReply{status: 429, body: `{"error":"too many requests"}`})
+	s := newWireServer(t, wireReply{Status: 429, Body: `{"error":"too many requests"}`})
 	p := newProvider(t, s)
 	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, mustSchema(t, reviewSchema))
 	require.ErrorIs(t, err, provider.ErrRateLimited)
@@ -176,7 +176,7 @@ func TestEnforceRateLimited(t *testing.T) {
 // TestEnforceRefusal: Ollama has no refusal signal; a model that declines
 // in words gives no JSON, and the loop re-asks until it gives up.
 func TestEnforceRefusal(t *testing.T) {
-	no := wireReply{body: textChat("I can't help with that.", "stop")}
+	no := wireReply{Body: textChat("I can't help with that.", "stop")}
 	s := newWireServer(t, no, no)
 	p := newProvider(t, s)
 	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, mustSchema(t, reviewSchema), enforce.WithMaxRetries(1))
@@ -189,8 +189,8 @@ func TestEnforceRefusal(t *testing.T) {
 
 func TestEnforceSchemaRejectedFallsBackToPrompt(t *testing.T) {
 	s := newWireServer(t,
-		wireReply{status: 400, body: `{"error":"invalid format: expected \"json\" or a valid JSON schema"}`},
-		wireReply{body: textChat("Here:\n```json\n{\"title\":\"Typo\",\"severity\":\"low\"}\n```", "stop")},
+		wireReply{Status: 400, Body: `{"error":"invalid format: expected \"json\" or a valid JSON schema"}`},
+		wireReply{Body: textChat("Here:\n```json\n{\"title\":\"Typo\",\"severity\":\"low\"}\n```", "stop")},
 	)
 	p := newProvider(t, s)
 	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review the diff."}, mustSchema(t, reviewSchema))

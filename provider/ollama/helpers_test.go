@@ -2,82 +2,26 @@ package ollama_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentio/agentio/internal/wiretest"
 	"github.com/agentio/agentio/provider/ollama"
 )
 
-// A wireReply is one scripted HTTP response.
-type wireReply struct {
-	status int // 200 when zero
-	body   string
-}
-
-// A wireRequest is one request the server received.
-type wireRequest struct {
-	Method string
-	Path   string
-	Header http.Header
-	Body   []byte
-}
-
-// JSON decodes the request body.
-func (r wireRequest) JSON(t *testing.T) map[string]any {
-	t.Helper()
-	var v map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &v), "request body: %s", r.Body)
-	return v
-}
-
-// A wireServer is a local HTTP server speaking Ollama's /api/chat wire
-// format from a script: it answers each request with the next reply and
-// records it.
-type wireServer struct {
-	*httptest.Server
-	mu       sync.Mutex
-	replies  []wireReply
-	requests []wireRequest
-}
+// The wire test server: Ollama's wire format from a script (see
+// internal/wiretest).
+type (
+	wireReply   = wiretest.Reply
+	wireRequest = wiretest.Request
+	wireServer  = wiretest.Server
+)
 
 func newWireServer(t *testing.T, replies ...wireReply) *wireServer {
 	t.Helper()
-	s := &wireServer{replies: replies}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *wireServer) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	s.mu.Lock()
-	s.requests = append(s.requests, wireRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
-	var reply wireReply
-	if len(s.replies) > 0 {
-		reply, s.replies = s.replies[0], s.replies[1:]
-	} else {
-		reply = wireReply{status: http.StatusInternalServerError, body: `{"error":"no scripted reply left"}`}
-	}
-	s.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	status := reply.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	w.WriteHeader(status)
-	_, _ = io.WriteString(w, reply.body)
-}
-
-// Requests returns the recorded requests.
-func (s *wireServer) Requests() []wireRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]wireRequest(nil), s.requests...)
+	return wiretest.New(t, wiretest.Options{Header: map[string]string{"Content-Type": "application/json; charset=utf-8"}, Exhausted: wireReply{Status: http.StatusInternalServerError, Body: `{"error":"no scripted reply left"}`}}, replies...)
 }
 
 // newProvider returns a Provider for s.

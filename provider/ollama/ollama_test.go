@@ -17,7 +17,7 @@ import (
 )
 
 func TestGenerateText(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textChat("Hello.", "stop")})
+	s := newWireServer(t, wireReply{Body: textChat("Hello.", "stop")})
 	p := newProvider(t, s)
 	resp, err := p.Generate(context.Background(), &provider.Request{
 		System:    "Be brief.",
@@ -120,7 +120,7 @@ func TestRequestMapping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newWireServer(t, wireReply{body: textChat("ok", "stop")})
+			s := newWireServer(t, wireReply{Body: textChat("ok", "stop")})
 			p := newProvider(t, s)
 			_, err := p.Generate(context.Background(), &tt.req)
 			require.NoError(t, err)
@@ -137,50 +137,50 @@ func TestRequestMapping(t *testing.T) {
 func TestResponseMapping(t *testing.T) {
 	tests := []struct {
 		name string
-		body string
+		Body string
 		want provider.Response
 	}{
 		{
 			name: "json reply",
-			body: textChat(`{"zeta":"z","alpha":1}`, "stop"),
+			Body: textChat(`{"zeta":"z","alpha":1}`, "stop"),
 			want: provider.Response{Text: `{"zeta":"z","alpha":1}`, StopReason: provider.StopEnd, RawStopReason: "stop"},
 		},
 		{
 			name: "thinking left out",
-			body: chat(`{"role":"assistant","content":"{}","thinking":"Let me think."}`, "stop"),
+			Body: chat(`{"role":"assistant","content":"{}","thinking":"Let me think."}`, "stop"),
 			want: provider.Response{Text: "{}", StopReason: provider.StopEnd, RawStopReason: "stop"},
 		},
 		{
 			name: "tool call with id",
-			body: toolChat("call_abc", "submit_result", `{"ok":true}`),
+			Body: toolChat("call_abc", "submit_result", `{"ok":true}`),
 			want: provider.Response{ToolCalls: []provider.ToolCall{{ID: "call_abc", Name: "submit_result", Arguments: json.RawMessage(`{"ok":true}`)}},
 				StopReason: provider.StopToolUse, RawStopReason: "stop"},
 		},
 		{
 			name: "tool call without id",
-			body: toolChat("", "submit_result", `{"ok":true}`),
+			Body: toolChat("", "submit_result", `{"ok":true}`),
 			want: provider.Response{ToolCalls: []provider.ToolCall{{ID: "call_0", Name: "submit_result", Arguments: json.RawMessage(`{"ok":true}`)}},
 				StopReason: provider.StopToolUse, RawStopReason: "stop"},
 		},
 		{
 			name: "length",
-			body: textChat(`{"zeta":"trunc`, "length"),
+			Body: textChat(`{"zeta":"trunc`, "length"),
 			want: provider.Response{Text: `{"zeta":"trunc`, StopReason: provider.StopLength, RawStopReason: "length"},
 		},
 		{
 			name: "no done reason",
-			body: textChat("x", ""),
+			Body: textChat("x", ""),
 			want: provider.Response{Text: "x"},
 		},
 		{
 			name: "unload",
-			body: textChat("", "unload"),
+			Body: textChat("", "unload"),
 			want: provider.Response{StopReason: provider.StopOther, RawStopReason: "unload"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newWireServer(t, wireReply{body: tt.body})
+			s := newWireServer(t, wireReply{Body: tt.Body})
 			p := newProvider(t, s)
 			resp, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
 			require.NoError(t, err)
@@ -200,61 +200,61 @@ func TestErrors(t *testing.T) {
 		reply    wireReply
 		sentinel error
 		kind     provider.ErrorKind
-		status   int
+		Status   int
 		message  string
 	}{
 		{
 			name: "schema rejected", req: schemaReq,
-			reply:    wireReply{status: 400, body: `{"error":"invalid format: expected \"json\" or a valid JSON schema"}`},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, status: 400,
+			reply:    wireReply{Status: 400, Body: `{"error":"invalid format: expected \"json\" or a valid JSON schema"}`},
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
 			message: `invalid format: expected "json" or a valid JSON schema`,
 		},
 		{
 			name: "grammar failure", req: schemaReq,
-			reply:    wireReply{status: 500, body: `{"error":"failed to load grammar from schema"}`},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, status: 500,
+			reply:    wireReply{Status: 500, Body: `{"error":"failed to load grammar from schema"}`},
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 500,
 			message: "failed to load grammar from schema",
 		},
 		{
 			name: "format complaint without a schema sent", req: plainReq,
-			reply:    wireReply{status: 400, body: `{"error":"invalid message format"}`},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, status: 400,
+			reply:    wireReply{Status: 400, Body: `{"error":"invalid message format"}`},
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 400,
 			message: "invalid message format",
 		},
 		{
 			name: "model not pulled", req: schemaReq,
-			reply:    wireReply{status: 404, body: `{"error":"model \"qwen3\" not found, try pulling it first"}`},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, status: 404,
+			reply:    wireReply{Status: 404, Body: `{"error":"model \"qwen3\" not found, try pulling it first"}`},
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 404,
 			message: `model "qwen3" not found, try pulling it first`,
 		},
 		{
 			name: "rate limited by a proxy", req: plainReq,
-			reply:    wireReply{status: 429, body: `{"error":"too many requests"}`},
-			sentinel: provider.ErrRateLimited, kind: provider.ErrorRateLimited, status: 429,
+			reply:    wireReply{Status: 429, Body: `{"error":"too many requests"}`},
+			sentinel: provider.ErrRateLimited, kind: provider.ErrorRateLimited, Status: 429,
 			message: "too many requests",
 		},
 		{
 			name: "unauthorized by a proxy", req: plainReq,
-			reply:    wireReply{status: 401, body: "unauthorized"},
-			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, status: 401,
+			reply:    wireReply{Status: 401, Body: "unauthorized"},
+			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, Status: 401,
 			message: "unauthorized",
 		},
 		{
 			name: "server busy", req: plainReq,
-			reply:    wireReply{status: 503, body: `{"error":"server busy, please try again.  maximum pending requests exceeded"}`},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, status: 503,
+			reply:    wireReply{Status: 503, Body: `{"error":"server busy, please try again.  maximum pending requests exceeded"}`},
+			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 503,
 			message: "server busy, please try again.  maximum pending requests exceeded",
 		},
 		{
 			name: "out of memory", req: plainReq,
-			reply:    wireReply{status: 500, body: `{"error":"model requires more system memory (9.0 GiB) than is available (4.0 GiB)"}`},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, status: 500,
+			reply:    wireReply{Status: 500, Body: `{"error":"model requires more system memory (9.0 GiB) than is available (4.0 GiB)"}`},
+			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 500,
 			message: "model requires more system memory (9.0 GiB) than is available (4.0 GiB)",
 		},
 		{
 			name: "error in a 200 body", req: plainReq,
-			reply: wireReply{body: `{"error":"an error was encountered while running the model"}`},
-			kind:  provider.ErrorOther, status: 200,
+			reply: wireReply{Body: `{"error":"an error was encountered while running the model"}`},
+			kind:  provider.ErrorOther, Status: 200,
 			message: "an error was encountered while running the model",
 		},
 	}
@@ -272,7 +272,7 @@ func TestErrors(t *testing.T) {
 			require.ErrorAs(t, err, &pe)
 			assert.Equal(t, tt.kind, pe.Kind)
 			assert.Equal(t, "ollama", pe.Provider)
-			assert.Equal(t, tt.status, pe.StatusCode)
+			assert.Equal(t, tt.Status, pe.StatusCode)
 			assert.Equal(t, tt.message, pe.Message)
 			assert.True(t, strings.HasPrefix(err.Error(), "ollama: "), err.Error())
 		})
@@ -390,7 +390,7 @@ func TestCapabilities(t *testing.T) {
 
 // TestNumCtx: the context window goes out with every request.
 func TestNumCtx(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textChat("ok", "stop")}, wireReply{body: textChat("ok", "stop")})
+	s := newWireServer(t, wireReply{Body: textChat("ok", "stop")}, wireReply{Body: textChat("ok", "stop")})
 	p, err := ollama.New(&ollama.Options{Model: "qwen3", BaseURL: s.URL, NumCtx: 16384})
 	require.NoError(t, err)
 	for _, limit := range []int{0, 256} {
@@ -403,7 +403,7 @@ func TestNumCtx(t *testing.T) {
 }
 
 func TestContextCanceled(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textChat("hi", "stop")})
+	s := newWireServer(t, wireReply{Body: textChat("hi", "stop")})
 	p := newProvider(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -415,7 +415,7 @@ func TestConcurrentGenerate(t *testing.T) {
 	const n = 8
 	var replies []wireReply
 	for i := 0; i < n; i++ {
-		replies = append(replies, wireReply{body: textChat("ok", "stop")})
+		replies = append(replies, wireReply{Body: textChat("ok", "stop")})
 	}
 	s := newWireServer(t, replies...)
 	p := newProvider(t, s)

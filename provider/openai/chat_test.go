@@ -18,7 +18,7 @@ import (
 )
 
 func TestChatText(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textReply("Hello.", "stop")})
+	s := newWireServer(t, wireReply{Body: textReply("Hello.", "stop")})
 	p := newOfficial(t, s, openai.APIChatCompletions)
 
 	resp, err := p.Generate(context.Background(), &provider.Request{
@@ -139,7 +139,7 @@ func TestChatRequestMapping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newWireServer(t, wireReply{body: textReply("ok", "stop")})
+			s := newWireServer(t, wireReply{Body: textReply("ok", "stop")})
 			p := newOfficial(t, s, openai.APIChatCompletions)
 			_, err := p.Generate(context.Background(), &tt.req)
 			require.NoError(t, err)
@@ -158,60 +158,60 @@ func TestChatRequestMapping(t *testing.T) {
 func TestChatResponseMapping(t *testing.T) {
 	tests := []struct {
 		name string
-		body string
+		Body string
 		want provider.Response
 	}{
 		{
 			name: "json schema reply",
-			body: textReply(`{"zeta":"z","alpha":1}`, "stop"),
+			Body: textReply(`{"zeta":"z","alpha":1}`, "stop"),
 			want: provider.Response{Text: `{"zeta":"z","alpha":1}`, StopReason: provider.StopEnd, RawStopReason: "stop"},
 		},
 		{
 			name: "forced tool call finishes with stop",
-			body: toolReply("call_9", "submit_result", `{"ok":true}`, "stop"),
+			Body: toolReply("call_9", "submit_result", `{"ok":true}`, "stop"),
 			want: provider.Response{ToolCalls: []provider.ToolCall{{ID: "call_9", Name: "submit_result", Arguments: json.RawMessage(`{"ok":true}`)}},
 				StopReason: provider.StopToolUse, RawStopReason: "stop"},
 		},
 		{
 			name: "tool calls",
-			body: toolReply("call_1", "weather", `{"city":"Oslo"}`, "tool_calls"),
+			Body: toolReply("call_1", "weather", `{"city":"Oslo"}`, "tool_calls"),
 			want: provider.Response{ToolCalls: []provider.ToolCall{{ID: "call_1", Name: "weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)}},
 				StopReason: provider.StopToolUse, RawStopReason: "tool_calls"},
 		},
 		{
 			name: "refusal",
-			body: chatReply(`{"role":"assistant","content":null,"refusal":"I can't help with that."}`, "stop"),
+			Body: chatReply(`{"role":"assistant","content":null,"refusal":"I can't help with that."}`, "stop"),
 			want: provider.Response{Refusal: "I can't help with that.", StopReason: provider.StopRefusal, RawStopReason: "stop"},
 		},
 		{
 			name: "length",
-			body: textReply(`{"zeta":"trunc`, "length"),
+			Body: textReply(`{"zeta":"trunc`, "length"),
 			want: provider.Response{Text: `{"zeta":"trunc`, StopReason: provider.StopLength, RawStopReason: "length"},
 		},
 		{
 			name: "content filter",
-			body: textReply("", "content_filter"),
+			Body: textReply("", "content_filter"),
 			want: provider.Response{StopReason: provider.StopContentFilter, RawStopReason: "content_filter"},
 		},
 		{
 			name: "no finish reason",
-			body: textReply("x", ""),
+			Body: textReply("x", ""),
 			want: provider.Response{Text: "x"},
 		},
 		{
 			name: "no finish reason, tool call",
-			body: toolReply("call_3", "weather", `{}`, ""),
+			Body: toolReply("call_3", "weather", `{}`, ""),
 			want: provider.Response{ToolCalls: []provider.ToolCall{{ID: "call_3", Name: "weather", Arguments: json.RawMessage(`{}`)}}, StopReason: provider.StopToolUse},
 		},
 		{
 			name: "unknown finish reason",
-			body: textReply("x", "eos_token"),
+			Body: textReply("x", "eos_token"),
 			want: provider.Response{Text: "x", StopReason: provider.StopOther, RawStopReason: "eos_token"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newWireServer(t, wireReply{body: tt.body})
+			s := newWireServer(t, wireReply{Body: tt.Body})
 			p := newOfficial(t, s, openai.APIChatCompletions)
 			resp, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
 			require.NoError(t, err)
@@ -223,7 +223,7 @@ func TestChatResponseMapping(t *testing.T) {
 }
 
 func TestChatUsageWithoutDetails(t *testing.T) {
-	s := newWireServer(t, wireReply{body: `{"id":"x","object":"chat.completion","created":1,"model":"m",` +
+	s := newWireServer(t, wireReply{Body: `{"id":"x","object":"chat.completion","created":1,"model":"m",` +
 		`"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],` +
 		`"usage":{"prompt_tokens":3,"completion_tokens":4}}`})
 	p := newOfficial(t, s, openai.APIChatCompletions)
@@ -233,7 +233,7 @@ func TestChatUsageWithoutDetails(t *testing.T) {
 }
 
 func TestChatNoChoices(t *testing.T) {
-	s := newWireServer(t, wireReply{body: `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[]}`})
+	s := newWireServer(t, wireReply{Body: `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[]}`})
 	p := newOfficial(t, s, openai.APIChatCompletions)
 	_, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
 	var pe *provider.Error
@@ -247,74 +247,74 @@ func TestErrors(t *testing.T) {
 		reply     wireReply
 		sentinel  error
 		kind      provider.ErrorKind
-		status    int
+		Status    int
 		message   string
 		code      string
 		requestID string
 	}{
 		{
 			name: "response format schema rejected",
-			reply: wireReply{status: 400, body: apiError(
+			reply: wireReply{Status: 400, Body: apiError(
 				"Invalid schema for response_format 'result': In context=(), 'additionalProperties' is required to be supplied and to be false.",
 				"invalid_request_error", "response_format", "invalid_json_schema")},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, status: 400,
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
 			message: "Invalid schema for response_format 'result': In context=(), 'additionalProperties' is required to be supplied and to be false.",
 			code:    "invalid_json_schema", requestID: "req_test",
 		},
 		{
 			name: "tool schema rejected",
-			reply: wireReply{status: 400, body: apiError("Invalid schema for function 'submit_result': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"array\"'.",
+			reply: wireReply{Status: 400, Body: apiError("Invalid schema for function 'submit_result': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"array\"'.",
 				"invalid_request_error", "tools[0].function.parameters", "invalid_function_parameters")},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, status: 400,
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
 			message: "Invalid schema for function 'submit_result': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"array\"'.",
 			code:    "invalid_function_parameters", requestID: "req_test",
 		},
 		{
 			name:     "other bad request",
-			reply:    wireReply{status: 400, body: apiError("Unsupported parameter: 'max_tokens' is not supported with this model.", "invalid_request_error", "max_tokens", "unsupported_parameter")},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, status: 400,
+			reply:    wireReply{Status: 400, Body: apiError("Unsupported parameter: 'max_tokens' is not supported with this model.", "invalid_request_error", "max_tokens", "unsupported_parameter")},
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 400,
 			message: "Unsupported parameter: 'max_tokens' is not supported with this model.", code: "unsupported_parameter", requestID: "req_test",
 		},
 		{
 			name:     "rate limited",
-			reply:    wireReply{status: 429, body: apiError("Rate limit reached for gpt-test on tokens per min (TPM).", "tokens", "", "rate_limit_exceeded"), headers: map[string]string{"x-request-id": "req_429"}},
-			sentinel: provider.ErrRateLimited, kind: provider.ErrorRateLimited, status: 429,
+			reply:    wireReply{Status: 429, Body: apiError("Rate limit reached for gpt-test on tokens per min (TPM).", "tokens", "", "rate_limit_exceeded"), Header: map[string]string{"x-request-id": "req_429"}},
+			sentinel: provider.ErrRateLimited, kind: provider.ErrorRateLimited, Status: 429,
 			message: "Rate limit reached for gpt-test on tokens per min (TPM).", code: "rate_limit_exceeded", requestID: "req_429",
 		},
 		{
 			name:     "bad key",
-			reply:    wireReply{status: 401, body: apiError("Incorrect API key provided: sk-bad.", "invalid_request_error", "", "invalid_api_key")},
-			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, status: 401,
+			reply:    wireReply{Status: 401, Body: apiError("Incorrect API key provided: sk-bad.", "invalid_request_error", "", "invalid_api_key")},
+			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, Status: 401,
 			message: "Incorrect API key provided: sk-bad.", code: "invalid_api_key", requestID: "req_test",
 		},
 		{
 			name:     "forbidden",
-			reply:    wireReply{status: 403, body: apiError("Project does not have access to model gpt-test.", "invalid_request_error", "", "model_not_found")},
-			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, status: 403,
+			reply:    wireReply{Status: 403, Body: apiError("Project does not have access to model gpt-test.", "invalid_request_error", "", "model_not_found")},
+			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, Status: 403,
 			message: "Project does not have access to model gpt-test.", code: "model_not_found", requestID: "req_test",
 		},
 		{
 			name:     "overloaded",
-			reply:    wireReply{status: 503, body: apiError("The engine is currently overloaded, please try again later.", "server_error", "", "")},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, status: 503,
+			reply:    wireReply{Status: 503, Body: apiError("The engine is currently overloaded, please try again later.", "server_error", "", "")},
+			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 503,
 			message: "The engine is currently overloaded, please try again later.", code: "server_error", requestID: "req_test",
 		},
 		{
 			name:     "plain text server error",
-			reply:    wireReply{status: 502, body: "Bad Gateway"},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, status: 502,
+			reply:    wireReply{Status: 502, Body: "Bad Gateway"},
+			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 502,
 			message: "Bad Gateway", requestID: "req_test",
 		},
 		{
 			name:     "compatible server error as a string",
-			reply:    wireReply{status: 400, body: `{"error":"json: cannot unmarshal schema: unsupported keyword"}`},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, status: 400,
+			reply:    wireReply{Status: 400, Body: `{"error":"json: cannot unmarshal schema: unsupported keyword"}`},
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
 			message: "json: cannot unmarshal schema: unsupported keyword", requestID: "req_test",
 		},
 		{
 			name:     "compatible server detail",
-			reply:    wireReply{status: 422, body: `{"detail":"The model qwen does not exist."}`},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, status: 422,
+			reply:    wireReply{Status: 422, Body: `{"detail":"The model qwen does not exist."}`},
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 422,
 			message: "The model qwen does not exist.", requestID: "req_test",
 		},
 	}
@@ -331,7 +331,7 @@ func TestErrors(t *testing.T) {
 				require.ErrorAs(t, err, &pe)
 				assert.Equal(t, tt.kind, pe.Kind)
 				assert.Equal(t, "openai", pe.Provider)
-				assert.Equal(t, tt.status, pe.StatusCode)
+				assert.Equal(t, tt.Status, pe.StatusCode)
 				assert.Equal(t, tt.message, pe.Message)
 				assert.Equal(t, tt.code, pe.Code)
 				assert.Equal(t, tt.requestID, pe.RequestID)
@@ -416,7 +416,7 @@ func TestCapabilities(t *testing.T) {
 // TestCompatibleServer checks what a compatible server gets by default:
 // max_tokens, and "required" for a named tool choice.
 func TestCompatibleServer(t *testing.T) {
-	s := newWireServer(t, wireReply{body: toolReply("c1", "submit_result", `{}`, "tool_calls")})
+	s := newWireServer(t, wireReply{Body: toolReply("c1", "submit_result", `{}`, "tool_calls")})
 	p, err := openai.New(&openai.Options{Model: "qwen3", BaseURL: s.URL + "/v1",
 		RequestOptions: []option.RequestOption{option.WithMaxRetries(0)}})
 	require.NoError(t, err)
@@ -434,7 +434,7 @@ func TestCompatibleServer(t *testing.T) {
 }
 
 func TestClientOption(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textReply("hi", "stop")})
+	s := newWireServer(t, wireReply{Body: textReply("hi", "stop")})
 	client := newSDKClient(s.URL + "/v1")
 	p, err := openai.New(&openai.Options{Model: "m", Client: &client, APIKey: "override-key"})
 	require.NoError(t, err)
@@ -444,7 +444,7 @@ func TestClientOption(t *testing.T) {
 }
 
 func TestContextCanceled(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textReply("hi", "stop")})
+	s := newWireServer(t, wireReply{Body: textReply("hi", "stop")})
 	p := newOfficial(t, s, openai.APIChatCompletions)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -456,7 +456,7 @@ func TestConcurrentGenerate(t *testing.T) {
 	const n = 8
 	var replies []wireReply
 	for i := 0; i < n; i++ {
-		replies = append(replies, wireReply{body: textReply("ok", "stop")})
+		replies = append(replies, wireReply{Body: textReply("ok", "stop")})
 	}
 	s := newWireServer(t, replies...)
 	p := newOfficial(t, s, openai.APIChatCompletions)
@@ -481,8 +481,8 @@ func TestConcurrentGenerate(t *testing.T) {
 func TestRetriedStatusIsRecorded(t *testing.T) {
 	// The SDK retries a 500 once here; the last failure is what is reported.
 	s := newWireServer(t,
-		wireReply{status: http.StatusInternalServerError, body: "boom", headers: map[string]string{"retry-after-ms": "1"}},
-		wireReply{status: http.StatusServiceUnavailable, body: "still down"},
+		wireReply{Status: http.StatusInternalServerError, Body: "boom", Header: map[string]string{"retry-after-ms": "1"}},
+		wireReply{Status: http.StatusServiceUnavailable, Body: "still down"},
 	)
 	p, err := openai.New(&openai.Options{Model: "m", BaseURL: s.URL + "/v1",
 		RequestOptions: []option.RequestOption{option.WithMaxRetries(1)}})

@@ -81,8 +81,8 @@ func TestEnforceNative(t *testing.T) {
 	for _, api := range []openai.API{openai.APIChatCompletions, openai.APIResponses} {
 		t.Run(string(api)+"/", func(t *testing.T) {
 			s := newWireServer(t,
-				wireReply{body: replyText(api, `{"title":"Crash on save","severity":"critical","note":null}`)},
-				wireReply{body: replyText(api, `{"title":"Crash on save","severity":"high","note":null}`)},
+				wireReply{Body: replyText(api, `{"title":"Crash on save","severity":"critical","note":null}`)},
+				wireReply{Body: replyText(api, `{"title":"Crash on save","severity":"high","note":null}`)},
 			)
 			p := newOfficial(t, s, api)
 			res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review the diff."}, mustSchema(t, reviewSchema))
@@ -129,8 +129,8 @@ func TestEnforceTool(t *testing.T) {
 				return toolReply(id, "submit_result", args, "stop")
 			}
 			s := newWireServer(t,
-				wireReply{body: call("call_1", `{"title":"","severity":"high","note":null}`)},
-				wireReply{body: call("call_2", `{"title":"Crash on save","severity":"high","note":"in the editor"}`)},
+				wireReply{Body: call("call_1", `{"title":"","severity":"high","note":null}`)},
+				wireReply{Body: call("call_2", `{"title":"Crash on save","severity":"high","note":"in the editor"}`)},
 			)
 			p := newOfficial(t, s, api)
 			res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review the diff."},
@@ -195,7 +195,7 @@ func TestEnforcePromptAndSystem(t *testing.T) {
 	for _, api := range []openai.API{openai.APIChatCompletions, openai.APIResponses} {
 		for _, tt := range tests {
 			t.Run(string(api)+"/"+tt.name, func(t *testing.T) {
-				s := newWireServer(t, wireReply{body: replyText(api, "Here it is:\n```json\n{\"title\":\"Typo\",\"severity\":\"low\"}\n```")})
+				s := newWireServer(t, wireReply{Body: replyText(api, "Here it is:\n```json\n{\"title\":\"Typo\",\"severity\":\"low\"}\n```")})
 				p := newOfficial(t, s, api)
 				res, err := enforce.Run(context.Background(), p, enforce.Request{System: "You review code.", Prompt: "Review the diff."},
 					mustSchema(t, reviewSchema), enforce.WithMode(tt.mode))
@@ -230,9 +230,9 @@ func TestEnforcePromptAndSystem(t *testing.T) {
 
 func TestEnforceSchemaRejectedFallsBackToPrompt(t *testing.T) {
 	s := newWireServer(t,
-		wireReply{status: 400, body: apiError("Invalid schema for response_format 'result': In context=('properties', 'severity'), 'enum' is not permitted.",
+		wireReply{Status: 400, Body: apiError("Invalid schema for response_format 'result': In context=('properties', 'severity'), 'enum' is not permitted.",
 			"invalid_request_error", "response_format", "invalid_json_schema")},
-		wireReply{body: textReply(`{"title":"Typo","severity":"low"}`, "stop")},
+		wireReply{Body: textReply(`{"title":"Typo","severity":"low"}`, "stop")},
 	)
 	p := newOfficial(t, s, openai.APIChatCompletions)
 	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review the diff."}, mustSchema(t, reviewSchema))
@@ -249,7 +249,7 @@ func TestEnforceSchemaRejectedFallsBackToPrompt(t *testing.T) {
 }
 
 func TestEnforceWrappedRoot(t *testing.T) {
-	s := newWireServer(t, wireReply{body: textReply(`{"value":["a","b"]}`, "stop")})
+	s := newWireServer(t, wireReply{Body: textReply(`{"value":["a","b"]}`, "stop")})
 	p := newOfficial(t, s, openai.APIChatCompletions)
 	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "List two letters."},
 		mustSchema(t, `{"type":"array","items":{"type":"string"},"minItems":2}`))
@@ -264,8 +264,8 @@ func TestEnforceWrappedRoot(t *testing.T) {
 // out as written, not strict, and tool mode asks for "required".
 func TestEnforceCompatibleServer(t *testing.T) {
 	s := newWireServer(t,
-		wireReply{body: textReply(`{"title":"Typo","severity":"low"}`, "stop")},
-		wireReply{body: toolReply("call_1", "submit_result", `{"title":"Typo","severity":"low"}`, "tool_calls")},
+		wireReply{Body: textReply(`{"title":"Typo","severity":"low"}`, "stop")},
+		wireReply{Body: toolReply("call_1", "submit_result", `{"title":"Typo","severity":"low"}`, "tool_calls")},
 	)
 	p, err := openai.New(&openai.Options{Model: "qwen3", BaseURL: s.URL + "/v1"})
 	require.NoError(t, err)

@@ -113,7 +113,7 @@ func TestResponsesRequestMapping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newWireServer(t, wireReply{body: responsesReply("completed", "", responsesText("ok"))})
+			s := newWireServer(t, wireReply{Body: responsesReply("completed", "", responsesText("ok"))})
 			p := newOfficial(t, s, openai.APIResponses)
 			_, err := p.Generate(context.Background(), &tt.req)
 			require.NoError(t, err)
@@ -132,44 +132,44 @@ func TestResponsesResponseMapping(t *testing.T) {
 	usage := provider.Usage{InputTokens: 40, OutputTokens: 12, TotalTokens: 52, CachedInputTokens: 8, ReasoningTokens: 4}
 	tests := []struct {
 		name string
-		body string
+		Body string
 		want provider.Response
 	}{
 		{
 			name: "text after reasoning",
-			body: responsesReply("completed", "", `[{"type":"reasoning","id":"rs_1","summary":[]},`+responsesText(`{"a":1}`)[1:]),
+			Body: responsesReply("completed", "", `[{"type":"reasoning","id":"rs_1","summary":[]},`+responsesText(`{"a":1}`)[1:]),
 			want: provider.Response{Text: `{"a":1}`, StopReason: provider.StopEnd, RawStopReason: "completed"},
 		},
 		{
 			name: "function call",
-			body: responsesReply("completed", "", `[{"type":"function_call","id":"fc_1","call_id":"call_7","name":"submit_result","arguments":"{\"ok\":true}","status":"completed"}]`),
+			Body: responsesReply("completed", "", `[{"type":"function_call","id":"fc_1","call_id":"call_7","name":"submit_result","arguments":"{\"ok\":true}","status":"completed"}]`),
 			want: provider.Response{ToolCalls: []provider.ToolCall{{ID: "call_7", Name: "submit_result", Arguments: json.RawMessage(`{"ok":true}`)}},
 				StopReason: provider.StopToolUse, RawStopReason: "completed"},
 		},
 		{
 			name: "refusal",
-			body: responsesReply("completed", "", `[{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"refusal","refusal":"No."}]}]`),
+			Body: responsesReply("completed", "", `[{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"refusal","refusal":"No."}]}]`),
 			want: provider.Response{Refusal: "No.", StopReason: provider.StopRefusal, RawStopReason: "completed"},
 		},
 		{
 			name: "truncated",
-			body: responsesReply("incomplete", "max_output_tokens", responsesText(`{"a":`)),
+			Body: responsesReply("incomplete", "max_output_tokens", responsesText(`{"a":`)),
 			want: provider.Response{Text: `{"a":`, StopReason: provider.StopLength, RawStopReason: "max_output_tokens"},
 		},
 		{
 			name: "content filter",
-			body: responsesReply("incomplete", "content_filter", `[]`),
+			Body: responsesReply("incomplete", "content_filter", `[]`),
 			want: provider.Response{StopReason: provider.StopContentFilter, RawStopReason: "content_filter"},
 		},
 		{
 			name: "failed",
-			body: responsesReply("failed", "", responsesText("partial")),
+			Body: responsesReply("failed", "", responsesText("partial")),
 			want: provider.Response{Text: "partial", StopReason: provider.StopOther, RawStopReason: "failed"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newWireServer(t, wireReply{body: tt.body})
+			s := newWireServer(t, wireReply{Body: tt.Body})
 			p := newOfficial(t, s, openai.APIResponses)
 			resp, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
 			require.NoError(t, err)

@@ -23,7 +23,7 @@ func sse(events ...string) wireReply {
 		b.WriteString("data: " + e + "\n\n")
 	}
 	b.WriteString("data: [DONE]\n\n")
-	return wireReply{body: b.String(), headers: map[string]string{"Content-Type": "text/event-stream"}}
+	return wireReply{Body: b.String(), Header: map[string]string{"Content-Type": "text/event-stream"}}
 }
 
 // chatChunk is one Chat Completions stream chunk with the given delta and
@@ -121,8 +121,8 @@ func TestStreamChatTruncatedAndCutOff(t *testing.T) {
 
 func TestStreamChatErrors(t *testing.T) {
 	s := newWireServer(t,
-		wireReply{status: http.StatusTooManyRequests, body: apiError("Rate limit reached", "requests", "", "rate_limit_exceeded")},
-		wireReply{status: http.StatusBadRequest, body: apiError("Invalid schema for response_format 'output'", "invalid_request_error", "response_format", "")},
+		wireReply{Status: http.StatusTooManyRequests, Body: apiError("Rate limit reached", "requests", "", "rate_limit_exceeded")},
+		wireReply{Status: http.StatusBadRequest, Body: apiError("Invalid schema for response_format 'output'", "invalid_request_error", "response_format", "")},
 	)
 	p := newOfficial(t, s, openai.APIChatCompletions)
 	req := &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}}

@@ -1,0 +1,101 @@
+// Package wiretest is a scripted HTTP server for the adapters' wire tests:
+// it answers each request with the next scripted reply and records every
+// request, so a test checks both what an adapter sends and how it reads
+// the answer.
+package wiretest
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+)
+
+// A Reply is one scripted HTTP response.
+type Reply struct {
+	// Status is the HTTP status; 0 means 200.
+	Status int
+	// Body is the response body.
+	Body string
+	// Header holds headers set after the server's defaults.
+	Header map[string]string
+}
+
+// A Request is one request the server received.
+type Request struct {
+	Method string
+	Path   string
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the request body as an object, failing t when it is not
+// one.
+func (r Request) JSON(t testing.TB) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(r.Body, &v); err != nil {
+		t.Fatalf("request body %s: %v", r.Body, err)
+	}
+	return v
+}
+
+// Options configure a [Server].
+type Options struct {
+	// Header holds headers every response carries (Content-Type is
+	// application/json unless set here or in a Reply).
+	Header map[string]string
+	// Exhausted answers a request made after every reply was used.
+	Exhausted Reply
+}
+
+// A Server is a local HTTP server answering from a script.
+type Server struct {
+	*httptest.Server
+	opts     Options
+	mu       sync.Mutex
+	replies  []Reply
+	requests []Request
+}
+
+// New starts a Server with the given replies, closed when the test ends.
+func New(t testing.TB, opts Options, replies ...Reply) *Server {
+	t.Helper()
+	s := &Server{opts: opts, replies: replies}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+	reply := s.opts.Exhausted
+	if len(s.replies) > 0 {
+		reply, s.replies = s.replies[0], s.replies[1:]
+	}
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	for k, v := range s.opts.Header {
+		w.Header().Set(k, v)
+	}
+	for k, v := range reply.Header {
+		w.Header().Set(k, v)
+	}
+	status := reply.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, reply.Body)
+}
+
+// Requests returns the requests received so far, oldest first.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
