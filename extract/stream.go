@@ -694,6 +694,19 @@ func (r *Reader) value() bool {
 			case c == '"':
 				r.tok, r.tokKey, r.tokAt = tokString, true, r.pos
 				r.pos++
+				if end, ok := r.plainString(r.pos); ok {
+					// The whole name is here: take it, and the colon after it.
+					r.tok = tokNone
+					top.keyStart, top.keyEnd, top.state = r.tokAt, end, wantColon
+					r.pos = end
+					for r.pos < len(buf) && isSpace(buf[r.pos]) {
+						r.pos++
+					}
+					if r.pos < len(buf) && buf[r.pos] == ':' {
+						top.state = wantValue
+						r.pos++
+					}
+				}
 			case c == '}' && top.state == wantKeyOrEnd:
 				r.closeContainer()
 			default:
@@ -739,6 +752,21 @@ func (r *Reader) value() bool {
 	return false
 }
 
+// plainString reports where the string whose content starts at i ends,
+// just past its closing quote, when the text holds all of it and it has no
+// escape: the common case, read here in one go.
+func (r *Reader) plainString(i int) (end int, ok bool) {
+	buf := r.buf
+	for i < len(buf) && plainInString[buf[i]] {
+		i++
+	}
+	if i < len(buf) && buf[i] == '"' {
+		return i + 1, true
+	}
+	r.pos = i // the state machine goes on from here
+	return 0, false
+}
+
 // plainInString marks the bytes a JSON string holds as they are: not the
 // quote, the backslash or a control character.
 var plainInString = func() (t [256]bool) {
@@ -767,6 +795,10 @@ func (r *Reader) begin(c byte) bool {
 	case c == '"':
 		r.tok, r.tokKey, r.tokAt = tokString, false, at
 		r.pos++
+		if end, ok := r.plainString(r.pos); ok {
+			r.pos = end
+			r.scalar(end)
+		}
 	case c == '-' || c >= '0' && c <= '9':
 		r.tok, r.tokAt = tokNumber, at
 		r.num = numMinus
