@@ -156,23 +156,19 @@ func TestCorpusWithoutRepair(t *testing.T) {
 }
 
 // severalValues is why extract differs from the suites that merge several
-// top-level values into one array: in a model's reply, several values are
-// alternatives (a draft and its correction, an example and the answer), not
-// elements the model meant to write as one array. extract returns the first
-// (or, with WithPreferLast, the last) and lists every one in Candidates.
+// top-level values side by side into one array: in a model's reply, such
+// values are alternatives (a draft and its correction, an example and the
+// answer), not elements the model meant to write as one array. extract
+// returns the first (or, with WithPreferLast, the last) and lists every one
+// in Candidates. Values separated by commas are a list, which repair
+// brackets.
 const severalValues = "several top-level values: extract returns one of them, not an array it would invent"
 
 // corpusExceptions lists the consensus >= 3 cases extract does not
 // reproduce with repair on, and why.
 var corpusExceptions = map[string]string{
-	"json_repair/18":    severalValues,
-	"json_repair/161":   severalValues,
 	"jsonrepair-ts/392": severalValues,
-	"jsonrepair-ts/393": severalValues,
-	"jsonrepair-ts/394": severalValues,
 	"jsonrepair-go/371": severalValues,
-	"jsonrepair-go/372": severalValues,
-	"jsonrepair-go/373": severalValues,
 }
 
 // needsRepair is why a case cannot pass without WithRepair.
@@ -278,8 +274,11 @@ func TestCorpusValidInputs(t *testing.T) {
 // expected value comes back, per category and in all; the share of the
 // cases three or more reference repairers agree on; how many cases return
 // a value that is not the expected one (worse than an error, which at
-// least makes the loop re-ask); and how many of the cases the suites expect
-// to fail are errors here.
+// least makes the loop re-ask), counting a value returned where the suite
+// expects a failure, and how many of those are marked truncated (which the
+// enforcement loop never accepts); and how many of the cases the suites
+// expect to fail are errors here. The figures are quoted in the package
+// documentation; the floors below keep them from sliding back.
 //
 //	go test ./extract -run CorpusRepairFigures -v
 func TestCorpusRepairFigures(t *testing.T) {
@@ -287,7 +286,7 @@ func TestCorpusRepairFigures(t *testing.T) {
 	type tally struct{ pass, total int }
 	per := map[string]*tally{}
 	var all, agreed, failures tally
-	wrong := 0
+	wrong, wrongTruncated := 0, 0
 	for _, c := range cases {
 		ok, _ := reproduces(c, extract.WithRepair())
 		tl := per[c.Category]
@@ -312,14 +311,19 @@ func TestCorpusRepairFigures(t *testing.T) {
 			if ok {
 				failures.pass++
 			}
-		} else if !ok {
-			if _, err := extract.JSON(c.Input, extract.WithRepair()); err == nil {
+		}
+		if !ok {
+			if got, err := extract.JSON(c.Input, extract.WithRepair()); err == nil {
 				wrong++
+				if got.Truncated() {
+					wrongTruncated++
+				}
 			}
 		}
 	}
+	share := func(tl tally) float64 { return 100 * float64(tl.pass) / float64(max(tl.total, 1)) }
 	pct := func(tl tally) string {
-		return fmt.Sprintf("%4d/%-4d %5.1f%%", tl.pass, tl.total, 100*float64(tl.pass)/float64(max(tl.total, 1)))
+		return fmt.Sprintf("%4d/%-4d %5.1f%%", tl.pass, tl.total, share(tl))
 	}
 	cats := make([]string, 0, len(per))
 	for k := range per {
@@ -330,7 +334,24 @@ func TestCorpusRepairFigures(t *testing.T) {
 	for _, k := range cats {
 		fmt.Fprintf(&b, "%-22s %s\n", k, pct(*per[k]))
 	}
-	fmt.Fprintf(&b, "%-22s %s\n%-22s %s\n%-22s %d\n%-22s %s\n", "all", pct(all), "agreed (consensus>=3)", pct(agreed),
-		"wrong values returned", wrong, "expected failures kept", pct(failures))
+	fmt.Fprintf(&b, "%-22s %s\n%-22s %s\n%-22s %d (%d of them marked truncated)\n%-22s %s\n",
+		"all", pct(all), "agreed (consensus>=3)", pct(agreed),
+		"wrong values returned", wrong, wrongTruncated, "expected failures kept", pct(failures))
 	t.Logf("extraction with repair over %s:\n%s", corpusPath, b.String())
+
+	for _, k := range cats {
+		if _, argued := guessCategories[k]; argued {
+			continue
+		}
+		assert.GreaterOrEqual(t, share(*per[k]), 60.0, "category %s", k)
+	}
+	assert.GreaterOrEqual(t, share(all), 81.0, "all cases")
+	assert.GreaterOrEqual(t, share(agreed), 99.0, "agreed cases")
+	assert.LessOrEqual(t, wrong, 100, "wrong values returned")
+	assert.GreaterOrEqual(t, share(failures), 80.0, "expected failures kept")
 }
+
+// guessCategories lists the corpus categories allowed below 60%, and why:
+// their expected values are guesses that extract declines to make without
+// a schema to check them (see the package documentation).
+var guessCategories = map[string]string{}

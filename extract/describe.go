@@ -58,7 +58,7 @@ func (f *finder) noJSON() error {
 func (f *finder) worstFailure() (failure, bool) {
 	best, found := f.scanFail, f.hasScanFail
 	for _, fl := range f.failures {
-		if !found || fl.tier < best.tier {
+		if !fl.quiet && (!found || fl.tier < best.tier) {
 			best, found = fl, true
 		}
 	}

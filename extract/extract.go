@@ -9,7 +9,7 @@ import (
 // It tries, in order: the whole text (less surrounding whitespace and
 // reasoning blocks); fenced blocks labelled json; other fenced blocks; values
 // found by a scan of the prose. The first value found wins, or the last with
-// [WithPreferLast]. With [WithRepair], a value that does not parse is
+// [WithPreferLast]; with [WithValidator], the first value it accepts. With [WithRepair], a value that does not parse is
 // repaired when nothing parses as it stands. See the package documentation
 // for the details.
 //
@@ -29,6 +29,9 @@ func JSON(text string, opts ...Option) (Candidate, error) {
 		return Candidate{}, f.noJSON()
 	}
 	c := cands[0]
+	if cfg.accept != nil && !cfg.accept(c.JSON) {
+		c = f.firstAccepted(c)
+	}
 	if cfg.strict {
 		if err := f.strictCheck(c); err != nil {
 			return Candidate{}, err
@@ -65,4 +68,25 @@ func (c *config) check(text string) error {
 		return fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(text), c.maxSize)
 	}
 	return nil
+}
+
+// firstAccepted returns the best candidate the caller's validator accepts,
+// in the order of [Candidates], leaving out values that lie inside a
+// better one (fragments of a repaired value, say); it returns best when
+// there is none.
+func (f *finder) firstAccepted(best Candidate) Candidate {
+	all := newFinder(f.text, f.cfg).find(false)
+	for i, c := range all {
+		inside := false
+		for _, p := range all[:i] {
+			if p.Start <= c.Start && c.End <= p.End {
+				inside = true
+				break
+			}
+		}
+		if !inside && f.cfg.accept(c.JSON) {
+			return c
+		}
+	}
+	return best
 }

@@ -22,6 +22,7 @@ type failure struct {
 	limit int // how far repair may read
 	stop  int // where strict parsing stopped
 	tier  tier
+	quiet bool // a bare word: repaired if it can be, never described
 }
 
 // finder holds the state of one search. It is used by one goroutine.
@@ -60,12 +61,21 @@ func (f *finder) find(first bool) []Candidate {
 			return []Candidate{c}
 		}
 	}
+	var list Candidate // a whole reply of values separated by commas, repaired
+	hasList := false
 	if hasSole {
-		// A reply that is one broken string ("abc, 'abc or "\u12) can only be
-		// repaired as a whole: the scan looks for objects and arrays.
-		if s, e := trimSpan(text, sole); text[s] == '"' || text[s] == '\'' || smartQuote(text[s:e]) != "" {
+		// A reply that is one broken string ("abc, 'abc or "\u12) or a bare
+		// scalar (True, 2., callback(1);) can only be repaired as a whole:
+		// the scan looks for objects and arrays.
+		s, e := trimSpan(text, sole)
+		if c := text[s]; c == '"' || c == '\'' || smartQuote(text[s:e]) != "" {
 			end, _ := f.v.value(text[:e], s)
 			f.failures = append(f.failures, failure{start: s, limit: e, stop: end, tier: tierWhole})
+		} else if f.cfg.repair && c != '{' && c != '[' {
+			f.failures = append(f.failures, failure{start: s, limit: e, stop: s, tier: tierWhole, quiet: true})
+		}
+		if f.cfg.repair {
+			list, hasList = f.list(s, e)
 		}
 	}
 
@@ -217,6 +227,13 @@ func (f *finder) find(first bool) []Candidate {
 			break
 		}
 	}
+	if hasList {
+		// The values the scan found are the list's elements.
+		out = append(out, list)
+		if first {
+			return out
+		}
+	}
 	out = append(out, scannedList()...)
 	if first && len(out) > 0 {
 		return out
@@ -330,7 +347,68 @@ func (f *finder) ordered(cs []Candidate) []Candidate {
 // repair rebuilds the value starting at start, reading no further than
 // limit. It returns the candidate, how far it read (also when it gave up),
 // and whether it produced an acceptable value.
+//
+// A repair that had to choose between two plausible readings (see
+// [repairer.guess]) is a guess: it is returned only when the caller's
+// validator accepts exactly one of the two readings.
 func (f *finder) repair(start, limit int) (Candidate, int, bool) {
+	r := &f.rep
+	r.alt = false
+	c, reach, ok := f.repairOnce(start, limit)
+	if r.guesses == 0 {
+		return c, reach, ok
+	}
+	if f.cfg.accept == nil {
+		return Candidate{}, reach, false
+	}
+	r.alt = true
+	alt, altReach, altOK := f.repairOnce(start, limit)
+	r.alt = false
+	ok = ok && f.cfg.accept(c.JSON)
+	altOK = altOK && f.cfg.accept(alt.JSON)
+	switch {
+	case ok && !altOK:
+		return c, reach, true
+	case altOK && !ok:
+		return alt, altReach, true
+	}
+	return Candidate{}, max(reach, altReach), false
+}
+
+// list reads text[s:e], the whole visible reply, as values separated by
+// commas: an array whose brackets were left out. It tries only when the
+// first value parses and a comma follows it, so a reply that is one
+// broken value costs no second reading.
+func (f *finder) list(s, e int) (Candidate, bool) {
+	i := skipSpaceAndComments(f.text[:e], s)
+	if i >= e {
+		return Candidate{}, false
+	}
+	end, ok := f.v.value(f.text[:e], i)
+	if !ok {
+		return Candidate{}, false
+	}
+	if end = skipSpaceAndComments(f.text[:e], end); end >= e || f.text[end] != ',' {
+		return Candidate{}, false
+	}
+	r := &f.rep
+	r.alt = false
+	r.reset(f.text[:e])
+	r.pos = s
+	if !r.list() || r.guesses > 0 {
+		return Candidate{}, false
+	}
+	out := r.out
+	if v, ok := f.v.value(string(out), 0); !ok || v != len(out) || !f.kindOK(out[0]) {
+		return Candidate{}, false
+	}
+	c := Candidate{JSON: append([]byte(nil), out...), Start: s, End: e, Source: SourceRepaired, Fixes: append([]Fix(nil), r.fixes...)}
+	sort.SliceStable(c.Fixes, func(i, j int) bool { return c.Fixes[i].Offset < c.Fixes[j].Offset })
+	return c, true
+}
+
+// repairOnce runs the repairer once from start over text[:limit].
+func (f *finder) repairOnce(start, limit int) (Candidate, int, bool) {
 	r := &f.rep
 	r.reset(f.text[:limit])
 	out, end, ok := r.run(start)

@@ -57,6 +57,13 @@ const (
 	// FixWhitespace marks a space character JSON does not allow between
 	// tokens (a no-break space, a zero-width space, ...) that was dropped.
 	FixWhitespace FixKind = "whitespace"
+	// FixWrapper marks a function call around a value (a JSONP
+	// callback(...), MongoDB's ObjectId("...")) or a final ';' that was
+	// removed.
+	FixWrapper FixKind = "wrapper"
+	// FixConcatenation marks strings joined with + ("a" + "b") that were
+	// written as one.
+	FixConcatenation FixKind = "concatenation"
 	// FixTruncated marks an unterminated string, array or object at the end
 	// of the input that was closed: the reply was cut off.
 	FixTruncated FixKind = "truncated"

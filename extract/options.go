@@ -1,6 +1,9 @@
 package extract
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // DefaultMaxSize is the largest input, in bytes, that [JSON] and [Candidates]
 // accept when [WithMaxSize] is not given: 16 MiB, far above any model reply.
@@ -21,6 +24,7 @@ type config struct {
 	preferLast  bool
 	objectsOnly bool
 	maxSize     int
+	accept      func(json.RawMessage) bool // the caller's validity check, or nil
 	err         error // first bad option value, reported by the call
 }
 
@@ -43,6 +47,28 @@ func newConfig(opts []Option) config {
 // Text that already parses is never changed. Repair is off by default.
 func WithRepair() Option {
 	return func(c *config) { c.repair = true }
+}
+
+// WithValidator hands extraction the caller's test of a value, such as
+// validation against the JSON Schema the reply must follow. It is called
+// with candidate values (valid JSON, owned by extract: copy what you keep)
+// on the caller's goroutine and must not keep them.
+//
+// With it, [JSON] returns the first candidate, in the order of
+// [Candidates], that valid accepts, or the first candidate when none is
+// accepted (so that the caller can report why). Under [WithRepair] it also
+// settles the repairs that have two plausible readings (see the package
+// documentation): the reading valid accepts wins; when both or neither are
+// accepted, the value yields no candidate, as without a validator. A nil
+// func is an invalid option ([ErrInvalidOption]).
+func WithValidator(valid func(json.RawMessage) bool) Option {
+	return func(c *config) {
+		if valid == nil {
+			c.setErr(fmt.Errorf("%w: validator is nil", ErrInvalidOption))
+			return
+		}
+		c.accept = valid
+	}
 }
 
 // WithStrictJSONOnly requires the reply to be one JSON value and nothing else:

@@ -28,12 +28,18 @@ type repairer struct {
 	kinds []byte // open containers, '{' or '['
 	reach int    // how far reading got, also when it gave up
 	v     validator
+	// guesses counts the choices made between two plausible readings of
+	// the text (see [repairer.guess]); alt asks for the second reading at
+	// every such choice.
+	guesses int
+	alt     bool
+	calls   int // function calls open around the value being read
 }
 
 // reset prepares the repairer for text, keeping its buffers. The results
 // of the previous run are overwritten.
 func (r *repairer) reset(text string) {
-	r.text, r.pos, r.reach = text, 0, 0
+	r.text, r.pos, r.reach, r.guesses, r.calls = text, 0, 0, 0, 0
 	r.out, r.fixes, r.kinds = r.out[:0], r.fixes[:0], r.kinds[:0]
 }
 
@@ -64,6 +70,15 @@ func (r *repairer) fix(kind FixKind, offset int, detail string) {
 	r.fixes = append(r.fixes, Fix{Kind: kind, Offset: offset, Detail: detail})
 }
 
+// guess records a choice between two plausible readings of the text and
+// reports whether to take the second one. A value whose repair guessed is
+// not returned unless the caller's validator tells the readings apart
+// (see [finder.repair]).
+func (r *repairer) guess() bool {
+	r.guesses++
+	return r.alt
+}
+
 // eof reports whether the input is exhausted.
 func (r *repairer) eof() bool { return r.pos >= len(r.text) }
 
@@ -89,7 +104,7 @@ func (r *repairer) value(where role) bool {
 		}
 	}
 	if where == roleTop {
-		return false
+		return r.topScalar()
 	}
 	return r.word(where)
 }
@@ -388,12 +403,25 @@ func (r *repairer) word(where role) bool {
 	if c < 0x20 || c == ',' || c == ':' || c == '}' || c == ']' || c == '/' || c == '#' {
 		return false
 	}
-	// The first token: up to a blank or a delimiter.
+	// The first token: up to a blank or a delimiter; a '/' that starts no
+	// comment (1/3) is part of it.
 	end := start
-	for end < len(r.text) && !isTokenEnd(r.text[end]) {
+	for end < len(r.text) && (!isTokenEnd(r.text[end]) || r.text[end] == '/' && !commentAt(r.text, end)) &&
+		!(r.calls > 0 && r.text[end] == ')') {
+		if r.text[end] == '(' && isIdentifier(r.text[start:end]) {
+			if r.call(where) {
+				return true
+			}
+		}
 		end++
 	}
 	tok := r.text[start:end]
+	if num, ok := digitSeparators(tok); ok {
+		r.pos = end
+		r.fix(FixNumber, start, "removed the digit separators of "+clipWord(tok))
+		r.out = append(r.out, num...)
+		return true
+	}
 	if lit, kind, ok := literal(tok); ok {
 		r.pos = end
 		if kind != "" {
@@ -414,11 +442,13 @@ func (r *repairer) word(where role) bool {
 		r.out = append(r.out, num...)
 		return true
 	}
-	// An unquoted string runs to the next delimiter or line end.
+	// An unquoted string runs to the next delimiter, line end or comment
+	// (a // comment after a blank: https://x.org is a string).
 	end = start
 	for end < len(r.text) {
 		b := r.text[end]
-		if b == ',' || b == '}' || b == ']' || b == '"' || b == '\n' || b == '\r' {
+		if b == ',' || b == '}' || b == ']' || b == '"' || b == '\n' || b == '\r' || b == ')' && r.calls > 0 ||
+			commentAt(r.text, end) && (r.text[end+1] == '*' || end > start && isSpace(r.text[end-1])) {
 			break
 		}
 		end++
@@ -436,6 +466,11 @@ func (r *repairer) word(where role) bool {
 		r.pos++
 	}
 	return true
+}
+
+// commentAt reports whether a // or /* comment starts at i.
+func commentAt(text string, i int) bool {
+	return text[i] == '/' && i+1 < len(text) && (text[i+1] == '/' || text[i+1] == '*')
 }
 
 // isTokenEnd reports a byte that ends a bare token.
@@ -618,6 +653,11 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 		}
 		if r.eof() {
 			if c := missingQuoteAtEOF(r.text, contentStart, where); c >= 0 {
+				if d := firstDelimiter(r.text, contentStart, c); d >= 0 && r.guess() {
+					// "a, b] may be one string or two: the second reading
+					// ends the string at the first delimiter.
+					return true, d
+				}
 				return true, c
 			}
 			r.fix(FixTruncated, r.pos, "closed a string left open")
@@ -632,7 +672,13 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 		}
 		if q := matchAny(r.text[r.pos:], closeWith[:]); q != "" {
 			after := r.pos + len(q)
-			if endsString(r.text, after, where) {
+			if next := concatenation(r.text, after, open); next >= 0 {
+				r.fix(FixConcatenation, r.pos, "joined strings written with +")
+				r.pos = next
+				continue
+			}
+			if endsString(r.text, after, where) || r.calls > 0 && closesCall(r.text, after) ||
+				where == roleKey && literalAt(r.text, after) {
 				r.pos = after
 				r.out = append(r.out, '"')
 				return true, -1
@@ -641,6 +687,9 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 				if c := commaBeforeKey(r.text, contentStart, r.pos); c >= 0 {
 					return true, c
 				}
+			}
+			if c, ok := r.quoteGuess(where, contentStart, after); ok {
+				return ok, c
 			}
 			if q == `"` {
 				r.fix(FixStringEscape, r.pos, "escaped a quote inside a string")

@@ -1,0 +1,359 @@
+package extract
+
+import "strings"
+
+// This file holds the repair rules that read a shape around a value
+// rather than inside one: a reply that is a bare scalar, a list of values
+// without its brackets, a value wrapped in a function call, strings joined
+// with +, and numbers with digit separators. Each is a small function the
+// repairer calls at one place; the package documentation lists them all.
+
+// topScalar repairs a reply that is one bare token, at r.pos: a literal
+// of Python or JavaScript (True, None, undefined, NaN), a number in a form
+// JSON lacks (2., .5, 1e, 1_000), or a value wrapped in a function call
+// (callback(...), NumberLong("2")). The token must fill the rest of the
+// text, up to blanks and a final ';' or trailing commas. Any other word is
+// prose: it is read as a string only as a guess (see [repairer.guess]),
+// which a caller's validator must confirm.
+func (r *repairer) topScalar() bool {
+	start := r.pos
+	end := start
+	for end < len(r.text) && !isTokenEnd(r.text[end]) && r.text[end] != '(' && r.text[end] != ';' {
+		end++
+	}
+	if end > start && end < len(r.text) && r.text[end] == '(' && isIdentifier(r.text[start:end]) {
+		if r.call(roleTop) && r.restIsBlank() {
+			return true
+		}
+		return r.prose(start)
+	}
+	tok := r.text[start:end]
+	if lit, kind, ok := literal(tok); ok {
+		r.pos = end
+		if !r.restIsBlank() {
+			return r.prose(start)
+		}
+		if kind == FixPythonLiteral && tok != "undefined" && !r.guess() {
+			// A reply that is only True or None may be the word, not the
+			// literal; the suites disagree, a schema can tell.
+			return false
+		}
+		if kind != "" {
+			r.fix(kind, start, "replaced "+tok+" with "+lit)
+		}
+		r.out = append(r.out, lit...)
+		return true
+	}
+	if num, changed, ok := number(tok); ok {
+		r.pos = end
+		if !r.restIsBlank() {
+			return r.prose(start)
+		}
+		if tok == "-" && !r.guess() {
+			return false // a lone minus is a dash as much as a number
+		}
+		if changed {
+			r.fix(FixNumber, start, "rewrote the number "+clipWord(tok)+" as "+clipWord(num))
+		}
+		r.out = append(r.out, num...)
+		return true
+	}
+	return r.prose(start)
+}
+
+// restIsBlank reports whether only blanks, comments, a ';' and trailing
+// commas follow r.pos, recording the commas and the ';' it drops.
+func (r *repairer) restIsBlank() bool {
+	for {
+		r.skipBlanks()
+		if r.eof() {
+			return true
+		}
+		switch r.text[r.pos] {
+		case ',':
+			r.fix(FixTrailingComma, r.pos, "removed a trailing comma")
+		case ';':
+			r.fix(FixWrapper, r.pos, "removed a ';' after the value")
+		default:
+			return false
+		}
+		r.pos++
+	}
+}
+
+// prose reads the text from start to its end as one string, as a guess:
+// a reply in plain words is prose, a string only when the caller's
+// validator says a string is what it wants.
+func (r *repairer) prose(start int) bool {
+	if !r.guess() {
+		return false
+	}
+	r.out = r.out[:0]
+	val := strings.TrimRight(r.text[start:], " \t\r\n")
+	if strings.IndexByte(val, '\n') >= 0 {
+		return false // several lines of prose are not one value
+	}
+	r.fix(FixUnquotedString, start, "read a reply in plain words as a string")
+	r.out = appendQuoted(r.out, val)
+	r.pos = len(r.text)
+	return true
+}
+
+// call repairs a value wrapped in a function call at r.pos, such as a
+// JSONP callback(...) or MongoDB's ObjectId("..."), NumberLong(2): the
+// name and parentheses are dropped and the argument kept. It reports
+// false, having read nothing, when the call does not hold one value.
+func (r *repairer) call(where role) bool {
+	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	open := strings.IndexByte(r.text[start:], '(')
+	r.pos = start + open + 1
+	r.skipBlanks()
+	r.calls++
+	ok := !r.eof() && r.text[r.pos] != ')' && r.value(roleElement)
+	r.calls--
+	if ok {
+		r.skipBlanks()
+		ok = !r.eof() && r.text[r.pos] == ')'
+	}
+	if !ok {
+		r.pos, r.out, r.fixes = start, r.out[:mark], r.fixes[:fmark]
+		return false
+	}
+	r.pos++
+	r.fix(FixWrapper, start, "removed the call "+clipWord(r.text[start:start+open])+"(...) around a value")
+	return true
+}
+
+// closesCall reports whether blanks and a ')' follow at.
+func closesCall(text string, at int) bool {
+	for at < len(text) && isSpace(text[at]) {
+		at++
+	}
+	return at < len(text) && text[at] == ')'
+}
+
+// isIdentifier reports whether s is a name a function call may have.
+func isIdentifier(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '-' || !isKeyWordByte(c) && c != '.' && c != '$' {
+			return false
+		}
+	}
+	return true
+}
+
+// list repairs a reply that is several values separated by commas, at
+// r.pos: an array whose brackets were left out (1, 2, 3 or {...}, {...}).
+// It reports false, having written nothing, unless at least one comma
+// separates two values and nothing else follows them.
+func (r *repairer) list() bool {
+	r.out = append(r.out, '[')
+	items, commas := 0, 0
+	for {
+		r.skipBlanks()
+		if r.eof() {
+			break
+		}
+		if r.text[r.pos] == ',' {
+			commas++
+			if items == 0 || commas > items {
+				r.fix(FixTrailingComma, r.pos, "removed a comma with no value before it")
+			}
+			r.pos++
+			continue
+		}
+		if items > 0 && commas < items {
+			return false // values side by side: alternatives, not a list
+		}
+		if items > 0 {
+			r.out = append(r.out, ',')
+		}
+		if !r.value(roleElement) {
+			return false
+		}
+		items++
+	}
+	if items < 2 {
+		return false
+	}
+	if n := len(r.fixes); n > 0 && r.fixes[n-1].Kind == FixTrailingComma && commas > items-1 {
+		// The comma after the last value was counted as a separator.
+		r.fixes[n-1].Detail = "removed a trailing comma"
+	}
+	r.fix(FixBracket, 0, "put brackets around values separated by commas")
+	r.out = append(r.out, ']')
+	return true
+}
+
+// concatenation reports where the next string starts when the quote just
+// before at closes a string joined to another with + ("a" + "b"), or -1.
+// Blanks and comments may stand around the +.
+func concatenation(text string, at int, quote string) int {
+	i := skipSpaceAndComments(text, at)
+	if i >= len(text) || text[i] != '+' {
+		return -1
+	}
+	i = skipSpaceAndComments(text, i+1)
+	if !strings.HasPrefix(text[i:], quote) {
+		return -1
+	}
+	return i + len(quote)
+}
+
+// skipSpaceAndComments returns the first offset from i that is neither a
+// blank nor inside a /* */ or // comment.
+func skipSpaceAndComments(text string, i int) int {
+	for i < len(text) {
+		switch {
+		case isSpace(text[i]):
+			i++
+		case strings.HasPrefix(text[i:], "/*"):
+			end := strings.Index(text[i+2:], "*/")
+			if end < 0 {
+				return len(text)
+			}
+			i += 2 + end + 2
+		case strings.HasPrefix(text[i:], "//"):
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// literalAt reports whether, after blanks from i, a literal or a plain
+// number stands alone up to a ',' '}' or ']' or the end of the text, as
+// the true of {"a" true}.
+func literalAt(text string, i int) bool {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(text) && !isTokenEnd(text[j]) {
+		j++
+	}
+	if j == i {
+		return false
+	}
+	tok := text[i:j]
+	if _, _, ok := literal(tok); !ok {
+		if end, ok := scanNumber(tok, 0); !ok || end != len(tok) {
+			return false
+		}
+	}
+	for j < len(text) && isSpace(text[j]) {
+		j++
+	}
+	return j == len(text) || text[j] == ',' || text[j] == '}' || text[j] == ']'
+}
+
+// quotedElementAt reports whether the quote at i opens a string that
+// closes on the same line and is followed by a ',' or ']' (or the end of
+// the text): an element of its own, as the "def" of ["abc,"def"].
+func quotedElementAt(text string, i int) bool {
+	j := i + 1
+	for j < len(text) && text[j] != '"' && text[j] != '\n' {
+		j++
+	}
+	if j >= len(text) || text[j] != '"' {
+		return false
+	}
+	j++
+	for j < len(text) && isSpace(text[j]) {
+		j++
+	}
+	return j == len(text) || text[j] == ',' || text[j] == ']'
+}
+
+// commaEnds reports the offset of the comma the text from contentStart to
+// end finishes with, blanks aside, or -1.
+func commaEnds(text string, contentStart, end int) int {
+	k := end
+	for k > contentStart && isSpace(text[k-1]) {
+		k--
+	}
+	if k > contentStart && text[k-1] == ',' {
+		return k - 1
+	}
+	return -1
+}
+
+// firstDelimiter returns the first ',' '}' or ']' in text[from:to], or -1.
+func firstDelimiter(text string, from, to int) int {
+	if i := strings.IndexAny(text[from:to], ",}]"); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
+// digitSeparators rewrites a number written with _ between digits
+// (1_000, 1_234.5_6) without them, reporting false for anything else.
+func digitSeparators(tok string) (string, bool) {
+	if !strings.Contains(tok, "_") {
+		return "", false
+	}
+	for i := 0; i < len(tok); i++ {
+		if tok[i] != '_' {
+			continue
+		}
+		if i == 0 || i == len(tok)-1 || !isDigit(tok[i-1]) || !isDigit(tok[i+1]) {
+			return "", false
+		}
+	}
+	plain := strings.ReplaceAll(tok, "_", "")
+	if end, ok := scanNumber(plain, 0); !ok || end != len(plain) {
+		return "", false
+	}
+	return plain, true
+}
+
+// isDigit reports an ASCII digit.
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// clipWord shortens a token quoted in a fix's detail.
+func clipWord(s string) string {
+	if len(s) > 24 {
+		return s[:21] + "..."
+	}
+	return s
+}
+
+// quoteGuess weighs a quote inside a string that the string's own rules
+// keep as content (it is followed by neither a delimiter nor the next
+// item), at a place where ending the string there is as plausible:
+//
+//   - in an array, after a comma, when the quote opens a string that is an
+//     element of its own: ["abc,"def"] may be one string or two;
+//   - in a member's value, when a lone literal or number follows the
+//     quote: {"b": "x" true} may hold "x\" true" or "x" and a stray word.
+//
+// Either way the repair is a guess (see [repairer.guess]). The second
+// reading ends the string at the comma, or at the quote. ok is false when
+// the quote is not such a place or the first reading is kept.
+func (r *repairer) quoteGuess(where role, contentStart, after int) (cut int, ok bool) {
+	quote := after - 1
+	switch where {
+	case roleElement, roleTop:
+		c := commaEnds(r.text, contentStart, quote)
+		if c < 0 || !quotedElementAt(r.text, quote) {
+			return 0, false
+		}
+		if r.guess() {
+			return c, true
+		}
+	case roleValue:
+		if !literalAt(r.text, after) {
+			return 0, false
+		}
+		if r.guess() {
+			return quote, true
+		}
+	}
+	return 0, false
+}
