@@ -25,7 +25,7 @@ type config struct {
 	objectsOnly bool
 	maxSize     int
 	accept      func(json.RawMessage) bool // the caller's validity check, or nil
-	err         error // first bad option value, reported by the call
+	err         error                      // first bad option value, reported by the call
 }
 
 // newConfig applies opts over the defaults. It is the one place defaults are set.

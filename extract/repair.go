@@ -96,8 +96,14 @@ func (r *repairer) value(where role) bool {
 		return r.array()
 	case c == '"' || c == '\'':
 		return r.str(where)
-	case c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`) && where != roleTop:
-		return r.escapedStr()
+	case c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`):
+		return r.escapedStr() && (where != roleTop || r.restIsBlank())
+	case c == '`' && !strings.HasPrefix(r.text[r.pos:], "``"):
+		return r.str(where)
+	case c == '(':
+		if r.tuple() {
+			return true
+		}
 	case c >= 0x80:
 		if q := smartQuote(r.text[r.pos:]); q != "" {
 			return r.str(where)
@@ -155,6 +161,11 @@ func (r *repairer) object() bool {
 		case c == ':':
 			r.pos++
 		case c == '}' || c == ',':
+			// A key with neither colon nor value: a set ({'a', 'b'}), a
+			// key and value run together ({"a:1}) or a stray word.
+			if !r.guess() {
+				return false
+			}
 			r.fix(FixMissingValue, r.pos, "gave a key without a value null")
 			r.out = append(r.out, "null"...)
 			members++
@@ -339,7 +350,7 @@ func (r *repairer) ellipsis() bool {
 func (r *repairer) startsValue() bool {
 	c := r.text[r.pos]
 	switch {
-	case c == '"' || c == '\'' || c == '{' || c == '[' || c == '-' || c == '+' || c == '.':
+	case c == '"' || c == '\'' || c == '`' || c == '{' || c == '[' || c == '(' || c == '-' || c == '+' || c == '.':
 		return true
 	case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
 		return true
@@ -352,7 +363,7 @@ func (r *repairer) startsValue() bool {
 // key repairs an object key: a string in any quotes, or a bare word.
 func (r *repairer) key() bool {
 	c := r.text[r.pos]
-	if c == '"' || c == '\'' || (c >= 0x80 && smartQuote(r.text[r.pos:]) != "") {
+	if c == '"' || c == '\'' || c == '`' && !strings.HasPrefix(r.text[r.pos:], "``") || (c >= 0x80 && smartQuote(r.text[r.pos:]) != "") {
 		return r.str(roleKey)
 	}
 	if c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`) {
@@ -605,6 +616,8 @@ func closersOf(open string) [2]string {
 		return [2]string{"’", "‘"}
 	case "„":
 		return [2]string{"“", "”"}
+	case "`":
+		return [2]string{"`", "´"}
 	}
 	return [2]string{"‘", "’"} // after ‚
 }
@@ -645,13 +658,24 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 	r.pos += len(open)
 	contentStart := r.pos
 	r.out = append(r.out, '"')
+	kept, firstKept := 0, -1 // quotes like the closing one read as content
+	lineEnd := -1            // where in r.out the last raw line break went
 	for {
 		if stop >= 0 && r.pos >= stop {
+			if q := matchAny(r.text[r.pos:], closeWith[:]); q != "" {
+				// The second reading of a guess: this quote closes.
+				r.pos += len(q)
+				r.out = append(r.out, '"')
+				return true, -1
+			}
 			r.fix(FixMissingQuote, r.pos, "supplied the string's missing closing quote")
 			r.out = append(r.out, '"')
 			return true, -1
 		}
 		if r.eof() {
+			if c := r.oddQuotes(contentStart, kept, firstKept, stop); c >= 0 {
+				return true, c
+			}
 			if c := missingQuoteAtEOF(r.text, contentStart, where); c >= 0 {
 				if d := firstDelimiter(r.text, contentStart, c); d >= 0 && r.guess() {
 					// "a, b] may be one string or two: the second reading
@@ -660,12 +684,13 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 				}
 				return true, c
 			}
+			r.dropLayout(lineEnd, r.pos)
 			r.fix(FixTruncated, r.pos, "closed a string left open")
 			r.out = append(r.out, '"')
 			return true, -1
 		}
 		c := r.text[r.pos]
-		if c >= 0x20 && c != '\\' && c != '"' && c != '\'' && c < 0x80 {
+		if c >= 0x20 && c != '\\' && c != '"' && c != '\'' && c != '`' && c < 0x80 {
 			r.out = append(r.out, c)
 			r.pos++
 			continue
@@ -679,6 +704,10 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			}
 			if endsString(r.text, after, where) || r.calls > 0 && closesCall(r.text, after) ||
 				where == roleKey && literalAt(r.text, after) {
+				if c := r.oddQuotes(contentStart, kept, firstKept, stop); c >= 0 {
+					return true, c
+				}
+				r.dropLayout(lineEnd, r.pos)
 				r.pos = after
 				r.out = append(r.out, '"')
 				return true, -1
@@ -693,6 +722,9 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			}
 			if q == `"` {
 				r.fix(FixStringEscape, r.pos, "escaped a quote inside a string")
+			}
+			if kept++; firstKept < 0 {
+				firstKept = r.pos
 			}
 			r.out = appendEscaped(r.out, q)
 			r.pos = after
@@ -713,6 +745,9 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			esc, ok := controlEscape(c)
 			if !ok {
 				return false, -1
+			}
+			if c == '\n' {
+				lineEnd = len(r.out)
 			}
 			r.fix(FixStringEscape, r.pos, "escaped a raw "+controlName(c)+" inside a string")
 			r.out = append(r.out, esc...)
@@ -906,6 +941,10 @@ func (r *repairer) escape() bool {
 	case '\'':
 		r.fix(FixStringEscape, r.pos, `replaced the invalid escape \' with '`)
 		r.pos++
+	case '\n':
+		r.fix(FixStringEscape, r.pos, "read a backslash at a line end as a line break")
+		r.out = append(r.out, '\\', 'n')
+		r.pos += 2
 	default:
 		if smartQuote(r.text[r.pos+1:]) != "" {
 			r.fix(FixStringEscape, r.pos, "dropped the backslash before a typographic quote")

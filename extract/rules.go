@@ -338,14 +338,21 @@ func clipWord(s string) string {
 // the quote is not such a place or the first reading is kept.
 func (r *repairer) quoteGuess(where role, contentStart, after int) (cut int, ok bool) {
 	quote := after - 1
-	switch where {
-	case roleElement, roleTop:
-		c := commaEnds(r.text, contentStart, quote)
-		if c < 0 || !quotedElementAt(r.text, quote) {
+	if where == roleElement || where == roleTop {
+		if c := commaEnds(r.text, contentStart, quote); c >= 0 && quotedElementAt(r.text, quote) {
+			if r.guess() {
+				return c, true
+			}
 			return 0, false
 		}
-		if r.guess() {
-			return c, true
+	}
+	switch where {
+	case roleElement:
+		if after < len(r.text) && r.text[after] == ':' {
+			// ["key":"value"] may be an object without its braces.
+			if r.guess() {
+				return quote, true
+			}
 		}
 	case roleValue:
 		if !literalAt(r.text, after) {
@@ -356,4 +363,114 @@ func (r *repairer) quoteGuess(where role, contentStart, after int) (cut int, ok 
 		}
 	}
 	return 0, false
+}
+
+// oddQuotes weighs a string, about to close, that holds quotes like its
+// closing one read as content: in pairs ("say "hi" now") they quote a
+// word, and one glued to a word ("v"alue", 24" screen, it's) or answering
+// a typographic opening quote („word") is part of the text. Any other odd
+// one ("value1" value2") may as well have closed the string early, before
+// a word the model forgot to quote. That is a guess (see
+// [repairer.guess]) whose second reading ends the string at the first
+// such quote. It returns that quote's offset for the second reading,
+// else -1.
+func (r *repairer) oddQuotes(contentStart, kept, firstKept, stop int) int {
+	if stop >= 0 || kept%2 == 0 || r.text[contentStart-1] == '\'' {
+		return -1 // in single quotes, a kept quote is an apostrophe
+	}
+	if n := firstKept + 1; n < len(r.text) && (isKeyWordByte(r.text[n]) || r.text[n] >= 0x80) {
+		return -1
+	}
+	if firstKept > contentStart && isDigit(r.text[firstKept-1]) {
+		return -1
+	}
+	if strings.Contains(r.text[contentStart:firstKept], "„") || strings.Contains(r.text[contentStart:firstKept], "“") {
+		return -1
+	}
+	if r.guess() {
+		return firstKept
+	}
+	return -1
+}
+
+// dropLayout removes a raw line break and the indentation after it from
+// the end of a string about to close at quote ("text\n  "): the model
+// put the closing quote on a line of its own, and the break is layout,
+// not content. lineEnd is where in r.out the last raw line break was
+// written, or -1.
+func (r *repairer) dropLayout(lineEnd, quote int) {
+	if lineEnd < 0 {
+		return
+	}
+	k := quote
+	for k > 0 && (r.text[k-1] == ' ' || r.text[k-1] == '\t' || r.text[k-1] == '\r') {
+		k--
+	}
+	if k == 0 || r.text[k-1] != '\n' {
+		return
+	}
+	r.out = r.out[:lineEnd]
+	r.fix(FixStringEscape, k-1, "dropped a line break before the closing quote")
+}
+
+// tuple repairs a parenthesised value at r.pos, as Python writes tuples:
+// (1, 2) becomes [1, 2], () becomes [] and (1) becomes 1. Its elements
+// must be values, not bare words: "(see below)" is text, which the caller
+// reads as such. It reports false, having written nothing, otherwise.
+func (r *repairer) tuple() bool {
+	if len(r.kinds) >= maxDepth {
+		return false
+	}
+	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	r.kinds = append(r.kinds, '(')
+	r.calls++
+	r.pos++
+	r.out = append(r.out, '[')
+	items, comma := 0, false
+	ok := true
+	for ok {
+		r.skipBlanks()
+		if r.eof() {
+			ok = false
+			break
+		}
+		c := r.text[r.pos]
+		if c == ')' {
+			break
+		}
+		if c == ',' {
+			ok = items > 0 && !comma
+			comma = true
+			r.pos++
+			continue
+		}
+		if items > 0 && !comma {
+			ok = false
+			break
+		}
+		if items > 0 {
+			r.out = append(r.out, ',')
+		}
+		ok = r.value(roleElement)
+		items++
+		comma = false
+	}
+	r.calls--
+	r.kinds = r.kinds[:len(r.kinds)-1]
+	for _, f := range r.fixes[fmark:] {
+		ok = ok && f.Kind != FixUnquotedString && f.Kind != FixTruncated
+	}
+	if !ok {
+		r.pos, r.out, r.fixes = start, r.out[:mark], r.fixes[:fmark]
+		return false
+	}
+	r.pos++ // the ')'
+	if items == 1 && !comma {
+		r.out = append(r.out[:mark], r.out[mark+1:]...)
+		r.fix(FixBracket, start, "removed the parentheses around a value")
+		return true
+	}
+	r.out = append(r.out, ']')
+	r.fix(FixBracket, start, "read a tuple (...) as an array")
+	return true
 }
