@@ -67,6 +67,17 @@
 // mode accepts 7 and lenient mode 39, each with the expected value, while
 // it keeps the 28 that must fail.
 //
+// # Streaming
+//
+// Stream runs the same loop over a provider that streams (provider.Streamer)
+// and hands out Partial values as the reply is written: the complete members
+// so far, with Partial.Open naming what is still being written. Every part
+// that completes is checked at once against the subschemas that certainly
+// apply to it (schema.Cursor); a part that can no longer become valid stops
+// the stream and is re-asked at once (Attempt.StoppedEarly), so a wrong
+// answer is not paid for to its end. The finished value gets Run's full
+// validation; a partial is never the result. TypedStream yields partial Ts.
+//
 // # Step by step
 //
 // An orchestrator whose attempts are separate jobs uses an [Enforcer]:
