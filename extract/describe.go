@@ -19,6 +19,13 @@ func (f *finder) noJSON() error {
 	if f.cfg.objectsOnly {
 		what = "JSON object"
 	}
+	if f.sideBySide {
+		return &ReplyError{
+			Err:         ErrNoJSON,
+			Description: "the reply holds several JSON values side by side; it should hold one",
+			Offset:      -1,
+		}
+	}
 	if fl, ok := f.worstFailure(); ok {
 		return &ReplyError{
 			Err:         ErrNoJSON,

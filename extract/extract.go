@@ -29,6 +29,12 @@ func JSON(text string, opts ...Option) (Candidate, error) {
 		return Candidate{}, f.noJSON()
 	}
 	c := cands[0]
+	if f.sideBySide {
+		var ok bool
+		if c, ok = f.onlyAccepted(); !ok {
+			return Candidate{}, f.noJSON()
+		}
+	}
 	if cfg.accept != nil && !cfg.accept(c.JSON) {
 		c = f.firstAccepted(c)
 	}
@@ -89,4 +95,22 @@ func (f *finder) firstAccepted(best Candidate) Candidate {
 		}
 	}
 	return best
+}
+
+// onlyAccepted returns the one value of a reply made of values side by side
+// that the caller's validator accepts; with no validator, or when none or
+// several are accepted, it reports false.
+func (f *finder) onlyAccepted() (Candidate, bool) {
+	if f.cfg.accept == nil {
+		return Candidate{}, false
+	}
+	var found Candidate
+	n := 0
+	for _, c := range newFinder(f.text, f.cfg).find(false) {
+		if c.Source == SourceScan && f.cfg.accept(c.JSON) {
+			found = c
+			n++
+		}
+	}
+	return found, n == 1
 }

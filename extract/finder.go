@@ -37,6 +37,7 @@ type finder struct {
 	scanFail     failure   // the scan failure to describe, if hasScanFail
 	hasScanFail  bool
 	rep          repairer // reused for every repair, buffers and all
+	sideBySide   bool     // the reply is several values side by side (see several)
 	// known is an object or array the whole-text check read whole and
 	// found followed by more text ({...} and a note): the scan takes it
 	// without reading its bytes again (see scanRegion).
@@ -76,6 +77,12 @@ func (f *finder) find(first bool) []Candidate {
 		}
 		if f.cfg.repair {
 			list, hasList = f.list(s, e)
+			if !hasList && !f.cfg.preferLast && f.several(s, e) {
+				// Values side by side, and nothing else: a draft and its
+				// correction, or parts of one answer? With repair on,
+				// extract does not guess (see JSON).
+				f.sideBySide = true
+			}
 		}
 	}
 
@@ -358,12 +365,14 @@ func (f *finder) repair(start, limit int) (Candidate, int, bool) {
 	if r.guesses == 0 {
 		return c, reach, ok
 	}
-	if f.cfg.accept == nil {
-		return Candidate{}, reach, false
-	}
 	r.alt = true
 	alt, altReach, altOK := f.repairOnce(start, limit)
 	r.alt = false
+	if f.cfg.accept == nil {
+		// Both readings' text belongs to the broken value: what the scan
+		// finds inside it is a fragment, not a candidate.
+		return Candidate{}, max(reach, altReach), false
+	}
 	ok = ok && f.cfg.accept(c.JSON)
 	altOK = altOK && f.cfg.accept(alt.JSON)
 	switch {
@@ -396,7 +405,18 @@ func (f *finder) list(s, e int) (Candidate, bool) {
 	r.reset(f.text[:e])
 	r.pos = s
 	if !r.list() || r.guesses > 0 {
-		return Candidate{}, false
+		// {"a": 1}, "b": 2}: members after an object closed too early.
+		if f.text[i] != '{' || !f.keyAfter(end+1, e) {
+			return Candidate{}, false
+		}
+		r.reset(f.text[:e])
+		r.early = end - 1
+		out, vend, ok := r.run(i)
+		if !ok || vend != e || r.guesses > 0 {
+			return Candidate{}, false
+		}
+		s = i
+		_ = out
 	}
 	out := r.out
 	if v, ok := f.v.value(string(out), 0); !ok || v != len(out) || !f.kindOK(out[0]) {
@@ -405,6 +425,39 @@ func (f *finder) list(s, e int) (Candidate, bool) {
 	c := Candidate{JSON: append([]byte(nil), out...), Start: s, End: e, Source: SourceRepaired, Fixes: append([]Fix(nil), r.fixes...)}
 	sort.SliceStable(c.Fixes, func(i, j int) bool { return c.Fixes[i].Offset < c.Fixes[j].Offset })
 	return c, true
+}
+
+// keyAfter reports whether a key and its colon, quoted or bare, come
+// after blanks from i.
+func (f *finder) keyAfter(i, e int) bool {
+	i = skipSpaceAndComments(f.text[:e], i)
+	if i >= e {
+		return false
+	}
+	if f.text[i] == '"' {
+		return quotedKeyAt(f.text[:e], i)
+	}
+	return bareKeyAt(f.text[:e], i)
+}
+
+// several reports whether text[s:e], the whole visible reply, is two or
+// more JSON values side by side and nothing else (comments aside).
+func (f *finder) several(s, e int) bool {
+	n := 0
+	for i := skipSpaceAndComments(f.text[:e], s); i < e; i = skipSpaceAndComments(f.text[:e], i) {
+		if !opener[f.text[i]] {
+			return false
+		}
+		n++
+		end, ok := f.v.value(f.text[:e], i)
+		if !ok {
+			// A broken value after a whole one ({...}[1, True]) is a
+			// value side by side too; one that is the first is not.
+			return n >= 2
+		}
+		i = end
+	}
+	return n >= 2
 }
 
 // repairOnce runs the repairer once from start over text[:limit].

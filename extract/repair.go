@@ -34,12 +34,15 @@ type repairer struct {
 	guesses int
 	alt     bool
 	calls   int // function calls open around the value being read
+	// early is the offset of a '}' that closed an object too early, which
+	// repair skips ({"a": 1}, "b": 2}), or -1.
+	early int
 }
 
 // reset prepares the repairer for text, keeping its buffers. The results
 // of the previous run are overwritten.
 func (r *repairer) reset(text string) {
-	r.text, r.pos, r.reach, r.guesses, r.calls = text, 0, 0, 0, 0
+	r.text, r.pos, r.reach, r.guesses, r.calls, r.early = text, 0, 0, 0, 0, -1
 	r.out, r.fixes, r.kinds = r.out[:0], r.fixes[:0], r.kinds[:0]
 }
 
@@ -261,15 +264,18 @@ func (r *repairer) between(closer byte, count int, comma *int) bool {
 			return true
 		}
 		switch c := r.text[r.pos]; {
+		case r.pos == r.early:
+			r.fix(FixBracket, r.pos, "removed a '}' that closed the object early")
+			r.pos++
 		case c == closer:
 			r.dropComma(*comma)
 			r.pos++
 			r.out = append(r.out, closer)
 			return true
 		case c == '}' || c == ']':
-			r.dropComma(*comma)
-			r.closeMismatched(closer)
-			return true
+			if r.closeMismatched(closer, *comma) {
+				return true
+			}
 		case c == ',':
 			if count == 0 || *comma >= 0 {
 				r.fix(FixTrailingComma, r.pos, noItem)
@@ -307,7 +313,10 @@ func (r *repairer) dropComma(offset int) {
 // matches the bracket, the current one was left open: it is closed and the
 // bracket left to its owner. Otherwise the bracket was mistyped and is
 // replaced.
-func (r *repairer) closeMismatched(want byte) {
+//
+// It reports whether the container was closed; when not, the bracket was
+// dropped and reading goes on.
+func (r *repairer) closeMismatched(want byte, comma int) bool {
 	got := r.text[r.pos]
 	opener := byte('{')
 	if got == ']' {
@@ -315,14 +324,30 @@ func (r *repairer) closeMismatched(want byte) {
 	}
 	for i := len(r.kinds) - 2; i >= 0; i-- {
 		if r.kinds[i] == opener {
+			if i == 0 && followsComma(r.text, r.pos+1) && r.guess() {
+				// {"a": [1, 2}, "b": 3}: closing the whole value here
+				// would leave the rest out; the second reading takes the
+				// bracket for a typo.
+				break
+			}
+			r.dropComma(comma)
 			r.fix(FixBracket, r.pos, fmt.Sprintf("inserted a missing '%c'", want))
 			r.out = append(r.out, want)
-			return
+			return true
 		}
 	}
+	if len(r.kinds) == 1 && followsComma(r.text, r.pos+1) && r.guess() {
+		// [{...}}, {...}]: replacing the bracket would close the whole
+		// value and leave the rest out; the second reading drops it.
+		r.fix(FixBracket, r.pos, fmt.Sprintf("removed a stray '%c'", got))
+		r.pos++
+		return false
+	}
+	r.dropComma(comma)
 	r.fix(FixBracket, r.pos, fmt.Sprintf("replaced '%c' with '%c'", got, want))
 	r.pos++
 	r.out = append(r.out, want)
+	return true
 }
 
 // ellipsis skips a "..." (or "…") placeholder at r.pos and reports whether
@@ -683,6 +708,9 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 					return true, d
 				}
 				return true, c
+			}
+			if where == roleTop && r.pos == contentStart {
+				return false, -1 // a lone quote holds no value
 			}
 			r.dropLayout(lineEnd, r.pos)
 			r.fix(FixTruncated, r.pos, "closed a string left open")

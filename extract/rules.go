@@ -58,7 +58,23 @@ func (r *repairer) topScalar() bool {
 		r.out = append(r.out, num...)
 		return true
 	}
+	if numberLike(tok) {
+		r.pos = end
+		if r.restIsBlank() {
+			r.fix(FixUnquotedString, start, "quoted "+clipWord(tok)+", which starts like a number but is none")
+			r.out = appendQuoted(r.out, tok)
+			return true
+		}
+	}
 	return r.prose(start)
+}
+
+// numberLike reports a token that starts like a number but is not one
+// JSON or repair can read (0789, 0.0.1, a UUID): a code or an
+// identifier, kept as text.
+func numberLike(tok string) bool {
+	t := strings.TrimPrefix(tok, "-")
+	return t != "" && isDigit(t[0])
 }
 
 // restIsBlank reports whether only blanks, comments, a ';' and trailing
@@ -473,4 +489,12 @@ func (r *repairer) tuple() bool {
 	r.out = append(r.out, ']')
 	r.fix(FixBracket, start, "read a tuple (...) as an array")
 	return true
+}
+
+// followsComma reports whether a ',' comes after blanks from i.
+func followsComma(text string, i int) bool {
+	for i < len(text) && isSpace(text[i]) {
+		i++
+	}
+	return i < len(text) && text[i] == ','
 }
