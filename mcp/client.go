@@ -21,6 +21,11 @@ import (
 // is called; each is compiled once with [schema.Parse]. Call [Client.Reset]
 // when the server announces that its tools changed (from
 // [mcp.ClientOptions].ToolListChangedHandler).
+//
+// Violations come in the schema package's stable order, which follows the
+// schema's property order; the SDK hands a client each listed schema as a
+// decoded map, so that order is alphabetical here, whatever the server's
+// author wrote.
 type Client struct {
 	session *mcp.ClientSession
 
