@@ -21,6 +21,7 @@
 // To get started, serve an agent and call it:
 //
 //	server := mcp.NewServer(&mcp.Implementation{Name: "agents", Version: "v1"}, nil)
+//	server.AddReceivingMiddleware(mcpagentio.ValidateOutputs) // every tool's output checked
 //	tool, handler, err := mcpagentio.AgentTool(bp, p)
 //	if err != nil { ... }
 //	server.AddTool(tool, handler)
@@ -34,8 +35,8 @@
 //
 // MCP reports a tool's own failures inside its result (isError, with text
 // for the model) and keeps JSON-RPC errors for requests that cannot be
-// handled. This package follows that: a bad output refused by the
-// middleware, arguments that do not match an agent's parameters schema,
+// handled. This package follows that: a bad output refused by [Guard] or
+// [ValidateOutputs], arguments that do not match an agent's parameters schema,
 // and an agent run that never produced valid output are all error results
 // whose text a model can act on (for the agent tools, the JSON of
 // agentio's [blueprint.ParameterError] and [enforce.ValidationError]).

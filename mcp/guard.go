@@ -28,7 +28,7 @@ func Guard(tool *mcp.Tool, h mcp.ToolHandler) (mcp.ToolHandler, error) {
 	}
 	s, err := compileDeclared(tool.OutputSchema)
 	if err != nil {
-		return nil, fmt.Errorf("mcpagentio: tool %s: outputSchema: %w", tool.Name, err)
+		return nil, fmt.Errorf("mcpagentio: tool %q: outputSchema: %w", tool.Name, err)
 	}
 	if s == nil {
 		return h, nil
@@ -56,10 +56,10 @@ func AddTool(server *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler) error {
 		return errors.New("mcpagentio: AddTool needs a server, a tool and a handler")
 	}
 	if tool.InputSchema == nil || !declaresObject(tool.InputSchema) {
-		return fmt.Errorf("mcpagentio: tool %s: inputSchema: %w", tool.Name, ErrNotObject)
+		return fmt.Errorf("mcpagentio: tool %q: inputSchema: %w", tool.Name, ErrNotObject)
 	}
 	if tool.OutputSchema != nil && !declaresObject(tool.OutputSchema) {
-		return fmt.Errorf("mcpagentio: tool %s: outputSchema: %w", tool.Name, ErrNotObject)
+		return fmt.Errorf("mcpagentio: tool %q: outputSchema: %w", tool.Name, ErrNotObject)
 	}
 	g, err := Guard(tool, h)
 	if err != nil {

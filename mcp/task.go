@@ -71,26 +71,26 @@ func TaskTool(t Task, p provider.Provider) (*mcp.Tool, mcp.ToolHandler, error) {
 		return nil, nil, errors.New("mcpagentio: TaskTool: the task has no name")
 	}
 	if t.Output == nil {
-		return nil, nil, fmt.Errorf("mcpagentio: task %s has no output schema", t.Name)
+		return nil, nil, fmt.Errorf("mcpagentio: task %q has no output schema", t.Name)
 	}
 	input := t.Input
 	if input == nil {
 		var err error
 		if input, err = schema.MergePrompt(nil); err != nil {
-			return nil, nil, fmt.Errorf("mcpagentio: task %s: inputSchema: %w", t.Name, err)
+			return nil, nil, fmt.Errorf("mcpagentio: task %q: inputSchema: %w", t.Name, err)
 		}
 	}
 	input, in, err := declare(input)
 	if err != nil {
-		return nil, nil, fmt.Errorf("mcpagentio: task %s: inputSchema: %w", t.Name, err)
+		return nil, nil, fmt.Errorf("mcpagentio: task %q: inputSchema: %w", t.Name, err)
 	}
 	output, out, err := declare(t.Output)
 	if err != nil {
-		return nil, nil, fmt.Errorf("mcpagentio: task %s: outputSchema: %w", t.Name, err)
+		return nil, nil, fmt.Errorf("mcpagentio: task %q: outputSchema: %w", t.Name, err)
 	}
 	e, err := enforce.New(output, t.Options...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("mcpagentio: task %s: %w", t.Name, err)
+		return nil, nil, fmt.Errorf("mcpagentio: task %q: %w", t.Name, err)
 	}
 	name, system, maxTokens := t.Name, t.System, t.MaxTokens
 	prompt := t.Prompt
@@ -110,7 +110,7 @@ func TaskTool(t Task, p provider.Provider) (*mcp.Tool, mcp.ToolHandler, error) {
 		}
 		text, err := prompt(args)
 		if err != nil {
-			return toolError(fmt.Errorf("mcpagentio: task %s: prompt: %w", name, err)), nil
+			return toolError(fmt.Errorf("mcpagentio: task %q: prompt: %w", name, err)), nil
 		}
 		res, err := e.Run(ctx, p, enforce.Request{System: system, Prompt: text, MaxTokens: maxTokens})
 		if err != nil {

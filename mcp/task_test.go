@@ -106,7 +106,7 @@ func TestTaskToolFailures(t *testing.T) {
 	res, err = c.CallTool(ctx, &mcp.CallToolParams{Name: "count", Arguments: map[string]any{"prompt": "Count."}})
 	require.NoError(t, err)
 	require.True(t, res.IsError)
-	assert.Equal(t, "mcpagentio: task count: prompt: no template for that", text(t, res))
+	assert.Equal(t, `mcpagentio: task "count": prompt: no template for that`, text(t, res))
 }
 
 func TestTaskToolErrors(t *testing.T) {
