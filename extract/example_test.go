@@ -1,6 +1,7 @@
 package extract_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -75,6 +76,32 @@ func ExampleWithRepair() {
 	// 109 truncated: closed a string left open
 	// 109 truncated: closed an object left open
 	// truncated: true
+}
+
+func ExampleWithValidator() {
+	// The caller's schema wants an array; here a stand-in checks the shape.
+	isArray := func(v json.RawMessage) bool { return len(v) > 0 && v[0] == '[' }
+
+	// Is ["hello,"world"] one string or two? Repair alone will not guess.
+	reply := `["hello,"world"]`
+	_, err := extract.JSON(reply, extract.WithRepair())
+	fmt.Println(errors.Is(err, extract.ErrNoJSON))
+
+	// A validator that wants two elements settles it.
+	two := func(v json.RawMessage) bool {
+		var a []string
+		return isArray(v) && json.Unmarshal(v, &a) == nil && len(a) == 2
+	}
+	c, _ := extract.JSON(reply, extract.WithRepair(), extract.WithValidator(two))
+	fmt.Println(string(c.JSON))
+
+	// It also ranks the values found: the first one it accepts wins.
+	c, _ = extract.JSON(`Draft {"a": 1}; answer [1, 2].`, extract.WithValidator(isArray))
+	fmt.Println(string(c.JSON))
+	// Output:
+	// true
+	// ["hello","world"]
+	// [1, 2]
 }
 
 func ExampleWithStrictJSONOnly() {

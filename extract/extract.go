@@ -77,20 +77,13 @@ func (c *config) check(text string) error {
 }
 
 // firstAccepted returns the best candidate the caller's validator accepts,
-// in the order of [Candidates], leaving out values that lie inside a
-// better one (fragments of a repaired value, say); it returns best when
-// there is none.
+// in the order of [Candidates], leaving out the fragments of repaired
+// values; it returns best when there is none.
 func (f *finder) firstAccepted(best Candidate) Candidate {
-	all := newFinder(f.text, f.cfg).find(false)
-	for i, c := range all {
-		inside := false
-		for _, p := range all[:i] {
-			if p.Start <= c.Start && c.End <= p.End {
-				inside = true
-				break
-			}
-		}
-		if !inside && f.cfg.accept(c.JSON) {
+	g := newFinder(f.text, f.cfg)
+	all := g.find(false)
+	for _, c := range all[:len(all)-g.fragments] {
+		if f.cfg.accept(c.JSON) {
 			return c
 		}
 	}

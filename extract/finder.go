@@ -38,6 +38,7 @@ type finder struct {
 	hasScanFail  bool
 	rep          repairer // reused for every repair, buffers and all
 	sideBySide   bool     // the reply is several values side by side (see several)
+	fragments    int      // how many candidates at the end of find's list are fragments
 	// known is an object or array the whole-text check read whole and
 	// found followed by more text ({...} and a note): the scan takes it
 	// without reading its bytes again (see scanRegion).
@@ -252,6 +253,7 @@ func (f *finder) find(first bool) []Candidate {
 	if first && len(out) > 0 {
 		return out
 	}
+	f.fragments = len(fragments)
 	return append(out, f.ordered(fragments)...)
 }
 

@@ -15,7 +15,8 @@ var allFixKinds = []extract.FixKind{
 	extract.FixSingleQuote, extract.FixSmartQuote, extract.FixUnquotedKey, extract.FixUnquotedString,
 	extract.FixMissingQuote, extract.FixEscapedJSON, extract.FixPythonLiteral, extract.FixStringEscape,
 	extract.FixNonFinite, extract.FixNumber, extract.FixEllipsis, extract.FixMissingValue,
-	extract.FixDanglingKey, extract.FixBracket, extract.FixWhitespace, extract.FixTruncated,
+	extract.FixDanglingKey, extract.FixBracket, extract.FixWhitespace, extract.FixWrapper,
+	extract.FixConcatenation, extract.FixTruncated,
 }
 
 func TestRepairFixes(t *testing.T) {
@@ -81,6 +82,8 @@ func TestRepairFixes(t *testing.T) {
 		{name: "exponents", text: `[1e5, -2.5E-3, +1e+2]`, want: `[1e5,-2.5E-3,1e+2]`, kinds: []extract.FixKind{extract.FixNumber}},
 		{name: "lone minus", text: `{"a": -}`, want: `{"a":0}`, kinds: []extract.FixKind{extract.FixNumber}},
 		{name: "German quotes", text: `{„a“: ‚b‘}`, want: `{"a":"b"}`, kinds: []extract.FixKind{extract.FixSmartQuote}},
+		{name: "function call", text: `{"id": ObjectId("5f1")}`, want: `{"id":"5f1"}`, kinds: []extract.FixKind{extract.FixWrapper}},
+		{name: "concatenation", text: `{"a": "x" + "y"}`, want: `{"a":"xy"}`, kinds: []extract.FixKind{extract.FixConcatenation}},
 		{name: "upper-case literals", text: `[TRUE, Null, undefined]`, want: `[true,null,null]`, kinds: []extract.FixKind{extract.FixPythonLiteral}},
 	}
 	covered := map[extract.FixKind]bool{}
@@ -157,6 +160,10 @@ func TestRepairGivesUp(t *testing.T) {
 		"{\"a\": \"x\x00\"}",
 		`{"a": "\uZZZZ"}`,
 		`True`,
+		`True story`,
+		`She said: no way`,
+		"{\"a\": 1}\n{\"a\": 2}",
+		`["a, "b"]`,
 	} {
 		_, err := extract.JSON(text, extract.WithRepair())
 		assert.ErrorIs(t, err, extract.ErrNoJSON, "%q", text)

@@ -166,22 +166,24 @@ func isIdentifier(s string) bool {
 // It reports false, having written nothing, unless at least one comma
 // separates two values and nothing else follows them.
 func (r *repairer) list() bool {
+	start := r.pos
 	r.out = append(r.out, '[')
-	items, commas := 0, 0
+	items, lastComma := 0, -1 // lastComma: a comma no value followed yet
 	for {
 		r.skipBlanks()
 		if r.eof() {
 			break
 		}
 		if r.text[r.pos] == ',' {
-			commas++
-			if items == 0 || commas > items {
+			if items == 0 || lastComma >= 0 {
 				r.fix(FixTrailingComma, r.pos, "removed a comma with no value before it")
+			} else {
+				lastComma = r.pos
 			}
 			r.pos++
 			continue
 		}
-		if items > 0 && commas < items {
+		if items > 0 && lastComma < 0 {
 			return false // values side by side: alternatives, not a list
 		}
 		if items > 0 {
@@ -191,15 +193,15 @@ func (r *repairer) list() bool {
 			return false
 		}
 		items++
+		lastComma = -1
 	}
 	if items < 2 {
 		return false
 	}
-	if n := len(r.fixes); n > 0 && r.fixes[n-1].Kind == FixTrailingComma && commas > items-1 {
-		// The comma after the last value was counted as a separator.
-		r.fixes[n-1].Detail = "removed a trailing comma"
+	if lastComma >= 0 {
+		r.fix(FixTrailingComma, lastComma, "removed a trailing comma")
 	}
-	r.fix(FixBracket, 0, "put brackets around values separated by commas")
+	r.fix(FixBracket, start, "put brackets around values separated by commas")
 	r.out = append(r.out, ']')
 	return true
 }
