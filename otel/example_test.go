@@ -45,3 +45,45 @@ func ExampleInstrumentation_Run() {
 	// chat gpt-4.1-mini Unset
 	// enforce Unset
 }
+
+// A run made with enforce itself: Start names it for its schema, the
+// wrapped provider traces each call and the options add the loop's verdict.
+func ExampleInstrumentation_Start() {
+	spans := tracetest.NewInMemoryExporter()
+	in, err := otelagentio.New(&otelagentio.Options{
+		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans)),
+		MeterProvider:  sdkmetric.NewMeterProvider(),
+		Model:          "gpt-4.1-mini",
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := schema.Parse([]byte(`{"type": "object", "properties": {"verdict": {"enum": ["approve", "reject"]}}, "required": ["verdict"]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := providertest.New(providertest.Text(`{"verdict": "maybe"}`), providertest.Text(`{"verdict": "approve"}`))
+
+	ctx, end := in.Start(context.Background(), otelagentio.SchemaName("review"))
+	res, err := enforce.Run(ctx, in.Provider(p), enforce.Request{Prompt: "Review the diff."}, s, in.Options()...)
+	end(res, err)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, span := range spans.GetSpans() {
+		outcome := ""
+		for _, kv := range span.Attributes {
+			if kv.Key == "agentio.attempt.outcome" || kv.Key == "agentio.outcome" {
+				outcome = kv.Value.AsString()
+			}
+		}
+		fmt.Println(span.Name, outcome)
+	}
+	// Output:
+	// chat gpt-4.1-mini invalid
+	// chat gpt-4.1-mini valid
+	// enforce review valid
+}

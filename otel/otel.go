@@ -2,6 +2,7 @@ package otelagentio
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -37,6 +38,8 @@ const (
 	keyTokenType     = attribute.Key("gen_ai.token.type")
 	keyErrorType     = attribute.Key("error.type")
 
+	keySchemaName    = attribute.Key("agentio.schema.name")
+	keyRunViolations = attribute.Key("agentio.violations")
 	keyMode          = attribute.Key("agentio.mode")
 	keyAttempts      = attribute.Key("agentio.attempts")
 	keyOutcome       = attribute.Key("agentio.outcome")
@@ -131,23 +134,55 @@ func New(opts *Options) (*Instrumentation, error) {
 
 // Run is enforce.Run traced and measured: [Instrumentation.Start],
 // enforce.Run with [Instrumentation.Provider] and [Instrumentation.Options]
-// added to opts, and the end of the run recorded.
+// added to opts, and the end of the run recorded. The run span is named
+// for s by its root "title" keyword when it has one ("enforce Review"), and
+// carries it as agentio.schema.name.
 func (in *Instrumentation) Run(ctx context.Context, p provider.Provider, req enforce.Request, s *schema.Schema, opts ...enforce.Option) (*enforce.Result, error) {
-	ctx, end := in.Start(ctx)
-	res, err := enforce.Run(ctx, in.Provider(p), req, s, append(opts[:len(opts):len(opts)], in.Options()...)...)
+	wrapped := in.Provider(p)
+	var attrs []attribute.KeyValue
+	if name := schemaTitle(s); name != "" {
+		attrs = append(attrs, SchemaName(name))
+	}
+	if model := (&tracedProvider{in: in, p: p}).model(); model != "" {
+		attrs = append(attrs, keyRequestModel.String(model))
+	}
+	ctx, end := in.Start(ctx, attrs...)
+	res, err := enforce.Run(ctx, wrapped, req, s, append(opts[:len(opts):len(opts)], in.Options()...)...)
 	end(res, err)
 	return res, err
+}
+
+// SchemaName returns the agentio.schema.name attribute, for
+// [Instrumentation.Start]: the name under which a run's schema is known
+// (a registry name, a blueprint's name). It names the run span and is
+// added to the run's metrics, so it should be one of few values.
+func SchemaName(name string) attribute.KeyValue { return keySchemaName.String(name) }
+
+// schemaTitle returns the root "title" of s, or "".
+func schemaTitle(s *schema.Schema) string {
+	if s == nil {
+		return ""
+	}
+	var doc struct {
+		Title string `json:"title"`
+	}
+	if err := json.Unmarshal(s.JSON(), &doc); err != nil {
+		return "" // a boolean schema has no title
+	}
+	return doc.Title
 }
 
 // A run is one traced run: its span and the span of the call whose
 // verdict is awaited.
 type run struct {
-	span    trace.Span
-	start   time.Time
-	mu      sync.Mutex
-	calls   int
-	pending trace.Span
-	model   string
+	span     trace.Span
+	start    time.Time
+	schema   string // agentio.schema.name, or ""
+	mu       sync.Mutex
+	calls    int
+	firstLen int // messages in the run's first request
+	pending  trace.Span
+	model    string
 }
 
 type runKey struct{}
@@ -159,11 +194,36 @@ func runFrom(ctx context.Context) *run {
 
 // Start begins a traced run: the returned context carries the run's span,
 // which the calls of [Instrumentation.Provider] and the hook of
-// [Instrumentation.Options] attach to. Call end with the run's result and
-// error when it is over; it ends the span and records the run's metrics.
-func (in *Instrumentation) Start(ctx context.Context) (context.Context, func(*enforce.Result, error)) {
-	ctx, span := in.tracer.Start(ctx, runSpanName, trace.WithSpanKind(trace.SpanKindInternal))
-	r := &run{span: span, start: time.Now()}
+// [Instrumentation.Options] attach to. attrs are added to the run span;
+// give [SchemaName] to name the run for its schema, and
+// gen_ai.request.model when the provider does not report its model. Call
+// end with the run's result and error when it is over; it ends the span and
+// records the run's metrics. A context from Start belongs to one run: start
+// one per run, even for runs made at the same time.
+func (in *Instrumentation) Start(ctx context.Context, attrs ...attribute.KeyValue) (context.Context, func(*enforce.Result, error)) {
+	r := &run{start: time.Now()}
+	for _, kv := range attrs {
+		switch kv.Key {
+		case keySchemaName:
+			r.schema = kv.Value.Emit()
+		case keyRequestModel:
+			r.model = kv.Value.Emit()
+		}
+	}
+	name := runSpanName
+	if r.schema != "" {
+		name += " " + r.schema
+	}
+	// The run span is not one model operation, so it has no
+	// gen_ai.operation.name: a GenAI backend would count it, and its
+	// tokens, beside its calls.
+	spanAttrs := []attribute.KeyValue{keyOutputType.String(outputTypeJSON)}
+	if in.providerName != "" {
+		spanAttrs = append(spanAttrs, keyProvider.String(in.providerName))
+	}
+	spanAttrs = append(spanAttrs, attrs...)
+	ctx, span := in.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(spanAttrs...))
+	r.span = span
 	ctx = context.WithValue(ctx, runKey{}, r)
 	var once sync.Once
 	return ctx, func(res *enforce.Result, err error) {
@@ -182,7 +242,13 @@ func (in *Instrumentation) end(ctx context.Context, r *run, res *enforce.Result,
 	r.mu.Unlock()
 	outcome := runOutcome(err)
 	attrs := in.common(model)
+	if r.schema != "" {
+		attrs = append(attrs, keySchemaName.String(r.schema))
+	}
 	attrs = append(attrs, keyOutcome.String(outcome))
+	if model != "" {
+		r.span.SetAttributes(keyRequestModel.String(model))
+	}
 	if res != nil {
 		r.span.SetAttributes(keyMode.String(string(res.Mode)), keyAttempts.Int(len(res.Attempts)),
 			keyInputTokens.Int(res.Usage.InputTokens), keyOutputTokens.Int(res.Usage.OutputTokens))
@@ -193,6 +259,11 @@ func (in *Instrumentation) end(ctx context.Context, r *run, res *enforce.Result,
 	}
 	r.span.SetAttributes(keyOutcome.String(outcome))
 	if err != nil {
+		r.span.SetAttributes(keyErrorType.String(outcome))
+		var ve *enforce.ValidationError
+		if errors.As(err, &ve) {
+			r.span.SetAttributes(keyRunViolations.Int(len(ve.Violations)))
+		}
 		r.span.RecordError(err)
 		r.span.SetStatus(codes.Error, err.Error())
 	}
@@ -241,7 +312,10 @@ func (in *Instrumentation) Options() []enforce.Option {
 	return []enforce.Option{enforce.WithAttemptHook(in.hook)}
 }
 
-// hook completes the pending call span of the run with attempt a.
+// hook completes the pending call span of the run with attempt a. When
+// the call was not traced (the provider was not wrapped by
+// [Instrumentation.Provider]), it records the attempt as a span of its own,
+// backdated by the attempt's duration.
 func (in *Instrumentation) hook(ctx context.Context, a enforce.Attempt) {
 	r := runFrom(ctx)
 	if r == nil {
@@ -250,9 +324,10 @@ func (in *Instrumentation) hook(ctx context.Context, a enforce.Attempt) {
 	r.mu.Lock()
 	span := r.pending
 	r.pending = nil
+	model := r.model
 	r.mu.Unlock()
 	if span == nil {
-		return
+		span = in.attemptSpan(ctx, r, a, model)
 	}
 	span.SetAttributes(
 		keyNumber.Int(a.Number),
@@ -263,10 +338,43 @@ func (in *Instrumentation) hook(ctx context.Context, a enforce.Attempt) {
 		keyCoercions.Int(len(a.Coercions)),
 		keyStoppedEarly.Bool(a.StoppedEarly),
 	)
-	if a.Outcome != enforce.OutcomeValid {
+	switch {
+	case a.Err != nil:
+		span.SetStatus(codes.Error, a.Err.Error())
+	case a.Outcome != enforce.OutcomeValid:
 		span.SetStatus(codes.Error, string(a.Outcome))
 	}
 	span.End()
+}
+
+// attemptSpan starts, in the past, the span of an attempt whose call was
+// not traced, with what the attempt says of the call. It records no
+// metrics: the call's were not measured either.
+func (in *Instrumentation) attemptSpan(ctx context.Context, r *run, a enforce.Attempt, model string) trace.Span {
+	name := operationChat
+	if model != "" {
+		name += " " + model
+	}
+	attrs := append(in.common(model), keyOutputType.String(outputTypeJSON),
+		keyInputTokens.Int(a.Usage.InputTokens), keyOutputTokens.Int(a.Usage.OutputTokens))
+	if a.Response != nil && a.Response.Model != "" {
+		attrs = append(attrs, keyResponseModel.String(a.Response.Model))
+	}
+	if a.Response != nil {
+		if reason := finishReason(a.Response); reason != "" {
+			attrs = append(attrs, keyFinish.StringSlice([]string{reason}))
+		}
+	}
+	if a.Err != nil {
+		attrs = append(attrs, keyErrorType.String(errorType(a.Err)))
+	}
+	ctx = trace.ContextWithSpan(ctx, r.span)
+	_, span := in.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithTimestamp(time.Now().Add(-a.Duration)), trace.WithAttributes(attrs...))
+	if a.Err != nil {
+		span.RecordError(a.Err)
+	}
+	return span
 }
 
 // Provider returns p with each call traced as a client span, child of the
@@ -316,24 +424,39 @@ type call struct {
 // begin starts the span of a call of req.
 func (t *tracedProvider) begin(ctx context.Context, req *provider.Request) (context.Context, *call) {
 	model := t.model()
-	name := operationChat
-	if model != "" {
-		name += " " + model
-	}
-	attrs := append(t.in.common(model), keyOutputType.String(outputTypeJSON))
+	var extra []attribute.KeyValue
 	if req != nil && req.MaxTokens > 0 {
-		attrs = append(attrs, keyMaxTokens.Int(req.MaxTokens))
+		extra = append(extra, keyMaxTokens.Int(req.MaxTokens))
 	}
 	r := runFrom(ctx)
 	if r != nil {
 		r.mu.Lock()
 		r.calls++
-		if r.calls > 1 && req != nil && len(req.Messages) > 0 {
-			attrs = append(attrs, keyReaskBytes.Int(len(req.Messages[len(req.Messages)-1].Content)))
+		n := 0
+		if req != nil {
+			n = len(req.Messages)
 		}
-		r.model = model
+		if r.calls == 1 {
+			r.firstLen = n
+		} else if n > r.firstLen {
+			// A re-ask adds the bad reply and the re-ask to the first
+			// request; a resend (a schema fallback, a raised token limit)
+			// does not.
+			extra = append(extra, keyReaskBytes.Int(len(req.Messages[n-1].Content)))
+		}
+		if model != "" {
+			r.model = model
+		} else {
+			model = r.model // given to Start
+		}
 		r.mu.Unlock()
 	}
+	name := operationChat
+	if model != "" {
+		name += " " + model
+	}
+	attrs := append(t.in.common(model), keyOutputType.String(outputTypeJSON))
+	attrs = append(attrs, extra...)
 	ctx, span := t.in.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	return ctx, &call{in: t.in, span: span, run: r, model: model, start: time.Now()}
 }
@@ -349,21 +472,20 @@ func (c *call) finish(ctx context.Context, resp *provider.Response, err error) {
 		c.span.RecordError(err)
 		c.span.SetStatus(codes.Error, err.Error())
 	}
+	if resp != nil && resp.Model != "" {
+		attrs = append(attrs, keyResponseModel.String(resp.Model))
+		c.span.SetAttributes(keyResponseModel.String(resp.Model))
+	}
 	c.in.callDuration.Record(ctx, time.Since(c.start).Seconds(), metric.WithAttributes(attrs...))
 	if resp != nil {
-		if resp.Model != "" {
-			c.span.SetAttributes(keyResponseModel.String(resp.Model))
-		}
-		reason := resp.RawStopReason
-		if reason == "" {
-			reason = string(resp.StopReason)
-		}
-		if reason != "" {
+		if reason := finishReason(resp); reason != "" {
 			c.span.SetAttributes(keyFinish.StringSlice([]string{reason}))
 		}
 		c.span.SetAttributes(keyInputTokens.Int(resp.Usage.InputTokens), keyOutputTokens.Int(resp.Usage.OutputTokens))
-		c.in.tokens.Record(ctx, int64(resp.Usage.InputTokens), metric.WithAttributes(append(attrs, keyTokenType.String(tokenTypeInput))...))
-		c.in.tokens.Record(ctx, int64(resp.Usage.OutputTokens), metric.WithAttributes(append(attrs, keyTokenType.String(tokenTypeOutput))...))
+		if resp.Usage.InputTokens > 0 || resp.Usage.OutputTokens > 0 { // else the provider reported none
+			c.in.tokens.Record(ctx, int64(resp.Usage.InputTokens), metric.WithAttributes(append(attrs, keyTokenType.String(tokenTypeInput))...))
+			c.in.tokens.Record(ctx, int64(resp.Usage.OutputTokens), metric.WithAttributes(append(attrs, keyTokenType.String(tokenTypeOutput))...))
+		}
 	}
 	if c.run == nil {
 		c.span.End()
@@ -375,6 +497,15 @@ func (c *call) finish(ctx context.Context, resp *provider.Response, err error) {
 	}
 	c.run.pending = c.span
 	c.run.mu.Unlock()
+}
+
+// finishReason is gen_ai.response.finish_reasons' one value for resp: the
+// provider's own stop reason, else agentio's.
+func finishReason(resp *provider.Response) string {
+	if resp.RawStopReason != "" {
+		return resp.RawStopReason
+	}
+	return string(resp.StopReason)
 }
 
 // errorType is error.type for a failed call: the provider error's kind,

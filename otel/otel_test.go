@@ -114,6 +114,7 @@ func TestRunValidFirstTime(t *testing.T) {
 	rm := h.collect(t)
 	tokens := histogram[int64](t, rm, "gen_ai.client.token.usage")
 	assert.Equal(t, map[string]int64{"input": 40, "output": 6}, sumsBy(tokens, "gen_ai.token.type"))
+	assert.Equal(t, map[string]int64{"gpt-test-2026": 46}, sumsBy(tokens, "gen_ai.response.model"))
 	runs := counter(t, rm, "agentio.enforce.runs")
 	assert.Equal(t, map[string]int64{"valid": 1}, runs)
 	attempts := histogram[int64](t, rm, "agentio.enforce.attempts")
@@ -143,8 +144,14 @@ func TestRunReaskedOnce(t *testing.T) {
 	assert.Equal(t, int64(2), attrs(run)["agentio.attempts"].AsInt64())
 	assert.Len(t, res.Attempts, 2)
 
-	attempts := histogram[int64](t, h.collect(t), "agentio.enforce.attempts")
+	rm := h.collect(t)
+	attempts := histogram[int64](t, rm, "agentio.enforce.attempts")
 	assert.Equal(t, int64(2), attempts.DataPoints[0].Sum)
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			assert.NotEqual(t, "gen_ai.client.token.usage", m.Name, "no tokens recorded for replies without usage")
+		}
+	}
 }
 
 func TestRunInvalidAfterRetries(t *testing.T) {
@@ -255,4 +262,217 @@ func sumsBy(h metricdata.Histogram[int64], key attribute.Key) map[string]int64 {
 		out[v.AsString()] += dp.Sum
 	}
 	return out
+}
+
+func TestRunSpanNamedForSchema(t *testing.T) {
+	h := newHarness(t)
+	s, err := schema.Parse([]byte(`{"title": "Review", "type": "object", "required": ["verdict"]}`))
+	require.NoError(t, err)
+	p := providertest.New(providertest.Text(`{"verdict": "approve"}`))
+	_, err = h.in.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, s)
+	require.NoError(t, err)
+
+	spans := h.spans.GetSpans()
+	require.Len(t, spans, 2)
+	run := spans[1]
+	assert.Equal(t, "enforce Review", run.Name)
+	assert.Equal(t, trace.SpanKindInternal, run.SpanKind)
+	ra := attrs(run)
+	assert.Equal(t, "Review", ra["agentio.schema.name"].AsString())
+	assert.Equal(t, "gpt-test", ra["gen_ai.request.model"].AsString())
+	assert.Equal(t, "openai", ra["gen_ai.provider.name"].AsString())
+	assert.Equal(t, "json", ra["gen_ai.output.type"].AsString())
+	assert.NotContains(t, ra, attribute.Key("gen_ai.operation.name"), "the run is not one model operation")
+	assert.Equal(t, run.SpanContext.SpanID(), spans[0].Parent.SpanID())
+
+	s2, ok := find(t, h.collect(t), "agentio.enforce.runs").(metricdata.Sum[int64])
+	require.True(t, ok)
+	require.Len(t, s2.DataPoints, 1)
+	v, ok := s2.DataPoints[0].Attributes.Value("agentio.schema.name")
+	require.True(t, ok)
+	assert.Equal(t, "Review", v.AsString())
+}
+
+// TestRunOutcomes checks how each way a run ends shows on the run span and
+// the runs counter.
+func TestRunOutcomes(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name       string
+		ctx        context.Context
+		replies    []providertest.Reply
+		opts       []enforce.Option
+		outcome    string
+		calls      int
+		violations int64 // -1: not set
+	}{
+		{name: "valid", ctx: context.Background(), replies: []providertest.Reply{providertest.Text(`{"verdict": "reject"}`)}, outcome: "valid", calls: 1, violations: -1},
+		{name: "invalid", ctx: context.Background(), replies: []providertest.Reply{providertest.Text(`{}`)}, opts: []enforce.Option{enforce.WithMaxRetries(0)}, outcome: "invalid", calls: 1, violations: 1},
+		{name: "refused", ctx: context.Background(), replies: []providertest.Reply{{Refusal: "I cannot review this.", StopReason: provider.StopRefusal}}, outcome: "refused", calls: 1, violations: -1},
+		{name: "provider error", ctx: context.Background(), replies: []providertest.Reply{providertest.Failed(&provider.Error{Kind: provider.ErrorOverloaded, StatusCode: 529})}, outcome: "error", calls: 1, violations: -1},
+		{name: "token budget", ctx: context.Background(), replies: []providertest.Reply{providertest.Text(`{}`)}, opts: []enforce.Option{enforce.WithTokenBudget(1)}, outcome: "token_budget", calls: 0, violations: -1},
+		{name: "cancelled", ctx: cancelled, replies: []providertest.Reply{providertest.Text(`{}`)}, outcome: "cancelled", calls: 0, violations: -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			s, err := schema.Parse([]byte(reviewSchema))
+			require.NoError(t, err)
+			_, err = h.in.Run(tt.ctx, providertest.New(tt.replies...), enforce.Request{Prompt: "Review."}, s, tt.opts...)
+			run, calls := split(t, h.spans.GetSpans())
+			assert.Len(t, calls, tt.calls)
+			ra := attrs(run)
+			assert.Equal(t, tt.outcome, ra["agentio.outcome"].AsString())
+			if tt.outcome == "valid" {
+				require.NoError(t, err)
+				assert.Equal(t, codes.Unset, run.Status.Code)
+				assert.NotContains(t, ra, attribute.Key("error.type"))
+			} else {
+				require.Error(t, err)
+				assert.Equal(t, codes.Error, run.Status.Code)
+				assert.Equal(t, err.Error(), run.Status.Description)
+				assert.Equal(t, tt.outcome, ra["error.type"].AsString())
+				require.NotEmpty(t, run.Events, "the error is recorded")
+				assert.Equal(t, "exception", run.Events[0].Name)
+			}
+			if tt.violations >= 0 {
+				assert.Equal(t, tt.violations, ra["agentio.violations"].AsInt64())
+			} else {
+				assert.NotContains(t, ra, attribute.Key("agentio.violations"))
+			}
+			assert.Equal(t, map[string]int64{tt.outcome: 1}, counter(t, h.collect(t), "agentio.enforce.runs"))
+		})
+	}
+}
+
+// TestOptionsAlone covers a provider the Instrumentation did not wrap: the
+// hook records each attempt as a span of its own under the run.
+func TestOptionsAlone(t *testing.T) {
+	h := newHarness(t)
+	s, err := schema.Parse([]byte(reviewSchema))
+	require.NoError(t, err)
+	p := providertest.New(
+		providertest.Reply{Text: `{"verdict": "maybe"}`, Usage: provider.Usage{InputTokens: 30, OutputTokens: 5}},
+		providertest.Reply{Text: `{"verdict": "approve"}`, Usage: provider.Usage{InputTokens: 60, OutputTokens: 5}, Model: "m-2026"},
+	)
+	ctx, end := h.in.Start(context.Background(), otelagentio.SchemaName("review"), attribute.String("gen_ai.request.model", "m"))
+	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s, h.in.Options()...)
+	end(res, err)
+	require.NoError(t, err)
+
+	spans := h.spans.GetSpans()
+	require.Len(t, spans, 3)
+	run := spans[2]
+	assert.Equal(t, "enforce review", run.Name)
+	for i, c := range spans[:2] {
+		assert.Equal(t, "chat m", c.Name)
+		assert.Equal(t, run.SpanContext.SpanID(), c.Parent.SpanID())
+		assert.Equal(t, int64(i+1), attrs(c)["agentio.attempt.number"].AsInt64())
+		assert.False(t, c.StartTime.After(c.EndTime))
+		assert.False(t, c.StartTime.Before(run.StartTime), "an attempt starts within its run")
+	}
+	assert.Equal(t, codes.Error, spans[0].Status.Code)
+	assert.Equal(t, "invalid", spans[0].Status.Description)
+	second := attrs(spans[1])
+	assert.Equal(t, int64(60), second["gen_ai.usage.input_tokens"].AsInt64())
+	assert.Equal(t, "m-2026", second["gen_ai.response.model"].AsString())
+	assert.Equal(t, "m", attrs(run)["gen_ai.request.model"].AsString())
+}
+
+// TestConcurrentRuns shares one Instrumentation between runs made at the
+// same time: each run gets its own calls.
+func TestConcurrentRuns(t *testing.T) {
+	h := newHarness(t)
+	s, err := schema.Parse([]byte(reviewSchema))
+	require.NoError(t, err)
+	const runs = 8
+	errs := make(chan error, runs)
+	for range runs {
+		go func() {
+			p := providertest.New(providertest.Text(`{"verdict": "no"}`), providertest.Text(`{"verdict": "approve"}`))
+			_, err := h.in.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, s)
+			errs <- err
+		}()
+	}
+	for range runs {
+		require.NoError(t, <-errs)
+	}
+	children := map[trace.SpanID]int{}
+	var runSpans []tracetest.SpanStub
+	for _, sp := range h.spans.GetSpans() {
+		if sp.Name == "enforce" {
+			runSpans = append(runSpans, sp)
+		} else {
+			children[sp.Parent.SpanID()]++
+			want := map[int64]codes.Code{1: codes.Error, 2: codes.Unset}
+			assert.Equal(t, want[attrs(sp)["agentio.attempt.number"].AsInt64()], sp.Status.Code)
+		}
+	}
+	require.Len(t, runSpans, runs)
+	for _, r := range runSpans {
+		assert.Equal(t, 2, children[r.SpanContext.SpanID()])
+	}
+	attempts := histogram[int64](t, h.collect(t), "agentio.enforce.attempts")
+	require.Len(t, attempts.DataPoints, 1)
+	assert.Equal(t, uint64(runs), attempts.DataPoints[0].Count)
+	assert.Equal(t, int64(2*runs), attempts.DataPoints[0].Sum)
+}
+
+// TestReaskBytes checks that agentio.reask.bytes marks the calls that carry
+// a re-ask, in each way a re-ask is sent, and not a resend.
+func TestReaskBytes(t *testing.T) {
+	tests := []struct {
+		name     string
+		caps     provider.Capabilities
+		replies  []providertest.Reply
+		outcomes []string // each call's agentio.attempt.outcome
+		reask    []bool   // whether each call carries a re-ask
+	}{
+		{
+			name:     "prompt",
+			replies:  []providertest.Reply{providertest.Text(`{}`), providertest.Text(`{}`), providertest.Text(`{"verdict": "approve"}`)},
+			outcomes: []string{"invalid", "invalid", "valid"},
+			reask:    []bool{false, true, true},
+		},
+		{
+			name:     "tool",
+			caps:     provider.Capabilities{Tools: true, ForcedTool: true},
+			replies:  []providertest.Reply{providertest.CallTool(enforce.ToolName, `{"verdict": 1}`), providertest.CallTool(enforce.ToolName, `{"verdict": "reject"}`)},
+			outcomes: []string{"invalid", "valid"},
+			reask:    []bool{false, true},
+		},
+		{
+			name: "schema fallback",
+			caps: provider.Capabilities{NativeSchema: true},
+			replies: []providertest.Reply{
+				providertest.Failed(&provider.Error{Kind: provider.ErrorSchemaRejected, StatusCode: 400}),
+				providertest.Text(`{"verdict": "reject"}`),
+			},
+			outcomes: []string{"schema_rejected", "valid"},
+			reask:    []bool{false, false},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			sp := providertest.New(tt.replies...)
+			_, err := h.run(t, provider.WithCapabilities(sp, tt.caps))
+			require.NoError(t, err)
+			_, calls := split(t, h.spans.GetSpans())
+			require.Len(t, calls, len(tt.outcomes))
+			reqs := sp.Requests()
+			for i, c := range calls {
+				ca := attrs(c)
+				assert.Equal(t, tt.outcomes[i], ca["agentio.attempt.outcome"].AsString(), "call %d", i+1)
+				if !tt.reask[i] {
+					assert.NotContains(t, ca, attribute.Key("agentio.reask.bytes"), "call %d", i+1)
+					continue
+				}
+				last := reqs[i].Messages[len(reqs[i].Messages)-1]
+				assert.Positive(t, ca["agentio.reask.bytes"].AsInt64())
+				assert.Equal(t, int64(len(last.Content)), ca["agentio.reask.bytes"].AsInt64(), "call %d", i+1)
+			}
+		})
+	}
 }
