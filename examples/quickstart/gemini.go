@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/agentio/agentio/provider"
@@ -27,7 +26,7 @@ func geminiProvider(getenv func(string) string) (provider.Provider, string, erro
 	if model == "" {
 		model = defaultGeminiModel
 	}
-	p, err := gemini.New(context.Background(), &gemini.Options{Model: model, APIKey: geminiKey(getenv)})
+	p, err := gemini.New(&gemini.Options{Model: model, APIKey: geminiKey(getenv)})
 	if err != nil {
 		return nil, "", err
 	}

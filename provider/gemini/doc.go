@@ -5,7 +5,7 @@
 //
 // Start with [New]:
 //
-//	p, err := gemini.New(ctx, &gemini.Options{Model: "gemini-2.5-flash"}) // key from GEMINI_API_KEY
+//	p, err := gemini.New(&gemini.Options{Model: "gemini-2.5-flash"}) // key from GEMINI_API_KEY
 //	if err != nil { ... }
 //	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review the diff."}, s)
 //
@@ -52,7 +52,10 @@
 // provider.ErrSchemaRejected) for an INVALID_ARGUMENT about the response
 // schema or a function's parameters (the enforcement loop then falls back to
 // prompt mode), provider.ErrRateLimited for 429 (RESOURCE_EXHAUSTED),
-// ErrOverloaded for 503 (UNAVAILABLE) and other 5xx, ErrAuth for 401 and 403,
+// ErrOverloaded for 503 (UNAVAILABLE) and other 5xx, ErrAuth for 401, 403
+// and the 400 the API answers a bad key with (API_KEY_INVALID),
 // ErrInvalidRequest for other 4xx; errors.As gives the status, the API's
-// status name (Code) and message. The SDK does not retry.
+// status name (Code) and message, cut short. A proxy's error body that is
+// not the API's JSON (plain text, {"message": ...}) keeps its HTTP status
+// and its text as the message. The SDK does not retry generateContent.
 package gemini

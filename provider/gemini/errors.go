@@ -1,12 +1,25 @@
 package gemini
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 
 	"google.golang.org/genai"
 
+	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/provider"
+)
+
+// maxErrorBody bounds the error body read from a failed response;
+// maxErrorText bounds a message taken from a body that is not the API's
+// JSON.
+const (
+	maxErrorBody = 64 << 10
+	maxErrorText = 500
 )
 
 // classify turns an SDK error into a *provider.Error. A cancelled or
@@ -21,15 +34,38 @@ func classify(err error) error {
 		}
 		apiErr = *p
 	}
-	e.StatusCode, e.Code, e.Message = apiErr.Code, apiErr.Status, apiErr.Message
-	e.Kind = kindOf(apiErr.Code, apiErr.Status, apiErr.Message)
+	e.StatusCode, e.Message = apiErr.Code, apiErr.Message
+	if isStatusName(apiErr.Status) {
+		// A body that is not the API's JSON leaves the HTTP status line
+		// ("502 Bad Gateway") here: not a code of the API's.
+		e.Code = apiErr.Status
+	}
+	if m, ok := clip.Head(e.Message, maxErrorText); ok {
+		e.Message = m + "…"
+	}
+	e.Kind = kindOf(apiErr.Code, e.Code, apiErr.Message)
+	if e.Kind == provider.ErrorInvalidRequest && keyRejected(apiErr.Details) {
+		e.Kind = provider.ErrorAuth
+	}
 	return e
 }
 
+// isStatusName reports whether s looks like one of the API's status names
+// (RESOURCE_EXHAUSTED): upper-case letters and underscores.
+func isStatusName(s string) bool {
+	for _, r := range s {
+		if (r < 'A' || r > 'Z') && r != '_' {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // kindOf classifies an API failure by its HTTP status and gRPC-style
-// status: RESOURCE_EXHAUSTED is a rate limit, UNAVAILABLE overloaded, and an
-// INVALID_ARGUMENT about the response or parameters schema a schema
-// rejection.
+// status: RESOURCE_EXHAUSTED is a rate limit, UNAVAILABLE overloaded, an
+// INVALID_ARGUMENT about the API key an auth failure (the Gemini API
+// answers a bad key with 400), and one about the response or parameters
+// schema a schema rejection.
 func kindOf(code int, status, message string) provider.ErrorKind {
 	switch status {
 	case "RESOURCE_EXHAUSTED":
@@ -40,10 +76,26 @@ func kindOf(code int, status, message string) provider.ErrorKind {
 		return provider.ErrorAuth
 	}
 	kind := provider.KindForStatus(code)
-	if kind == provider.ErrorInvalidRequest && schemaComplaint(message) {
+	switch {
+	case kind != provider.ErrorInvalidRequest:
+		return kind
+	case strings.Contains(strings.ToLower(message), "api key"):
+		return provider.ErrorAuth
+	case schemaComplaint(message):
 		return provider.ErrorSchemaRejected
 	}
 	return kind
+}
+
+// keyRejected reports whether the error details carry the reason the API
+// gives a bad or expired key (google.rpc.ErrorInfo, reason API_KEY_INVALID).
+func keyRejected(details []map[string]any) bool {
+	for _, d := range details {
+		if reason, _ := d["reason"].(string); strings.HasPrefix(reason, "API_KEY_") {
+			return true
+		}
+	}
+	return false
 }
 
 // schemaComplaint reports whether an invalid-argument message is about a
@@ -58,4 +110,74 @@ func schemaComplaint(message string) bool {
 		}
 	}
 	return false
+}
+
+// errorBodies is the transport of the clients [New] builds. The SDK reads
+// a failed response's body as the API's {"error": {...}} object: plain text
+// (a proxy's error page) loses its status code, and other JSON
+// ({"message": "..."} from a gateway) makes it dereference nil. errorBodies
+// rewrites such a body into the API's shape, with the HTTP status as the
+// code and the text, cut short, as the message; the API's own bodies pass
+// unchanged.
+type errorBodies struct{ base http.RoundTripper }
+
+// RoundTrip sends r through the base transport and normalises the body of
+// a response with a status of 400 or more.
+func (t errorBodies) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(r)
+	if err != nil || resp.StatusCode < 400 {
+		return resp, err
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body.Close()
+	if err != nil {
+		body = nil
+	}
+	if !isAPIErrorBody(body) {
+		body = apiErrorBody(resp.StatusCode, string(body))
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Del("Content-Length")
+	resp.Header.Del("Content-Encoding")
+	return resp, nil
+}
+
+// isAPIErrorBody reports whether body is the API's error JSON: an object
+// whose "error" member is an object.
+func isAPIErrorBody(body []byte) bool {
+	var v struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return false
+	}
+	return bytes.HasPrefix(bytes.TrimSpace(v.Error), []byte("{"))
+}
+
+// apiErrorBody returns the API's error JSON for a failed response whose
+// body is not: the status as the code, a message found in the body's JSON
+// ("message", or "error" as a string) or else its text, cut short.
+func apiErrorBody(status int, body string) []byte {
+	var v struct {
+		Message string `json:"message"`
+		Error   string `json:"error"`
+	}
+	msg := strings.TrimSpace(body)
+	if json.Unmarshal([]byte(body), &v) == nil {
+		switch {
+		case v.Message != "":
+			msg = v.Message
+		case v.Error != "":
+			msg = v.Error
+		}
+	}
+	if head, ok := clip.Head(msg, maxErrorText); ok {
+		msg = head + "…"
+	}
+	if msg == "" {
+		msg = http.StatusText(status)
+	}
+	out, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": msg}}) // an int and a string always marshal
+	return out
 }

@@ -21,7 +21,7 @@ func ExampleNew() {
 	defer api.Close()
 
 	ctx := context.Background()
-	p, err := gemini.New(ctx, &gemini.Options{Model: "gemini-2.5-flash", APIKey: "test", BaseURL: api.URL})
+	p, err := gemini.New(&gemini.Options{Model: "gemini-2.5-flash", APIKey: "test", BaseURL: api.URL})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 
 	"google.golang.org/genai"
@@ -28,13 +29,18 @@ type Options struct {
 	// Model names the model ("gemini-2.5-flash", "gemini-2.5-pro").
 	// Required.
 	Model string
-	// APIKey is the Gemini API key. Empty means the SDK's default: the
-	// GEMINI_API_KEY or GOOGLE_API_KEY environment variable.
+	// APIKey is the Gemini API key. Empty means the GEMINI_API_KEY
+	// environment variable, else GOOGLE_API_KEY; [New] fails when all
+	// three are empty and Client is nil.
 	APIKey string
 	// BaseURL is the API's base URL, for a proxy or gateway. Empty means
+	// the SDK's default: GOOGLE_GEMINI_BASE_URL if set, else
 	// https://generativelanguage.googleapis.com/.
 	BaseURL string
-	// HTTPClient sends the requests. Nil means the SDK's default client.
+	// HTTPClient sends the requests; New uses a copy of it whose transport
+	// reads a proxy's error bodies (plain text or other JSON) as API
+	// errors, since the SDK expects the API's own. Nil means a client of
+	// New's own with http.DefaultTransport.
 	HTTPClient *http.Client
 	// Client is the SDK client to use, built with genai.NewClient (for
 	// Vertex AI, say). Nil means a client for the Gemini API built from
@@ -57,13 +63,14 @@ type Provider struct {
 }
 
 // ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
-// use: no model, a malformed base URL, a client the SDK cannot build.
+// use: no model, no API key, a malformed base URL, a client the SDK cannot
+// build.
 var ErrInvalidOptions = errors.New("gemini: invalid options")
 
 // New returns a Provider configured by opts, which it copies. It returns an
 // error matching [ErrInvalidOptions] when opts is nil or a field is
 // invalid; it makes no request.
-func New(ctx context.Context, opts *Options) (*Provider, error) {
+func New(opts *Options) (*Provider, error) {
 	if opts == nil {
 		return nil, fmt.Errorf("%w: nil options", ErrInvalidOptions)
 	}
@@ -78,7 +85,28 @@ func New(ctx context.Context, opts *Options) (*Provider, error) {
 	if p.client != nil {
 		return p, nil
 	}
-	cfg := &genai.ClientConfig{APIKey: o.APIKey, Backend: genai.BackendGeminiAPI, HTTPClient: o.HTTPClient}
+	key := o.APIKey
+	for _, name := range []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"} {
+		if key == "" {
+			key = os.Getenv(name)
+		}
+	}
+	if key == "" {
+		return nil, fmt.Errorf("%w: no API key (set Options.APIKey, GEMINI_API_KEY or GOOGLE_API_KEY)", ErrInvalidOptions)
+	}
+	httpClient := &http.Client{}
+	if o.HTTPClient != nil {
+		c := *o.HTTPClient
+		httpClient = &c
+	}
+	base := httpClient.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	httpClient.Transport = errorBodies{base: base}
+	// The key is always explicit, so the SDK never picks one from the
+	// environment itself (and logs nothing about it).
+	cfg := &genai.ClientConfig{APIKey: key, Backend: genai.BackendGeminiAPI, HTTPClient: httpClient}
 	if o.BaseURL != "" {
 		u, err := url.Parse(o.BaseURL)
 		if err != nil || u.Scheme == "" || u.Host == "" {
@@ -86,7 +114,9 @@ func New(ctx context.Context, opts *Options) (*Provider, error) {
 		}
 		cfg.HTTPOptions.BaseURL = o.BaseURL
 	}
-	client, err := genai.NewClient(ctx, cfg)
+	// The SDK uses the context only to find Vertex AI credentials, which a
+	// Gemini API client with a key never does.
+	client, err := genai.NewClient(context.Background(), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
 	}
@@ -126,11 +156,28 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.client.Models.GenerateContent(ctx, p.model, contents, cfg)
+	out, err := p.generate(ctx, contents, cfg)
 	if err != nil {
 		return nil, classify(err)
 	}
 	return response(out), nil
+}
+
+// errSDKPanic is the cause of the error Generate returns when the SDK
+// panicked reading a reply.
+var errSDKPanic = errors.New("the SDK panicked reading the reply")
+
+// generate calls the SDK. A client passed in Options.Client lacks the
+// transport that keeps the SDK from dereferencing nil on an error body
+// that is JSON but not the API's (see errorBodies): such a panic comes
+// back as an error rather than taking the caller down.
+func (p *Provider) generate(ctx context.Context, contents []*genai.Content, cfg *genai.GenerateContentConfig) (out *genai.GenerateContentResponse, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("%w: %v", errSDKPanic, r)
+		}
+	}()
+	return p.client.Models.GenerateContent(ctx, p.model, contents, cfg)
 }
 
 // invalid returns the error for a request the adapter cannot send.

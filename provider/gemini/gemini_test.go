@@ -3,30 +3,63 @@ package gemini_test
 import (
 	"context"
 	"errors"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/genai"
 
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/gemini"
 )
 
 func TestNewOptions(t *testing.T) {
-	ctx := context.Background()
-	for _, o := range []*gemini.Options{nil, {}, {Model: "m", APIKey: "k", BaseURL: "not a url"}} {
-		_, err := gemini.New(ctx, o)
-		require.ErrorIs(t, err, gemini.ErrInvalidOptions)
+	t.Setenv("GEMINI_API_KEY", "")
+	t.Setenv("GOOGLE_API_KEY", "")
+	for name, o := range map[string]*gemini.Options{
+		"nil":         nil,
+		"no model":    {APIKey: "k"},
+		"no key":      {Model: "m"},
+		"bad base":    {Model: "m", APIKey: "k", BaseURL: "not a url"},
+		"blank model": {Model: " ", APIKey: "k"},
+	} {
+		_, err := gemini.New(o)
+		require.ErrorIs(t, err, gemini.ErrInvalidOptions, name)
 	}
-	p, err := gemini.New(ctx, &gemini.Options{Model: "gemini-2.5-flash", APIKey: "k"})
+	p, err := gemini.New(&gemini.Options{Model: "gemini-2.5-flash", APIKey: "k"})
 	require.NoError(t, err)
 	assert.Equal(t, "gemini-2.5-flash", p.Model())
 	assert.Equal(t, gemini.DefaultCapabilities(), p.Capabilities())
 	caps := provider.Capabilities{Tools: true}
-	p, err = gemini.New(ctx, &gemini.Options{Model: "m", APIKey: "k", Capabilities: &caps})
+	p, err = gemini.New(&gemini.Options{Model: "m", APIKey: "k", Capabilities: &caps})
 	require.NoError(t, err)
 	assert.Equal(t, caps, p.Capabilities())
+}
+
+func TestAPIKeyFromEnvironment(t *testing.T) {
+	tests := []struct {
+		name, gemini, google, option, want string
+	}{
+		{name: "GEMINI_API_KEY", gemini: "g1", want: "g1"},
+		{name: "GOOGLE_API_KEY", google: "g2", want: "g2"},
+		{name: "GEMINI_API_KEY first", gemini: "g1", google: "g2", want: "g1"},
+		{name: "the option first", gemini: "g1", option: "o", want: "o"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GEMINI_API_KEY", tc.gemini)
+			t.Setenv("GOOGLE_API_KEY", tc.google)
+			s := newWireServer(t, wireReply{Body: textReply("{}", "STOP")})
+			p, err := gemini.New(&gemini.Options{Model: "m", APIKey: tc.option, BaseURL: s.URL})
+			require.NoError(t, err)
+			_, err = p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, s.Requests()[0].Header.Get("x-goog-api-key"))
+		})
+	}
 }
 
 func TestRequestMapping(t *testing.T) {
@@ -152,25 +185,42 @@ func TestInvalidRequests(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
+	badKey := wireReply{Status: 400, Body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT",` +
+		`"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}`}
 	tests := []struct {
-		reply wireReply
-		want  error
+		name    string
+		reply   wireReply
+		want    error
+		code    string
+		message string
 	}{
-		{apiError(429, "RESOURCE_EXHAUSTED", "Quota exceeded"), provider.ErrRateLimited},
-		{apiError(503, "UNAVAILABLE", "The model is overloaded."), provider.ErrOverloaded},
-		{apiError(403, "PERMISSION_DENIED", "API key not valid"), provider.ErrAuth},
-		{apiError(400, "INVALID_ARGUMENT", "Invalid JSON payload received. Unknown name \"foo\" at 'generation_config.response_json_schema'"), provider.ErrSchemaRejected},
-		{apiError(400, "INVALID_ARGUMENT", "Please use a valid role: user, model."), provider.ErrInvalidRequest},
+		{name: "rate limit", reply: apiError(429, "RESOURCE_EXHAUSTED", "Quota exceeded"), want: provider.ErrRateLimited, code: "RESOURCE_EXHAUSTED"},
+		{name: "overloaded", reply: apiError(503, "UNAVAILABLE", "The model is overloaded."), want: provider.ErrOverloaded, code: "UNAVAILABLE"},
+		{name: "internal", reply: apiError(500, "INTERNAL", "An internal error has occurred."), want: provider.ErrOverloaded, code: "INTERNAL"},
+		{name: "permission", reply: apiError(403, "PERMISSION_DENIED", "Permission denied"), want: provider.ErrAuth, code: "PERMISSION_DENIED"},
+		{name: "bad key", reply: badKey, want: provider.ErrAuth, code: "INVALID_ARGUMENT", message: "API key not valid. Please pass a valid API key."},
+		{name: "schema", reply: apiError(400, "INVALID_ARGUMENT", "Invalid JSON payload received. Unknown name \"foo\" at 'generation_config.response_json_schema'"), want: provider.ErrSchemaRejected, code: "INVALID_ARGUMENT"},
+		{name: "other 400", reply: apiError(400, "INVALID_ARGUMENT", "Please use a valid role: user, model."), want: provider.ErrInvalidRequest, code: "INVALID_ARGUMENT"},
+		{name: "gateway JSON", reply: wireReply{Status: 429, Body: `{"message":"API rate limit exceeded"}`}, want: provider.ErrRateLimited, message: "API rate limit exceeded"},
+		{name: "gateway text", reply: wireReply{Status: 502, Body: "<html>" + strings.Repeat("bad gateway ", 100) + "</html>", Header: map[string]string{"Content-Type": "text/html"}}, want: provider.ErrOverloaded},
+		{name: "empty body", reply: wireReply{Status: 504, Body: ""}, want: provider.ErrOverloaded, message: "Gateway Timeout"},
 	}
 	for _, tc := range tests {
-		s := newWireServer(t, tc.reply)
-		_, err := newProvider(t, s).Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
-		require.ErrorIs(t, err, tc.want)
-		var pe *provider.Error
-		require.True(t, errors.As(err, &pe))
-		assert.Equal(t, tc.reply.Status, pe.StatusCode)
-		assert.NotEmpty(t, pe.Code)
-		assert.NotEmpty(t, pe.Message)
+		t.Run(tc.name, func(t *testing.T) {
+			s := newWireServer(t, tc.reply)
+			_, err := newProvider(t, s).Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
+			require.ErrorIs(t, err, tc.want)
+			var pe *provider.Error
+			require.True(t, errors.As(err, &pe))
+			assert.Equal(t, tc.reply.Status, pe.StatusCode)
+			assert.Equal(t, tc.code, pe.Code)
+			assert.Equal(t, gemini.Name, pe.Provider)
+			assert.NotEmpty(t, pe.Message)
+			assert.LessOrEqual(t, len([]rune(pe.Message)), 501, "a long body is cut short")
+			if tc.message != "" {
+				assert.Equal(t, tc.message, pe.Message)
+			}
+		})
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -178,6 +228,33 @@ func TestErrors(t *testing.T) {
 	s := newWireServer(t, wireReply{Body: textReply("{}", "STOP")})
 	_, err := newProvider(t, s).Generate(ctx, &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// TestOwnClientGatewayError: with a client of the caller's (no error body
+// transport), a gateway's JSON error body makes the SDK dereference nil;
+// Generate returns an error instead of panicking.
+func TestOwnClientGatewayError(t *testing.T) {
+	s := newWireServer(t, wireReply{Status: 502, Body: `{"message":"bad gateway"}`})
+	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{APIKey: "k", Backend: genai.BackendGeminiAPI,
+		HTTPOptions: genai.HTTPOptions{BaseURL: s.URL}, HTTPClient: &http.Client{}})
+	require.NoError(t, err)
+	p, err := gemini.New(&gemini.Options{Model: "m", Client: client})
+	require.NoError(t, err)
+	_, err = p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
+	require.Error(t, err)
+	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+}
+
+// TestHTTPClientNotModified: New puts its transport on a copy of the
+// caller's client.
+func TestHTTPClientNotModified(t *testing.T) {
+	s := newWireServer(t, wireReply{Status: 429, Body: "slow down"})
+	hc := &http.Client{}
+	p, err := gemini.New(&gemini.Options{Model: "m", APIKey: "k", BaseURL: s.URL, HTTPClient: hc})
+	require.NoError(t, err)
+	assert.Nil(t, hc.Transport)
+	_, err = p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
+	require.ErrorIs(t, err, provider.ErrRateLimited)
 }
 
 func TestConcurrentGenerate(t *testing.T) {

@@ -1,7 +1,6 @@
 package gemini_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -26,7 +25,7 @@ func newWireServer(t *testing.T, replies ...wireReply) *wireServer {
 
 func newProvider(t *testing.T, s *wireServer) *gemini.Provider {
 	t.Helper()
-	p, err := gemini.New(context.Background(), &gemini.Options{Model: "gemini-test", APIKey: "test-key", BaseURL: s.URL})
+	p, err := gemini.New(&gemini.Options{Model: "gemini-test", APIKey: "test-key", BaseURL: s.URL})
 	require.NoError(t, err)
 	return p
 }

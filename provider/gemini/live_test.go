@@ -26,7 +26,7 @@ func TestLive(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	p, err := gemini.New(ctx, &gemini.Options{Model: model, APIKey: key})
+	p, err := gemini.New(&gemini.Options{Model: model, APIKey: key})
 	require.NoError(t, err)
 	for _, mode := range []enforce.Mode{enforce.ModeNative, enforce.ModeTool} {
 		res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Report one finding about `data, _ := os.ReadFile(name)`."}, mustSchema(t), enforce.WithMode(mode))
