@@ -32,7 +32,10 @@
 // The first candidate's text parts are joined (thought parts left out) and
 // its functionCall parts become calls, their arguments re-encoded from the
 // object the API sends; a call without an id gets one of the adapter's own,
-// which is never sent back.
+// which is never sent back. A call's thought signature (thinking models
+// sign their calls, and Gemini 3 refuses a call sent back without its
+// signature) rides in the call's id after "~sig:", and goes back with the
+// call when a later request carries it, as a re-ask in tool mode does.
 //
 // # Stop reasons and usage
 //

@@ -115,3 +115,36 @@ func TestEnforceSchemaRejectedFallsBack(t *testing.T) {
 		})
 	}
 }
+
+// TestThoughtSignatureRoundTrip: a thinking model signs its function
+// calls, and the API refuses the call sent back without its signature; the
+// re-ask in tool mode carries it, the call's own id and no id of ours.
+func TestThoughtSignatureRoundTrip(t *testing.T) {
+	tests := []struct {
+		name, call string
+		wantID     any
+	}{
+		{name: "call without id", call: `{"functionCall":{"name":"submit_result","args":{"title":"x","severity":"critical"}},"thoughtSignature":"c2lnbmF0dXJlLTE="}`},
+		{name: "call with id", call: `{"functionCall":{"id":"call-7","name":"submit_result","args":{"title":"x","severity":"critical"}},"thoughtSignature":"c2lnbmF0dXJlLTE="}`, wantID: "call-7"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newWireServer(t,
+				wireReply{Body: candidate(`[`+tc.call+`]`, "STOP")},
+				reply(enforce.ModeTool, `{"title": "x", "severity": "high"}`),
+			)
+			res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(enforce.ModeTool))
+			require.NoError(t, err)
+			assert.JSONEq(t, `{"title": "x", "severity": "high"}`, string(res.JSON))
+
+			contents := s.Requests()[1].JSON(t)["contents"].([]any)
+			require.Len(t, contents, 3)
+			part := contents[1].(map[string]any)["parts"].([]any)[0].(map[string]any)
+			assert.Equal(t, "c2lnbmF0dXJlLTE=", part["thoughtSignature"], "the signature goes back as it came")
+			assert.Equal(t, tc.wantID, part["functionCall"].(map[string]any)["id"])
+			result := contents[2].(map[string]any)["parts"].([]any)[0].(map[string]any)["functionResponse"].(map[string]any)
+			assert.Equal(t, tc.wantID, result["id"])
+			assert.Equal(t, "submit_result", result["name"])
+		})
+	}
+}

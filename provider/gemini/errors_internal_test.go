@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -72,6 +73,7 @@ func FuzzResponse(f *testing.F) {
 	f.Add(`{"candidates":[null,{"finishReason":"SAFETY"}],"promptFeedback":{"blockReason":"OTHER"}}`)
 	f.Add(`{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":3}}`)
 	f.Add(`{"candidates":[{"content":{"parts":[null,{"thought":true,"text":"x"}]},"finishReason":"MAX_TOKENS"}],"usageMetadata":{"thoughtsTokenCount":9}}`)
+	f.Add(`{"candidates":[{"content":{"parts":[{"functionCall":{"id":"c","name":"f","args":{}},"thoughtSignature":"c2ln"}]},"finishReason":"STOP"}]}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		var out genai.GenerateContentResponse
 		if json.Unmarshal([]byte(body), &out) != nil {
@@ -82,7 +84,33 @@ func FuzzResponse(f *testing.F) {
 		for _, c := range resp.ToolCalls {
 			assert.True(t, json.Valid(c.Arguments), "%s", c.Arguments)
 			assert.NotEmpty(t, c.ID)
+			_, sig := splitID(c.ID)
+			if len(sig) > 0 {
+				assert.Contains(t, c.ID, signatureMark)
+			}
 		}
 		assert.GreaterOrEqual(t, resp.Usage.OutputTokens, resp.Usage.ReasoningTokens)
+	})
+}
+
+// FuzzCallID: the id and thought signature a call goes out with come back
+// from the id the adapter gives it.
+func FuzzCallID(f *testing.F) {
+	f.Add("", []byte("sig"))
+	f.Add("call-7", []byte{0, 255})
+	f.Add(localIDPrefix+"3", []byte(nil))
+	f.Add("a~sig:b", []byte("x"))
+	f.Add("a~sig:b", []byte(nil))
+	f.Fuzz(func(t *testing.T, id string, sig []byte) {
+		gotID, gotSig := splitID(callID(id, sig))
+		if strings.HasPrefix(id, localIDPrefix) {
+			assert.Empty(t, gotID)
+		} else {
+			assert.Equal(t, id, gotID)
+		}
+		assert.Equal(t, len(sig), len(gotSig))
+		if len(sig) > 0 {
+			assert.Equal(t, sig, gotSig)
+		}
 	})
 }

@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -85,7 +86,11 @@ func contents(in []provider.Message) ([]*genai.Content, error) {
 			}
 			for _, tc := range m.ToolCalls {
 				names[tc.ID] = tc.Name
-				c.Parts = append(c.Parts, &genai.Part{FunctionCall: &genai.FunctionCall{ID: apiID(tc.ID), Name: tc.Name, Args: callArgs(tc.Arguments)}})
+				id, sig := splitID(tc.ID)
+				c.Parts = append(c.Parts, &genai.Part{
+					FunctionCall:     &genai.FunctionCall{ID: id, Name: tc.Name, Args: callArgs(tc.Arguments)},
+					ThoughtSignature: sig,
+				})
 			}
 			if len(c.Parts) == 0 {
 				continue // the API refuses a turn without parts
@@ -100,7 +105,8 @@ func contents(in []provider.Message) ([]*genai.Content, error) {
 			if m.IsError {
 				key = "error"
 			}
-			part := &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: apiID(m.ToolCallID), Name: name, Response: map[string]any{key: m.Content}}}
+			id, _ := splitID(m.ToolCallID)
+			part := &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: id, Name: name, Response: map[string]any{key: m.Content}}}
 			if last := len(out) - 1; last >= 0 && out[last].Role == genai.RoleUser && isResponses(out[last]) {
 				out[last].Parts = append(out[last].Parts, part)
 			} else {
@@ -117,12 +123,42 @@ func contents(in []provider.Message) ([]*genai.Content, error) {
 // one; they are not sent back to the API.
 const localIDPrefix = "agentio_call_"
 
-// apiID returns the call id to send: id, or "" for one of ours.
-func apiID(id string) string {
-	if strings.HasPrefix(id, localIDPrefix) {
-		return ""
+// signatureMark separates a call's id from the thought signature the
+// adapter keeps in it. Thinking models (Gemini 3 always) sign the function
+// calls they make, and the API refuses a conversation that sends such a
+// call back without its signature ("Function call is missing a
+// thought_signature"), as a re-ask in tool mode does: provider.ToolCall has
+// no field for it, and the id comes back unchanged.
+const signatureMark = "~sig:"
+
+// callID returns the id a call is known by outside the adapter: the API's
+// id (or one of ours), with the thought signature, if any, after
+// signatureMark in base64url (an id that holds the mark itself gets one
+// with an empty signature, so that splitID undoes it).
+func callID(id string, signature []byte) string {
+	if len(signature) == 0 && !strings.Contains(id, signatureMark) {
+		return id
 	}
-	return id
+	return id + signatureMark + base64.RawURLEncoding.EncodeToString(signature)
+}
+
+// splitID undoes callID: the id to send ("" for one of ours, which the API
+// never saw) and the thought signature. An id the adapter did not make is
+// sent as it is, without a signature.
+func splitID(id string) (string, []byte) {
+	var signature []byte
+	if i := strings.LastIndex(id, signatureMark); i >= 0 {
+		if sig, err := base64.RawURLEncoding.DecodeString(id[i+len(signatureMark):]); err == nil {
+			id = id[:i]
+			if len(sig) > 0 {
+				signature = sig
+			}
+		}
+	}
+	if strings.HasPrefix(id, localIDPrefix) {
+		id = ""
+	}
+	return id, signature
 }
 
 // isResponses reports whether every part of c is a function response.
@@ -208,7 +244,7 @@ func response(out *genai.GenerateContentResponse) *provider.Response {
 					// that a result can answer it (by name, on the wire).
 					id = fmt.Sprintf("%s%d", localIDPrefix, i)
 				}
-				resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{ID: id, Name: fc.Name, Arguments: args})
+				resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{ID: callID(id, part.ThoughtSignature), Name: fc.Name, Arguments: args})
 			default:
 				text.WriteString(part.Text)
 			}
