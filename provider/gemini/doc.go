@@ -41,8 +41,9 @@
 //
 // STOP is [provider.StopEnd] (StopToolUse when the reply calls a function),
 // MAX_TOKENS is StopLength (the enforcement loop then asks for a shorter
-// answer), SAFETY, RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII and
-// IMAGE_SAFETY are StopContentFilter (never re-asked), others StopOther. A
+// answer), SAFETY, RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII and the
+// image reasons (IMAGE_SAFETY, IMAGE_PROHIBITED_CONTENT, IMAGE_RECITATION)
+// are StopContentFilter (never re-asked), others StopOther. A
 // prompt blocked before any candidate (promptFeedback.blockReason) is a
 // StopRefusal with the reason as the Refusal. Usage: InputTokens is
 // promptTokenCount, CachedInputTokens cachedContentTokenCount, OutputTokens

@@ -276,7 +276,9 @@ func stopReason(r genai.FinishReason, resp *provider.Response) provider.StopReas
 	case genai.FinishReasonMaxTokens:
 		return provider.StopLength
 	case genai.FinishReasonSafety, genai.FinishReasonRecitation, genai.FinishReasonBlocklist,
-		genai.FinishReasonProhibitedContent, genai.FinishReasonSPII, genai.FinishReasonImageSafety:
+		genai.FinishReasonProhibitedContent, genai.FinishReasonSPII, genai.FinishReasonImageSafety,
+		// Reasons newer than the SDK's constants.
+		"IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION":
 		return provider.StopContentFilter
 	default: // LANGUAGE, OTHER, MALFORMED_FUNCTION_CALL, ...
 		return provider.StopOther
