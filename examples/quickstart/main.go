@@ -15,7 +15,7 @@
 //     AGENTIO_OPENAI_MODEL picks the model.
 //   - anthropic: ANTHROPIC_API_KEY; AGENTIO_ANTHROPIC_MODEL picks the model.
 //   - gemini: GEMINI_API_KEY (or GOOGLE_API_KEY); AGENTIO_GEMINI_MODEL picks
-//     the model.
+//     the model; GOOGLE_GEMINI_BASE_URL sends it to a proxy.
 //   - ollama: OLLAMA_HOST names the server (Ollama's native API);
 //     AGENTIO_OLLAMA_MODEL picks a model it has pulled.
 package main

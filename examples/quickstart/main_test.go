@@ -121,3 +121,38 @@ func TestOllamaServer(t *testing.T) {
 	assert.Contains(t, out.String(), "valid after 2 attempt(s) in native mode, 780 tokens in all")
 	assert.Equal(t, []bool{true, true}, formats, "the schema goes out as the format")
 }
+
+// TestGeminiServer runs the quickstart with -provider gemini against a
+// local stand-in for the Gemini API (GOOGLE_GEMINI_BASE_URL, which the SDK
+// reads): the first reply misses a field, the re-ask's answer is valid.
+func TestGeminiServer(t *testing.T) {
+	replies := []string{
+		`{"findings":[{"severity":"blocker","file":"server/files.go","line":41,"description":"Path traversal."}],"counts":{"blocker":1,"major":0,"minor":0,"nit":0}}`,
+		`{"findings":[{"severity":"blocker","file":"server/files.go","line":41,"description":"Path traversal.","raisedBy":"security"}],"counts":{"blocker":1,"major":0,"minor":0,"nit":0}}`,
+	}
+	var schemas []bool
+	var keys []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			GenerationConfig map[string]any `json:"generationConfig"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		schemas = append(schemas, req.GenerationConfig["responseJsonSchema"] != nil)
+		keys = append(keys, r.Header.Get("x-goog-api-key"))
+		text, _ := json.Marshal(replies[0])
+		replies = replies[1:]
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"candidates":[{"content":{"role":"model","parts":[{"text":`+string(text)+`}]},"finishReason":"STOP"}],`+
+			`"usageMetadata":{"promptTokenCount":300,"candidatesTokenCount":90,"totalTokenCount":390}}`)
+	}))
+	defer srv.Close()
+	t.Setenv("GOOGLE_GEMINI_BASE_URL", srv.URL)
+	p, name, err := chooseProvider("gemini", func(k string) string { return map[string]string{"GEMINI_API_KEY": "g-test"}[k] })
+	require.NoError(t, err)
+	var out strings.Builder
+	require.NoError(t, run(context.Background(), &out, p, name))
+	assert.Contains(t, out.String(), "attempt 1 (native mode): invalid")
+	assert.Contains(t, out.String(), "valid after 2 attempt(s) in native mode, 780 tokens in all")
+	assert.Equal(t, []bool{true, true}, schemas, "the schema goes out as responseJsonSchema")
+	assert.Equal(t, []string{"g-test", "g-test"}, keys)
+}
