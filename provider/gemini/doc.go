@@ -54,8 +54,9 @@
 //
 // API failures are [*provider.Error] values: errors.Is(err,
 // provider.ErrSchemaRejected) for an INVALID_ARGUMENT about the response
-// schema or a function's parameters (the enforcement loop then falls back to
-// prompt mode), provider.ErrRateLimited for 429 (RESOURCE_EXHAUSTED),
+// schema or a function's parameters, or the bare "Request contains an
+// invalid argument." to a request that carried one (the enforcement loop
+// then falls back to prompt mode), provider.ErrRateLimited for 429 (RESOURCE_EXHAUSTED),
 // ErrOverloaded for 503 (UNAVAILABLE) and other 5xx, ErrAuth for 401, 403
 // and the 400 the API answers a bad key with (API_KEY_INVALID),
 // ErrInvalidRequest for other 4xx; errors.As gives the status, the API's

@@ -96,24 +96,41 @@ func TestEnforceTruncatedRefusedAndRateLimited(t *testing.T) {
 }
 
 func TestEnforceSchemaRejectedFallsBack(t *testing.T) {
-	for _, mode := range []enforce.Mode{enforce.ModeNative, enforce.ModeTool} {
-		t.Run(string(mode), func(t *testing.T) {
-			s := newWireServer(t,
-				apiError(400, "INVALID_ARGUMENT", "* GenerateContentRequest.generation_config.response_json_schema: schema is too deeply nested"),
-				wireReply{Body: textReply(`{"title": "x", "severity": "low"}`, "STOP")},
-			)
-			res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode))
-			require.NoError(t, err)
-			assert.Equal(t, enforce.ModePrompt, res.Mode)
-			assert.Equal(t, enforce.OutcomeSchemaRejected, res.Attempts[0].Outcome)
-			retry := s.Requests()[1].JSON(t)
-			assert.NotContains(t, retry, "toolConfig")
-			if gen, ok := retry["generationConfig"].(map[string]any); ok {
-				assert.NotContains(t, gen, "responseJsonSchema")
-			}
-			assert.True(t, strings.Contains(mustJSON(t, retry["contents"]), "title"), "the schema is in the prompt")
-		})
+	rejections := map[string]string{
+		"named":        "* GenerateContentRequest.generation_config.response_json_schema: schema is too deeply nested",
+		"bare message": "Request contains an invalid argument.",
 	}
+	for _, mode := range []enforce.Mode{enforce.ModeNative, enforce.ModeTool} {
+		for name, message := range rejections {
+			t.Run(string(mode)+"/"+name, func(t *testing.T) {
+				s := newWireServer(t,
+					apiError(400, "INVALID_ARGUMENT", message),
+					wireReply{Body: textReply(`{"title": "x", "severity": "low"}`, "STOP")},
+				)
+				res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode))
+				require.NoError(t, err)
+				assert.Equal(t, enforce.ModePrompt, res.Mode)
+				assert.Equal(t, enforce.OutcomeSchemaRejected, res.Attempts[0].Outcome)
+				retry := s.Requests()[1].JSON(t)
+				assert.NotContains(t, retry, "toolConfig")
+				assert.NotContains(t, retry, "tools")
+				if gen, ok := retry["generationConfig"].(map[string]any); ok {
+					assert.NotContains(t, gen, "responseJsonSchema")
+				}
+				assert.True(t, strings.Contains(mustJSON(t, retry["contents"]), "title"), "the schema is in the prompt")
+			})
+		}
+	}
+}
+
+// TestEnforceBareInvalidArgumentWithoutSchema: the API's bare invalid
+// argument error to a request without a schema is not a schema rejection.
+func TestEnforceBareInvalidArgumentWithoutSchema(t *testing.T) {
+	s := newWireServer(t, apiError(400, "INVALID_ARGUMENT", "Request contains an invalid argument."))
+	res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(enforce.ModePrompt))
+	require.ErrorIs(t, err, provider.ErrInvalidRequest)
+	assert.NotErrorIs(t, err, provider.ErrSchemaRejected)
+	require.Len(t, res.Attempts, 1)
 }
 
 // TestThoughtSignatureRoundTrip: a thinking model signs its function

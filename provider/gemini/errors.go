@@ -22,9 +22,10 @@ const (
 	maxErrorText = 500
 )
 
-// classify turns an SDK error into a *provider.Error. A cancelled or
+// classify turns an SDK error into a *provider.Error; withSchema says the
+// request carried a response schema or function parameters. A cancelled or
 // expired ctx stays reachable with errors.Is through Err.
-func classify(err error) error {
+func classify(err error, withSchema bool) error {
 	e := &provider.Error{Kind: provider.ErrorOther, Provider: Name, Err: err}
 	var apiErr genai.APIError
 	if !errors.As(err, &apiErr) {
@@ -43,7 +44,7 @@ func classify(err error) error {
 	if m, ok := clip.Head(e.Message, maxErrorText); ok {
 		e.Message = m + "…"
 	}
-	e.Kind = kindOf(apiErr.Code, e.Code, apiErr.Message)
+	e.Kind = kindOf(apiErr.Code, e.Code, apiErr.Message, withSchema)
 	if e.Kind == provider.ErrorInvalidRequest && keyRejected(apiErr.Details) {
 		e.Kind = provider.ErrorAuth
 	}
@@ -65,8 +66,12 @@ func isStatusName(s string) bool {
 // status: RESOURCE_EXHAUSTED is a rate limit, UNAVAILABLE overloaded, an
 // INVALID_ARGUMENT about the API key an auth failure (the Gemini API
 // answers a bad key with 400), and one about the response or parameters
-// schema a schema rejection.
-func kindOf(code int, status, message string) provider.ErrorKind {
+// schema a schema rejection. So is the API's bare "Request contains an
+// invalid argument." to a request with a schema (withSchema), which the API
+// often answers a schema it cannot serve with: the enforcement loop then
+// retries once without the schema, and a request broken for another reason
+// fails again, with that error.
+func kindOf(code int, status, message string, withSchema bool) provider.ErrorKind {
 	switch status {
 	case "RESOURCE_EXHAUSTED":
 		return provider.ErrorRateLimited
@@ -82,6 +87,8 @@ func kindOf(code int, status, message string) provider.ErrorKind {
 	case strings.Contains(strings.ToLower(message), "api key"):
 		return provider.ErrorAuth
 	case schemaComplaint(message):
+		return provider.ErrorSchemaRejected
+	case withSchema && strings.EqualFold(strings.TrimSpace(message), "Request contains an invalid argument."):
 		return provider.ErrorSchemaRejected
 	}
 	return kind

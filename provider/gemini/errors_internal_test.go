@@ -19,6 +19,7 @@ func TestKindOf(t *testing.T) {
 		code    int
 		status  string
 		message string
+		schema  bool
 		want    provider.ErrorKind
 	}{
 		{name: "response schema", code: 400, status: "INVALID_ARGUMENT", message: "* GenerateContentRequest.generation_config.response_json_schema: schema is too deeply nested", want: provider.ErrorSchemaRejected},
@@ -34,11 +35,13 @@ func TestKindOf(t *testing.T) {
 		{name: "deadline", code: 504, status: "DEADLINE_EXCEEDED", message: "Deadline expired before operation could complete.", want: provider.ErrorOverloaded},
 		{name: "unauthenticated", code: 401, status: "UNAUTHENTICATED", want: provider.ErrorAuth},
 		{name: "permission", code: 403, status: "PERMISSION_DENIED", message: "Method doesn't allow unregistered callers", want: provider.ErrorAuth},
+		{name: "bare invalid argument with a schema", code: 400, status: "INVALID_ARGUMENT", message: "Request contains an invalid argument.", schema: true, want: provider.ErrorSchemaRejected},
+		{name: "bare invalid argument without a schema", code: 400, status: "INVALID_ARGUMENT", message: "Request contains an invalid argument.", want: provider.ErrorInvalidRequest},
 		{name: "not found", code: 404, status: "NOT_FOUND", message: "models/gemini-9 is not found for API version v1beta", want: provider.ErrorInvalidRequest},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, kindOf(tc.code, tc.status, tc.message))
+			assert.Equal(t, tc.want, kindOf(tc.code, tc.status, tc.message, tc.schema))
 		})
 	}
 }

@@ -158,7 +158,7 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 	}
 	out, err := p.generate(ctx, contents, cfg)
 	if err != nil {
-		return nil, classify(err)
+		return nil, classify(err, cfg.ResponseJsonSchema != nil || len(cfg.Tools) > 0)
 	}
 	return response(out), nil
 }
