@@ -27,7 +27,8 @@
 // responseJsonSchema (the schema as schema.Convert rendered it in the
 // "gemini" dialect, with propertyOrdering set from the schema's property
 // order, since the API reorders keys otherwise), or without a schema for
-// JSON mode. MaxTokens is maxOutputTokens.
+// JSON mode. MaxTokens is maxOutputTokens; Options.Temperature and
+// StopSequences go with every request.
 //
 // The first candidate's text parts are joined (thought parts left out) and
 // its functionCall parts become calls, their arguments re-encoded from the

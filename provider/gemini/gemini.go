@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"google.golang.org/genai"
@@ -48,6 +49,10 @@ type Options struct {
 	Client *genai.Client
 	// Temperature, when not nil, is sent with every request.
 	Temperature *float32
+	// StopSequences, when not empty, are sent with every request (the API
+	// takes up to 5): the reply ends before the first one it would write.
+	// A stop sequence that can occur inside the JSON cuts the answer short.
+	StopSequences []string
 	// Capabilities, when not nil, replaces [DefaultCapabilities].
 	Capabilities *provider.Capabilities
 }
@@ -59,6 +64,7 @@ type Provider struct {
 	client      *genai.Client
 	model       string
 	temperature *float32
+	stop        []string
 	caps        provider.Capabilities
 }
 
@@ -78,7 +84,11 @@ func New(opts *Options) (*Provider, error) {
 	if strings.TrimSpace(o.Model) == "" {
 		return nil, fmt.Errorf("%w: no model", ErrInvalidOptions)
 	}
-	p := &Provider{model: o.Model, temperature: o.Temperature, caps: DefaultCapabilities(), client: o.Client}
+	p := &Provider{model: o.Model, caps: DefaultCapabilities(), client: o.Client, stop: slices.Clone(o.StopSequences)}
+	if o.Temperature != nil {
+		t := *o.Temperature
+		p.temperature = &t
+	}
 	if o.Capabilities != nil {
 		p.caps = *o.Capabilities
 	}

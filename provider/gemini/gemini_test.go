@@ -64,7 +64,11 @@ func TestAPIKeyFromEnvironment(t *testing.T) {
 
 func TestRequestMapping(t *testing.T) {
 	s := newWireServer(t, wireReply{Body: textReply(`{"b": 1, "a": "x"}`, "STOP")})
-	p := newProvider(t, s)
+	temperature := float32(0.25)
+	stop := []string{"</answer>"}
+	p, err := gemini.New(&gemini.Options{Model: "gemini-test", APIKey: "test-key", BaseURL: s.URL, Temperature: &temperature, StopSequences: stop})
+	require.NoError(t, err)
+	temperature, stop[0] = 2, "changed" // New copied them
 	schema := `{"type":"object","properties":{"b":{"type":"integer"},"a":{"type":"string"}},"propertyOrdering":["b","a"]}`
 	req := &provider.Request{
 		System: "Be brief.",
@@ -106,6 +110,8 @@ func TestRequestMapping(t *testing.T) {
 	assert.Equal(t, "application/json", gen["responseMimeType"])
 	assert.Equal(t, []any{"b", "a"}, gen["responseJsonSchema"].(map[string]any)["propertyOrdering"])
 	assert.EqualValues(t, 100, gen["maxOutputTokens"])
+	assert.EqualValues(t, 0.25, gen["temperature"])
+	assert.Equal(t, []any{"</answer>"}, gen["stopSequences"])
 	tools := body["tools"].([]any)
 	decl := tools[0].(map[string]any)["functionDeclarations"].([]any)[0].(map[string]any)
 	assert.Equal(t, "lookup", decl["name"])

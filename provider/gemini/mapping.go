@@ -14,7 +14,7 @@ import (
 
 // params maps req to the SDK's contents and config.
 func (p *Provider) params(req *provider.Request) ([]*genai.Content, *genai.GenerateContentConfig, error) {
-	cfg := &genai.GenerateContentConfig{Temperature: p.temperature}
+	cfg := &genai.GenerateContentConfig{Temperature: p.temperature, StopSequences: p.stop}
 	switch {
 	case req.MaxTokens < 0:
 		return nil, nil, invalid(fmt.Sprintf("negative max tokens %d", req.MaxTokens))
