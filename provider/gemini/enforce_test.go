@@ -77,22 +77,35 @@ func TestEnforceAutoPicksNative(t *testing.T) {
 }
 
 func TestEnforceTruncatedRefusedAndRateLimited(t *testing.T) {
-	s := newWireServer(t,
-		wireReply{Body: textReply(`{"title": "Nil de`, "MAX_TOKENS")},
-		wireReply{Body: textReply(`{"title": "Nil deref", "severity": "high"}`, "STOP")},
-	)
-	res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t))
-	require.NoError(t, err)
-	assert.Equal(t, enforce.OutcomeTruncated, res.Attempts[0].Outcome)
+	for _, mode := range []enforce.Mode{enforce.ModeNative, enforce.ModeTool} {
+		t.Run(string(mode), func(t *testing.T) {
+			s := newWireServer(t,
+				wireReply{Body: textReply(`{"title": "Nil de`, "MAX_TOKENS")},
+				reply(mode, `{"title": "Nil deref", "severity": "high"}`),
+			)
+			res, err := enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode))
+			require.NoError(t, err)
+			assert.Equal(t, provider.StopLength, res.Attempts[0].Response.StopReason)
+			if mode == enforce.ModeNative {
+				assert.Equal(t, enforce.OutcomeTruncated, res.Attempts[0].Outcome)
+			} // in tool mode the loop counts a reply without a call as no_tool_call, cut off or not
+			require.Len(t, s.Requests(), 2)
 
-	s = newWireServer(t, wireReply{Body: candidate(`[]`, "SAFETY")})
-	_, err = enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t))
-	require.ErrorIs(t, err, enforce.ErrRefused)
+			s = newWireServer(t, wireReply{Body: candidate(`[]`, "SAFETY")})
+			res, err = enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode))
+			require.ErrorIs(t, err, enforce.ErrRefused)
+			assert.Len(t, res.Attempts, 1, "a refusal is not re-asked")
 
-	s = newWireServer(t, apiError(429, "RESOURCE_EXHAUSTED", "Quota exceeded"))
-	res, err = enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t))
-	require.ErrorIs(t, err, provider.ErrRateLimited)
-	assert.Equal(t, enforce.OutcomeProviderError, res.Attempts[0].Outcome)
+			s = newWireServer(t, wireReply{Body: `{"promptFeedback":{"blockReason":"PROHIBITED_CONTENT"},"usageMetadata":{"promptTokenCount":3,"totalTokenCount":3}}`})
+			_, err = enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode))
+			require.ErrorIs(t, err, enforce.ErrRefused)
+
+			s = newWireServer(t, apiError(429, "RESOURCE_EXHAUSTED", "Quota exceeded"))
+			res, err = enforce.Run(context.Background(), newProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode))
+			require.ErrorIs(t, err, provider.ErrRateLimited)
+			assert.Equal(t, enforce.OutcomeProviderError, res.Attempts[0].Outcome)
+		})
+	}
 }
 
 func TestEnforceSchemaRejectedFallsBack(t *testing.T) {
