@@ -128,7 +128,8 @@ func New(opts *Options) (*Provider, error) {
 	// Gemini API client with a key never does.
 	client, err := genai.NewClient(context.Background(), cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
+		// The SDK's messages print the whole configuration, key included.
+		return nil, fmt.Errorf("%w: the SDK refused the client configuration", ErrInvalidOptions)
 	}
 	p.client = client
 	return p, nil
