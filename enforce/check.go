@@ -98,6 +98,12 @@ func (e *Enforcer) check(ctx context.Context, st State, resp *provider.Response,
 	case refused(resp):
 		a.Outcome = OutcomeRefused
 		v.Text = resp.Text
+	case mode == ModeTool && !hasCall(resp) && resp.StopReason == provider.StopLength:
+		// Cut off before the call was written: ask for a shorter answer,
+		// not for the call.
+		a.Outcome = OutcomeTruncated
+		a.Violations = []schema.Violation{{Path: "$", Message: msgTruncated}}
+		v.Text = resp.Text
 	case mode == ModeTool && !hasCall(resp):
 		a.Outcome = OutcomeNoToolCall
 		a.Violations = []schema.Violation{{Path: "$", Message: msgNoToolCall}}

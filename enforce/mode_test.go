@@ -267,3 +267,19 @@ func TestToolModeArgumentsNotJSON(t *testing.T) {
 	assert.Equal(t, "call_1", reask.ToolCallID)
 	assert.Contains(t, reask.Content, "## Your previous input\n{\"findings\": [\n")
 }
+
+// TestToolModeCutOffBeforeTheCall: a reply cut off at the token limit
+// before it called submit_result is a truncation, re-asked for a shorter
+// answer, not a missing call.
+func TestToolModeCutOffBeforeTheCall(t *testing.T) {
+	s := parse(t, reviewSchema)
+	p := providertest.New(
+		providertest.Truncated("Let me think about every finding in turn: the first"),
+		providertest.CallTool(enforce.ToolName, validReview),
+	)
+	res, err := enforce.Run(ctx, provider.WithCapabilities(p, toolCaps), enforce.Request{Prompt: "Review."}, s)
+	require.NoError(t, err)
+	require.Len(t, res.Attempts, 2)
+	assert.Equal(t, enforce.OutcomeTruncated, res.Attempts[0].Outcome)
+	assert.Contains(t, lastContent(p.Requests()[1]), "cut off at the length limit")
+}
