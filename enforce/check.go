@@ -186,12 +186,13 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *diale
 			}
 			out = string(resp.ToolCalls[i].Arguments)
 		}
-		cands, err := e.extract(out)
+		memo := map[string]schemaVerdict{}
+		cands, err := e.extract(out, e.validator(mode, d, memo))
 		if err != nil && xerr == nil {
 			xerr = err
 		}
 		for _, cand := range cands {
-			c := e.try(ctx, *a, mode, d, cand)
+			c := e.try(ctx, *a, mode, d, cand, memo)
 			c.output, c.call = out, i
 			if c.better(best) {
 				best = c
@@ -237,7 +238,7 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *diale
 
 // extract returns the JSON values found in out, best first, or why there
 // are none.
-func (e *Enforcer) extract(out string) ([]extract.Candidate, error) {
+func (e *Enforcer) extract(out string, valid func(json.RawMessage) bool) ([]extract.Candidate, error) {
 	if !e.cfg.extraction {
 		trimmed := strings.TrimSpace(out)
 		if !json.Valid([]byte(trimmed)) {
@@ -246,7 +247,14 @@ func (e *Enforcer) extract(out string) ([]extract.Candidate, error) {
 		start := strings.Index(out, trimmed)
 		return []extract.Candidate{{JSON: []byte(trimmed), Start: start, End: start + len(trimmed), Source: extract.SourceWhole}}, nil
 	}
-	x := &e.extractOpts
+	x := e.extractOpts
+	if valid != nil {
+		// A repair with two plausible readings is settled by the schema.
+		v := extract.WithValidator(valid)
+		x.all = append(x.all[:len(x.all):len(x.all)], v)
+		x.objects = append(x.objects[:len(x.objects):len(x.objects)], v)
+		x.strict = append(x.strict[:len(x.strict):len(x.strict)], v)
+	}
 	if e.cfg.strict {
 		c, err := extract.JSON(out, x.strict...)
 		if err != nil {
@@ -295,15 +303,18 @@ func newExtractOptions(c config) extractOptions {
 
 // try decodes one candidate, transforms it and validates it against the
 // schema and, when the schema accepts it, the validators.
-func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, cand extract.Candidate) *checked {
+func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, cand extract.Candidate, memo map[string]schemaVerdict) *checked {
 	c := &checked{cand: cand, json: cand.JSON}
-	if err := json.Unmarshal(cand.JSON, &c.value); err != nil {
+	sv, ok := memo[string(cand.JSON)]
+	if !ok {
+		sv = e.judge(mode, d, cand.JSON)
+	}
+	if sv.undecodable != nil {
 		// Valid JSON that does not decode: a number beyond float64's range.
-		c.violations = []schema.Violation{{Path: "$", Message: "the value cannot be decoded: " + err.Error()}}
+		c.violations = []schema.Violation{{Path: "$", Message: "the value cannot be decoded: " + sv.undecodable.Error()}}
 		return c
 	}
-	c.json, c.value, c.changes, c.wrappedIn = e.transform(mode, d, c.json, c.value)
-	c.violations = e.s.Validate(c.value)
+	c.json, c.value, c.changes, c.wrappedIn, c.violations = sv.json, sv.value, sv.changes, sv.wrappedIn, sv.violations
 	if len(c.violations) > 0 && e.cfg.lenient && !cand.Truncated() {
 		e.coerce(c)
 	}
@@ -316,6 +327,50 @@ func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, ca
 		c.violations = append(c.violations, fn(ctx, a, c.value)...)
 	}
 	return c
+}
+
+// A schemaVerdict is a value decoded, transformed back from the dialect and
+// validated against the schema.
+type schemaVerdict struct {
+	json        []byte
+	value       any
+	changes     []Change
+	wrappedIn   string
+	violations  []schema.Violation
+	undecodable error
+}
+
+// judge decodes raw, transforms it and validates it against the schema.
+func (e *Enforcer) judge(mode Mode, d *dialect, raw []byte) schemaVerdict {
+	var sv schemaVerdict
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		sv.undecodable = err
+		return sv
+	}
+	sv.json, sv.value, sv.changes, sv.wrappedIn = e.transform(mode, d, raw, v)
+	sv.violations = e.s.Validate(sv.value)
+	return sv
+}
+
+// validator returns the test extraction uses to settle repairs with two
+// plausible readings: the value passes the schema, as the model's output
+// in this mode (see transform). Each verdict is kept in memo, so the
+// candidate it accepts is not validated twice. It returns nil when repair
+// is off, as nothing then needs settling.
+func (e *Enforcer) validator(mode Mode, d *dialect, memo map[string]schemaVerdict) func(json.RawMessage) bool {
+	if !e.cfg.repair {
+		return nil
+	}
+	return func(raw json.RawMessage) bool {
+		key := string(raw)
+		sv, ok := memo[key]
+		if !ok {
+			sv = e.judge(mode, d, bytes.Clone(raw))
+			memo[key] = sv
+		}
+		return sv.undecodable == nil && len(sv.violations) == 0
+	}
 }
 
 // coerce is the lenient stage: it coerces c's value by the schema and,

@@ -137,7 +137,10 @@ func WithLogger(l *slog.Logger) Option {
 // WithRepair repairs JSON that does not parse (trailing commas, comments,
 // single quotes, a value left open by a truncated reply, ...) before
 // validation, recording every fix in the attempt. Off by default: the model
-// is re-asked instead.
+// is re-asked instead. A broken value with two plausible repairs (is
+// ["a,"b"] one string or two?) is settled by the schema: the reading that
+// passes it wins, and when both or neither do, nothing is guessed (see
+// extract.WithValidator).
 func WithRepair() Option {
 	return func(c *config) error {
 		c.repair = true

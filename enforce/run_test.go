@@ -681,3 +681,28 @@ func TestRunUndecodableNumber(t *testing.T) {
 	assert.Equal(t, enforce.OutcomeInvalid, first.Outcome)
 	assert.Contains(t, first.Violations[0].Message, "the value cannot be decoded: ")
 }
+
+// TestRunRepairSettledBySchema: a broken reply with two plausible repairs
+// is settled by the schema, which the loop hands to extraction; without a
+// schema that tells them apart, repair makes no guess and the model is
+// re-asked.
+func TestRunRepairSettledBySchema(t *testing.T) {
+	reply := `["hello,"world"]`
+	for _, tc := range []struct {
+		name, schema, want string
+	}{
+		{"two strings", `{"type": "array", "items": {"type": "string"}, "minItems": 2}`, `["hello","world"]`},
+		{"one string", `{"type": "array", "items": {"type": "string"}, "maxItems": 1}`, `["hello,\"world"]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := providertest.New(providertest.Text(reply))
+			res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Words?"}, parse(t, tc.schema), enforce.WithRepair(), enforce.WithMaxRetries(0))
+			require.NoError(t, err)
+			assert.JSONEq(t, tc.want, string(res.JSON))
+			assert.Equal(t, extract.SourceRepaired, res.Attempts[0].Source)
+		})
+	}
+	p := providertest.New(providertest.Text(reply))
+	_, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Words?"}, parse(t, `{"type": "array"}`), enforce.WithRepair(), enforce.WithMaxRetries(0))
+	require.Error(t, err, "both readings pass: no guess")
+}
