@@ -134,3 +134,47 @@ func BenchmarkCandidatesRepairOpenBraces(b *testing.B) {
 		}
 	}
 }
+
+// brokenKinds gives, for each shape repair reads, one object written in it;
+// BenchmarkRepairKinds repeats each to 1 MB inside an array.
+var brokenKinds = []struct{ name, item string }{
+	{"single_quotes", `{'id': 1, 'name': 'item', 'tags': ['a', 'b']}`},
+	{"unquoted_keys", `{id: 1, name: "item", tags: ["a", "b"]}`},
+	{"trailing_commas", `{"id": 1, "name": "item", "tags": ["a", "b",],}`},
+	{"missing_commas", "{\"id\": 1\n\"name\": \"item\" \"tags\": [\"a\" \"b\"]}"},
+	{"comments", `{"id": 1, /* the id */ "name": "item" // name` + "\n}"},
+	{"python_literals", `{"id": 1, "ok": True, "none": None, "no": False}`},
+	{"special_values", `{"id": 1, "x": NaN, "y": undefined, "z": -Infinity}`},
+	{"numbers", `{"id": 1, "a": .5, "b": 2., "c": 1_000, "d": +3}`},
+	{"unquoted_strings", `{"id": 1, "name": New York, "code": 0789}`},
+	{"unescaped_quotes", `{"id": 1, "text": "say "hi" now", "size": "a 24" screen"}`},
+	{"escapes", "{\"id\": 1, \"path\": \"C:\\Users\\x\", \"text\": \"one\ntwo\"}"},
+	{"wrappers", `{"id": NumberInt(1), "_id": ObjectId("5f1"), "t": (1, 2)}`},
+	{"concatenation", `{"id": 1, "text": "hello" + " world"}`},
+	{"smart_quotes", `{“id”: 1, “name”: ‘item’}`},
+}
+
+// BenchmarkRepairKinds repairs 1 MB of broken JSON of each kind: linear
+// time means MB/s stays of one order across kinds and sizes.
+func BenchmarkRepairKinds(b *testing.B) {
+	for _, k := range brokenKinds {
+		var sb strings.Builder
+		sb.WriteString("Result:\n[")
+		for sb.Len() < benchSize {
+			sb.WriteString(k.item)
+			sb.WriteString(",\n")
+		}
+		sb.WriteString("]")
+		text := sb.String()
+		b.Run(k.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				c, err := extract.JSON(text, extract.WithRepair())
+				if err != nil || c.Source != extract.SourceRepaired {
+					b.Fatalf("%s: %v", k.name, err)
+				}
+			}
+		})
+	}
+}

@@ -55,26 +55,83 @@
 //
 // [WithRepair] turns on repair, off by default. Text that parses is never
 // changed: repair runs on the values that failed to parse (a json fence
-// first, then other fences, then failed attempts of the scan), and a
-// repaired candidate ranks after every value that parsed as it stood. It
-// fixes trailing, leading and missing commas, missing colons, comments (//,
-// # and /* */), single and typographic quotes, unquoted keys and bare-word
-// strings, Python and JavaScript literals, NaN and Infinity (to null), raw
-// newlines, tabs and quotes inside strings, invalid escapes, numbers in forms
-// JSON lacks, "..." placeholders, mismatched brackets, escaped JSON
-// (\"key\": ...), and truncated replies: open strings, arrays and objects are
-// closed and a key left without a value is dropped. Each change is a [Fix]
-// with its kind and byte offset; [Candidate.Truncated] tells a value closed
-// at the end of a cut-off reply. Text that repair cannot read as one value
-// (prose in braces, say) yields no candidate.
+// first, then other fences, then failed attempts of the scan, and a whole
+// reply that is a bare scalar), and a repaired candidate ranks after every
+// value that parsed as it stood. One scanner reads each broken value once;
+// at each shape below it applies one small rule and records a [Fix] with
+// its kind, byte offset and a note. [Candidate.Truncated] tells a value
+// closed at the end of a cut-off reply.
+//
+//	shape                                   fix kind
+//	{"a": 1,} [, 1]                         trailing_comma
+//	[1 2], {"a": 1 "b": 2}                  missing_comma
+//	{"a" 1}, {"a" true}                     missing_colon
+//	// # /* */ comments                     comment
+//	'single', “typographic”, `backtick´     single_quote, smart_quote
+//	{a: 1}, {"a": New York}, 1/3, 0789      unquoted_key, unquoted_string
+//	{"a": "b, "c": 1}, [a", "b"]            missing_quote
+//	{\"a\": \"b\"}                          escaped_json
+//	True, None, undefined                   python_literal
+//	NaN, Infinity                           non_finite (to null)
+//	.5, 2., 1e, +1, 1_000                   number
+//	raw newlines, "say "hi"", C:\x, "\'"    string_escape
+//	[1, 2, ...]                             ellipsis
+//	{"a": , "b": 1}                         missing_value
+//	[1, 2}, (1, 2), {"a":1}, "b":2}         bracket
+//	no-break and zero-width spaces          whitespace
+//	callback(...); ObjectId("..")           wrapper
+//	"a" + "b"                               concatenation
+//	{"a": [1, "b                            truncated (and dangling_key)
+//
+// A whole reply that is one bare token is read when the token can only
+// be a value: a number in a form JSON lacks (2., -.3), undefined, NaN, a
+// wrapped value (callback_1(2);) or a token that starts like a number but
+// is none (0789, 0.0.1, a UUID), kept as a string. A reply of values
+// separated by commas is an array without its brackets.
+//
+// # Guesses and validators
+//
+// Repair prefers an error to a guess: a wrong value is worse than none,
+// since an error makes the caller ask again and a wrong value may pass a
+// loose schema. Where the text has two plausible readings, repair reads
+// both and, without a validator, yields no candidate:
+//
+//   - a quote inside a string that may close it: an odd one before a
+//     spaced word (["alpha" beta"]), one after a comma before an element of
+//     its own (["hello,"world"]), one before a colon in an array
+//     (["key":"value"]) or before a lone literal ({"b": "x" true});
+//   - a string the reply ends inside, cut before closing brackets, whose
+//     text holds a comma (["hello, world]);
+//   - a key with neither colon nor value ({'a', 'b'}, {"a",);
+//   - a bracket that would close the whole value while text follows
+//     ({"a": [1, 2}, "b": 3}, [{...}}, {...}]);
+//   - a reply that is only True, False, None, a lone minus, or plain words
+//     (She said: no way): a literal or a string only if a validator wants it;
+//   - with repair on, a reply that is only several values side by side
+//     ({...}\n{...}): the first, the last, all of them? Unless
+//     [WithPreferLast] says which, it is an error.
+//
+// [WithValidator] hands repair the caller's test, such as validation
+// against the expected schema: the reading it accepts wins; when it
+// accepts both or neither, the value is still an error. The enforcement
+// loop passes its schema this way.
 //
 // Where the test suites of other repair tools disagree, extract chooses:
 // a key left without a value at the end of a cut-off reply is dropped
 // ({"a":1,"b": gives {"a":1}), one followed by a comma or a closing brace
-// gets null; of several values the first (or last) is returned, never an
-// array of them; a quote inside a string ends it only when what follows can
-// follow a string; digits with leading zeros (0789) stay text; and a reply
-// that is a bare word (True, None, 0789) is prose, not a value to repair.
+// gets null; a quote inside a string ends it only when what follows can
+// follow a string; digits with leading zeros (0789) stay text; a raw line
+// break just before a closing quote is layout and is dropped.
+//
+// Measured over the shared corpus of 1,318 cases from public JSON-repair
+// test suites (cases needing a schema left out; TestCorpusRepairFigures),
+// extraction with repair returns the expected value in 82.8% of all cases
+// and 99.7% of the 742 cases three or more reference repairers agree on.
+// It returns a value other than the expected one in 99 cases (32 of them
+// marked truncated, which the enforcement loop never accepts), and 51 of
+// the 60 inputs the suites expect to fail are errors. The categories where
+// it stays below 60%, bare words, bare Python literals and values side by
+// side, are those whose expected value is a guess without a schema.
 //
 // # Errors
 //

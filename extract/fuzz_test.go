@@ -38,6 +38,13 @@ line two"}`,
 	`[[[[[[[[[[`,
 	`{"a": "\u12`,
 	"\x00{\"a\":\"\xff\"}",
+	`callback({"a": (1, 2)});`,
+	`"a" + 'b' + ` + "`c´",
+	`{"a": 1}, "b": 2}`,
+	`[{"k":1}},{"k":2}]`,
+	`["hello,"world", "x" y"]`,
+	"0789",
+	`{"a" true, "b": 1_000}`,
 }
 
 func FuzzJSON(f *testing.F) {
@@ -109,6 +116,19 @@ func FuzzRepair(f *testing.F) {
 		got, err := extract.JSON(text, extract.WithRepair())
 		if err == nil {
 			checkCandidate(t, text, got)
+		} else if !errors.Is(err, extract.ErrNoJSON) {
+			t.Fatalf("unexpected error %v", err)
+		}
+		// A validator is handed valid JSON only, and what it settles is a
+		// candidate like any other.
+		valid := func(v json.RawMessage) bool {
+			if !json.Valid(v) {
+				t.Fatalf("validator handed %q", v)
+			}
+			return len(v)%2 == 0
+		}
+		if vc, err := extract.JSON(text, extract.WithRepair(), extract.WithValidator(valid)); err == nil {
+			checkCandidate(t, text, vc)
 		} else if !errors.Is(err, extract.ErrNoJSON) {
 			t.Fatalf("unexpected error %v", err)
 		}

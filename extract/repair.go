@@ -33,7 +33,8 @@ type repairer struct {
 	// every such choice.
 	guesses int
 	alt     bool
-	calls   int // function calls open around the value being read
+	calls   int  // function calls and tuples open around the value being read
+	noCalls bool // a call or tuple failed: none is tried again (see maxCalls)
 	// early is the offset of a '}' that closed an object too early, which
 	// repair skips ({"a": 1}, "b": 2}), or -1.
 	early int
@@ -43,6 +44,7 @@ type repairer struct {
 // of the previous run are overwritten.
 func (r *repairer) reset(text string) {
 	r.text, r.pos, r.reach, r.guesses, r.calls, r.early = text, 0, 0, 0, 0, -1
+	r.noCalls = false
 	r.out, r.fixes, r.kinds = r.out[:0], r.fixes[:0], r.kinds[:0]
 }
 

@@ -120,6 +120,9 @@ func (r *repairer) prose(start int) bool {
 // name and parentheses are dropped and the argument kept. It reports
 // false, having read nothing, when the call does not hold one value.
 func (r *repairer) call(where role) bool {
+	if r.calls >= maxCalls || r.noCalls {
+		return false
+	}
 	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
 	open := strings.IndexByte(r.text[start:], '(')
 	r.pos = start + open + 1
@@ -133,6 +136,7 @@ func (r *repairer) call(where role) bool {
 	}
 	if !ok {
 		r.pos, r.out, r.fixes = start, r.out[:mark], r.fixes[:fmark]
+		r.noCalls = true
 		return false
 	}
 	r.pos++
@@ -147,6 +151,12 @@ func closesCall(text string, at int) bool {
 	}
 	return at < len(text) && text[at] == ')'
 }
+
+// maxCalls bounds how many function calls and tuples may nest. A call or
+// tuple that fails is read again as text by each enclosing one; so that no
+// text is read more than maxCalls times, a failed one also stops the
+// repairer trying others (noCalls). Models nest them a few levels at most.
+const maxCalls = 16
 
 // isIdentifier reports whether s is a name a function call may have.
 func isIdentifier(s string) bool {
@@ -210,6 +220,9 @@ func (r *repairer) list() bool {
 // before at closes a string joined to another with + ("a" + "b"), or -1.
 // Blanks and comments may stand around the +.
 func concatenation(text string, at int, quote string) int {
+	// Only a short stretch is read: this runs at every quote inside a
+	// string, and must not read the same text again at each.
+	text = text[:min(len(text), at+concatWindow)]
 	i := skipSpaceAndComments(text, at)
 	if i >= len(text) || text[i] != '+' {
 		return -1
@@ -220,6 +233,10 @@ func concatenation(text string, at int, quote string) int {
 	}
 	return i + len(quote)
 }
+
+// concatWindow is how far past a closing quote concatenation looks for a
+// '+' and the next string, comments included.
+const concatWindow = 256
 
 // skipSpaceAndComments returns the first offset from i that is neither a
 // blank nor inside a /* */ or // comment.
@@ -436,7 +453,7 @@ func (r *repairer) dropLayout(lineEnd, quote int) {
 // must be values, not bare words: "(see below)" is text, which the caller
 // reads as such. It reports false, having written nothing, otherwise.
 func (r *repairer) tuple() bool {
-	if len(r.kinds) >= maxDepth {
+	if len(r.kinds) >= maxDepth || r.calls >= maxCalls || r.noCalls {
 		return false
 	}
 	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
@@ -480,6 +497,7 @@ func (r *repairer) tuple() bool {
 	}
 	if !ok {
 		r.pos, r.out, r.fixes = start, r.out[:mark], r.fixes[:fmark]
+		r.noCalls = true
 		return false
 	}
 	r.pos++ // the ')'
