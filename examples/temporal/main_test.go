@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,9 +14,11 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/agentio/agentio/internal/golden"
 	"github.com/agentio/agentio/provider"
@@ -114,8 +115,9 @@ func recordedRun(t *testing.T) (reqs []*provider.Request, resps []*provider.Resp
 
 // history builds the event history of a run whose activities got the
 // given requests and replies, in the shape a Temporal server records it.
-// With complete, the history ends with the workflow's completion; without,
-// it ends with a workflow task a new worker has just picked up.
+// A request without a reply is a call the dead worker's model was still
+// making: the history ends with it scheduled. With complete, the history
+// ends with the workflow's completion.
 func history(t *testing.T, reqs []*provider.Request, resps []*provider.Response, complete bool) *historypb.History {
 	t.Helper()
 	dc := converter.GetDefaultDataConverter()
@@ -182,17 +184,14 @@ func history(t *testing.T, reqs []*provider.Request, resps []*provider.Response,
 		started := add(enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED, func(int64) any {
 			return &historypb.ActivityTaskStartedEventAttributes{ScheduledEventId: sched}
 		})
+		if i >= len(resps) {
+			return &historypb.History{Events: events}
+		}
 		add(enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, func(int64) any {
 			return &historypb.ActivityTaskCompletedEventAttributes{ScheduledEventId: sched, StartedEventId: started, Result: payloads(resps[i])}
 		})
 	}
 	if !complete {
-		sched := add(enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, func(int64) any {
-			return &historypb.WorkflowTaskScheduledEventAttributes{TaskQueue: queue}
-		})
-		add(enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED, func(int64) any {
-			return &historypb.WorkflowTaskStartedEventAttributes{ScheduledEventId: sched}
-		})
 		return &historypb.History{Events: events}
 	}
 	done := workflowTask()
@@ -207,37 +206,102 @@ func strconvID(id int64) string {
 	return string(b)
 }
 
-// replay replays h on a new worker whose model must never be called.
-func replay(t *testing.T, h *historypb.History) error {
+// scheduled records the model calls the workflow asks for while it is
+// replayed; a replayer runs no activity, so each is a command a server
+// would dispatch, or one the history already answers.
+type scheduled struct {
+	interceptor.WorkerInterceptorBase
+	reqs []*provider.Request
+}
+
+func (s *scheduled) InterceptWorkflow(ctx workflow.Context, next interceptor.WorkflowInboundInterceptor) interceptor.WorkflowInboundInterceptor {
+	return &scheduledInbound{WorkflowInboundInterceptorBase: interceptor.WorkflowInboundInterceptorBase{Next: next}, s: s}
+}
+
+type scheduledInbound struct {
+	interceptor.WorkflowInboundInterceptorBase
+	s *scheduled
+}
+
+func (i *scheduledInbound) Init(outbound interceptor.WorkflowOutboundInterceptor) error {
+	return i.Next.Init(&scheduledOutbound{WorkflowOutboundInterceptorBase: interceptor.WorkflowOutboundInterceptorBase{Next: outbound}, s: i.s})
+}
+
+type scheduledOutbound struct {
+	interceptor.WorkflowOutboundInterceptorBase
+	s *scheduled
+}
+
+func (o *scheduledOutbound) ExecuteActivity(ctx workflow.Context, activityType string, args ...interface{}) workflow.Future {
+	if req, ok := args[0].(*provider.Request); ok && activityType == GenerateActivity {
+		o.s.reqs = append(o.s.reqs, req)
+	}
+	return o.Next.ExecuteActivity(ctx, activityType, args...)
+}
+
+// replay replays h on a new worker, returning the model calls the workflow
+// asked for. The replayer runs no activity: a call the history answers is
+// not made again.
+func replay(t *testing.T, h *historypb.History) ([]*provider.Request, error) {
 	t.Helper()
-	r := worker.NewWorkflowReplayer()
+	rec := &scheduled{}
+	r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{Interceptors: []interceptor.WorkerInterceptor{rec}})
+	require.NoError(t, err)
 	r.RegisterWorkflow(EnforceWorkflow)
-	return r.ReplayWorkflowHistory(quietLogger(), h)
+	err = r.ReplayWorkflowHistory(quietLogger(), h)
+	return rec.reqs, err
 }
 
 // TestResumeAfterWorkerCrash replays, on a new worker, the history a
-// server keeps of a run whose worker died after the first call: the
-// workflow rebuilds its state from the recorded reply alone (no call to
-// the model) and goes on to the re-ask, the same decisions as the run that
-// was not interrupted. A history in which the run decided otherwise is
-// refused, which shows the replay checks every decision.
+// server keeps of a run whose worker died after the first call, with the
+// re-ask scheduled: the workflow rebuilds its state from the recorded first
+// reply alone (a replayer runs no activity), asks for the first call again
+// only to be answered from the history, and for the re-ask, which the
+// resumed worker's model then answers: two paid calls in all, as in the run
+// that was not interrupted.
+// A history in which the run decided otherwise is refused, which shows the
+// replay checks every decision.
 func TestResumeAfterWorkerCrash(t *testing.T) {
 	reqs, resps := recordedRun(t)
 	require.Len(t, reqs, 2)
 
-	// The worker died after the first call: a new one picks the run up.
-	require.NoError(t, replay(t, history(t, reqs[:1], resps[:1], false)))
-	// The whole run, replayed: the re-ask as the second call, then the end.
-	require.NoError(t, replay(t, history(t, reqs, resps, true)))
+	// The worker died after the first call, while its model was answering
+	// the re-ask: a new one picks the run up.
+	asked, err := replay(t, history(t, reqs, resps[:1], false))
+	require.NoError(t, err)
+	require.Len(t, asked, 2, "the recorded first call and the re-ask")
+	assert.Equal(t, reqs[0], asked[0], "the first call, answered from the history")
+	assert.Equal(t, reqs[1], asked[1], "the re-ask, the one call still to make")
+	assert.Contains(t, asked[1].Messages[len(asked[1].Messages)-1].Content, "'lgtm' is not one of")
+
+	// The new worker's model is called once, for the re-ask only.
+	resumed := providertest.New(providertest.Text(`{"verdict": "approve", "summary": "The change is small and tested."}`))
+	resp, err := (&Activities{Model: resumed}).Generate(context.Background(), asked[1])
+	require.NoError(t, err)
+	assert.Len(t, resumed.Requests(), 1, "the first call is not repeated")
+
+	// The whole run, replayed with the resumed worker's reply: the re-ask
+	// as the second call, then the end.
+	asked, err = replay(t, history(t, reqs, []*provider.Response{resps[0], resp}, true))
+	require.NoError(t, err)
+	assert.Len(t, asked, 2)
 
 	// Had the first reply been valid, the run would have ended there: a
 	// history with a second call after it does not replay.
-	valid := []*provider.Response{resps[1], resps[1]}
-	err := replay(t, history(t, reqs, valid, true))
+	_, err = replay(t, history(t, reqs, []*provider.Response{resps[1], resps[1]}, true))
 	require.Error(t, err)
+}
 
-	// The recorded request of the second call is the re-ask.
-	var buf bytes.Buffer
-	require.NoError(t, json.NewEncoder(&buf).Encode(reqs[1]))
-	assert.Contains(t, buf.String(), "lgtm")
+// TestFirstTime is a run whose first reply is valid: one call, no re-ask.
+func TestFirstTime(t *testing.T) {
+	model := providertest.New(providertest.Text(`{"verdict": "approve", "summary": "Ok."}`))
+	env := newEnv(model)
+	env.ExecuteWorkflow(EnforceWorkflow, input())
+	require.True(t, env.IsWorkflowCompleted())
+	require.NoError(t, env.GetWorkflowError())
+	var out Output
+	require.NoError(t, env.GetWorkflowResult(&out))
+	assert.JSONEq(t, `{"verdict": "approve", "summary": "Ok."}`, string(out.JSON))
+	assert.Equal(t, 1, out.Attempts)
+	assert.Len(t, model.Requests(), 1)
 }
