@@ -4,6 +4,7 @@ go 1.23.0
 
 require (
 	github.com/agentio/agentio v0.0.0
+	github.com/agentio/agentio/provider/openai v0.0.0
 	github.com/stretchr/testify v1.12.1
 	go.temporal.io/api v1.62.2
 	go.temporal.io/sdk v1.41.1
@@ -18,8 +19,13 @@ require (
 	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.2 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.22.0 // indirect
 	github.com/nexus-rpc/sdk-go v0.6.0 // indirect
+	github.com/openai/openai-go/v3 v3.44.0 // indirect
 	github.com/robfig/cron v1.2.0 // indirect
 	github.com/stretchr/objx v0.5.3 // indirect
+	github.com/tidwall/gjson v1.18.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.1 // indirect
+	github.com/tidwall/sjson v1.2.5 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/net v0.39.0 // indirect
 	golang.org/x/sync v0.13.0 // indirect
@@ -33,3 +39,5 @@ require (
 )
 
 replace github.com/agentio/agentio => ../..
+
+replace github.com/agentio/agentio/provider/openai => ../../provider/openai

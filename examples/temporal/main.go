@@ -6,13 +6,15 @@
 //
 //	go run ./examples/temporal                       # offline: Temporal's test environment, a scripted model
 //	go run ./examples/temporal -hostport localhost:7233  # a Temporal server: starts a worker and runs the workflow
+//	go run ./examples/temporal -provider ollama      # the model: openai (default) or ollama, real when configured
 //
 // Offline, the workflow runs in the SDK's in-process test environment
 // (go.temporal.io/sdk/testsuite), with the scripted model of
 // provider/providertest answering wrongly once and then rightly. With
 // -hostport it registers the workflow and the activity on a worker of the
 // task queue -queue, starts the workflow, and waits for it; the model is
-// the same scripted one, for a demonstration that needs no key.
+// the scripted one unless the environment configures the -provider
+// (OPENAI_API_KEY or OPENAI_BASE_URL for openai, OLLAMA_HOST for ollama).
 package main
 
 import (
@@ -49,17 +51,28 @@ const reviewSchema = `{
 func main() {
 	hostport := flag.String("hostport", "", "a Temporal server (host:port); empty runs offline in the SDK's test environment")
 	queue := flag.String("queue", "agentio-enforce", "the task queue, with -hostport")
+	kind := flag.String("provider", "openai", "the model: openai or ollama (scripted unless the environment configures it)")
 	flag.Parse()
-	var err error
-	if *hostport == "" {
-		err = runOffline(os.Stdout, scriptedModel())
-	} else {
-		err = runOnServer(context.Background(), os.Stdout, *hostport, *queue, scriptedModel())
-	}
-	if err != nil {
+	if err := run(context.Background(), os.Stdout, os.Getenv, *kind, *hostport, *queue); err != nil {
 		fmt.Fprintln(os.Stderr, "temporal:", err)
 		os.Exit(1)
 	}
+}
+
+// run picks the model of the given kind from getenv and runs the workflow:
+// offline when hostport is empty, else on that server's task queue.
+func run(ctx context.Context, w io.Writer, getenv func(string) string, kind, hostport, queue string) error {
+	model, name, err := chooseModel(kind, getenv)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "model: %s\n", name)
+	if hostport == "" {
+		fmt.Fprintln(w, "temporal: offline, in the SDK's test environment (-hostport localhost:7233 for a server)")
+		return runOffline(w, model)
+	}
+	fmt.Fprintf(w, "temporal: %s, task queue %s\n", hostport, queue)
+	return runOnServer(ctx, w, hostport, queue, model)
 }
 
 // scriptedModel answers with an unknown verdict first, then rightly.
@@ -70,13 +83,14 @@ func scriptedModel() *providertest.Provider {
 	)
 }
 
-// input is the run the example starts.
-func input() Input {
+// input is the run the example starts, for a model that can do caps.
+func input(caps provider.Capabilities) Input {
 	return Input{
-		Schema:     json.RawMessage(reviewSchema),
-		System:     "You are a careful code reviewer.",
-		Prompt:     "Review PR 42: it adds a size limit to the upload handler.",
-		MaxRetries: 2,
+		Capabilities: caps,
+		Schema:       json.RawMessage(reviewSchema),
+		System:       "You are a careful code reviewer.",
+		Prompt:       "Review PR 42: it adds a size limit to the upload handler.",
+		MaxRetries:   2,
 	}
 }
 
@@ -96,7 +110,8 @@ func quietLogger() tlog.Logger {
 
 // runOffline runs the workflow in the SDK's test environment and prints
 // each model call and the result.
-func runOffline(w io.Writer, model *providertest.Provider) error {
+func runOffline(w io.Writer, model provider.Provider) error {
+	calls := 0
 	var suite testsuite.WorkflowTestSuite
 	suite.SetLogger(quietLogger())
 	env := suite.NewTestWorkflowEnvironment()
@@ -104,10 +119,11 @@ func runOffline(w io.Writer, model *providertest.Provider) error {
 	env.SetOnActivityCompletedListener(func(info *activity.Info, result converter.EncodedValue, err error) {
 		var resp provider.Response
 		if err == nil && result.Get(&resp) == nil {
-			fmt.Fprintf(w, "model call %d (activity %s, recorded in the history): %s\n", callNumber(model), info.ActivityType.Name, resp.Text)
+			calls++
+			fmt.Fprintf(w, "model call %d (activity %s, recorded in the history): %s\n", calls, info.ActivityType.Name, reply(&resp))
 		}
 	})
-	env.ExecuteWorkflow(EnforceWorkflow, input())
+	env.ExecuteWorkflow(EnforceWorkflow, input(model.Capabilities()))
 	if !env.IsWorkflowCompleted() {
 		return errors.New("the workflow did not complete")
 	}
@@ -121,8 +137,14 @@ func runOffline(w io.Writer, model *providertest.Provider) error {
 	return printOutput(w, out)
 }
 
-// callNumber is the number of the model's last call.
-func callNumber(model *providertest.Provider) int { return len(model.Requests()) }
+// reply is what a model's response says: its text, or the arguments of
+// its tool call (tool mode).
+func reply(resp *provider.Response) string {
+	if resp.Text == "" && len(resp.ToolCalls) > 0 {
+		return string(resp.ToolCalls[0].Arguments)
+	}
+	return resp.Text
+}
 
 func printOutput(w io.Writer, out Output) error {
 	data, err := json.MarshalIndent(out.JSON, "", "  ")
@@ -147,7 +169,7 @@ func runOnServer(ctx context.Context, w io.Writer, hostport, queue string, model
 		return err
 	}
 	defer wk.Stop()
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: queue}, EnforceWorkflow, input())
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: queue}, EnforceWorkflow, input(model.Capabilities()))
 	if err != nil {
 		return err
 	}

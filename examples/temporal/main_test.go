@@ -28,7 +28,10 @@ import (
 // TestOutput runs the example offline and checks what it prints against
 // testdata/output.golden (go test ./examples/temporal -update rewrites it).
 func TestOutput(t *testing.T) {
-	golden.CheckOutput(t, "output", func(w io.Writer) error { return runOffline(w, scriptedModel()) })
+	noEnv := func(string) string { return "" }
+	golden.CheckOutput(t, "output", func(w io.Writer) error {
+		return run(context.Background(), w, noEnv, "openai", "", "agentio-enforce")
+	})
 }
 
 // newEnv returns a test environment running the workflow with model.
@@ -43,7 +46,7 @@ func newEnv(model provider.Provider) *testsuite.TestWorkflowEnvironment {
 func TestReaskOnce(t *testing.T) {
 	model := scriptedModel()
 	env := newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input())
+	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
 	require.True(t, env.IsWorkflowCompleted())
 	require.NoError(t, env.GetWorkflowError())
 	var out Output
@@ -61,7 +64,7 @@ func TestReaskOnce(t *testing.T) {
 func TestNeverValid(t *testing.T) {
 	model := providertest.New(providertest.Text(`{}`), providertest.Text(`{}`), providertest.Text(`{}`))
 	env := newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input())
+	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
 	require.True(t, env.IsWorkflowCompleted())
 	err := env.GetWorkflowError()
 	var appErr *temporal.ApplicationError
@@ -81,14 +84,14 @@ func TestProviderErrors(t *testing.T) {
 		providertest.Text(`{"verdict": "approve", "summary": "Ok."}`),
 	)
 	env := newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input())
+	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
 	require.NoError(t, env.GetWorkflowError())
 	assert.Len(t, model.Requests(), 2)
 
 	// A rejected key is not retried.
 	model = providertest.New(providertest.Failed(&provider.Error{Kind: provider.ErrorAuth, StatusCode: 401}))
 	env = newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input())
+	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
 	var appErr *temporal.ApplicationError
 	require.True(t, errors.As(env.GetWorkflowError(), &appErr))
 	assert.Equal(t, string(provider.ErrorAuth), appErr.Type())
@@ -101,7 +104,7 @@ func recordedRun(t *testing.T) (reqs []*provider.Request, resps []*provider.Resp
 	t.Helper()
 	model := scriptedModel()
 	env := newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input())
+	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
 	require.NoError(t, env.GetWorkflowError())
 	reqs = model.Requests()
 	replies := scriptedModel()
@@ -169,7 +172,7 @@ func history(t *testing.T, reqs []*provider.Request, resps []*provider.Response,
 		return &historypb.WorkflowExecutionStartedEventAttributes{
 			WorkflowType: &commonpb.WorkflowType{Name: "EnforceWorkflow"},
 			TaskQueue:    queue,
-			Input:        payloads(input()),
+			Input:        payloads(input(provider.Capabilities{})),
 		}
 	})
 	for i := range reqs {
@@ -296,7 +299,7 @@ func TestResumeAfterWorkerCrash(t *testing.T) {
 func TestFirstTime(t *testing.T) {
 	model := providertest.New(providertest.Text(`{"verdict": "approve", "summary": "Ok."}`))
 	env := newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input())
+	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
 	require.True(t, env.IsWorkflowCompleted())
 	require.NoError(t, env.GetWorkflowError())
 	var out Output
@@ -304,4 +307,32 @@ func TestFirstTime(t *testing.T) {
 	assert.JSONEq(t, `{"verdict": "approve", "summary": "Ok."}`, string(out.JSON))
 	assert.Equal(t, 1, out.Attempts)
 	assert.Len(t, model.Requests(), 1)
+}
+
+func TestChooseModel(t *testing.T) {
+	tests := []struct {
+		name, kind string
+		env        map[string]string
+		want       string
+		wantErr    bool
+	}{
+		{name: "openai without a key", kind: "openai", want: "scripted (offline; set OPENAI_API_KEY or OPENAI_BASE_URL to use a real model)"},
+		{name: "openai with a key", kind: "openai", env: map[string]string{"OPENAI_API_KEY": "sk-test"}, want: "gpt-4.1-mini (provider/openai)"},
+		{name: "openai-compatible server without a model", kind: "openai", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"}, wantErr: true},
+		{name: "ollama without a host", kind: "ollama", want: "scripted (offline; set OLLAMA_HOST to use a real model)"},
+		{name: "ollama with a host", kind: "ollama", env: map[string]string{"OLLAMA_HOST": "127.0.0.1:11434", "AGENTIO_OLLAMA_MODEL": "llama3.2:3b"}, want: "llama3.2:3b (provider/ollama)"},
+		{name: "unknown", kind: "bard", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, name, err := chooseModel(tt.kind, func(k string) string { return tt.env[k] })
+			if tt.wantErr {
+				assert.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.NotNil(t, p)
+			assert.Equal(t, tt.want, name)
+		})
+	}
 }
