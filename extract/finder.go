@@ -361,12 +361,18 @@ func (f *finder) ordered(cs []Candidate) []Candidate {
 // [repairer.guess]) is a guess: it is returned only when the caller's
 // validator accepts exactly one of the two readings.
 func (f *finder) repair(start, limit int) (Candidate, int, bool) {
-	r := &f.rep
-	r.alt = false
+	f.rep.alt = false
 	c, reach, ok := f.repairOnce(start, limit)
-	if r.guesses == 0 {
+	if f.rep.guesses == 0 {
 		return c, reach, ok
 	}
+	return f.settle(start, limit, c, reach, ok)
+}
+
+// settle reads a guessed repair (c, reach, ok) the second way and keeps
+// the reading the caller's validator alone accepts (see [finder.repair]).
+func (f *finder) settle(start, limit int, c Candidate, reach int, ok bool) (Candidate, int, bool) {
+	r := &f.rep
 	r.alt = true
 	alt, altReach, altOK := f.repairOnce(start, limit)
 	r.alt = false
