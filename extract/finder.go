@@ -362,9 +362,13 @@ func (f *finder) ordered(cs []Candidate) []Candidate {
 // validator accepts exactly one of the two readings.
 func (f *finder) repair(start, limit int) (Candidate, int, bool) {
 	f.rep.alt = false
-	c, reach, ok := f.repairOnce(start, limit)
+	end, reach, ok := f.repairOnce(start, limit)
+	if !ok && f.rep.guesses == 0 {
+		return Candidate{}, reach, false
+	}
+	c := f.repaired(start, end)
 	if f.rep.guesses == 0 {
-		return c, reach, ok
+		return c, reach, true
 	}
 	return f.settle(start, limit, c, reach, ok)
 }
@@ -374,7 +378,7 @@ func (f *finder) repair(start, limit int) (Candidate, int, bool) {
 func (f *finder) settle(start, limit int, c Candidate, reach int, ok bool) (Candidate, int, bool) {
 	r := &f.rep
 	r.alt = true
-	alt, altReach, altOK := f.repairOnce(start, limit)
+	altEnd, altReach, altOK := f.repairOnce(start, limit)
 	r.alt = false
 	if f.cfg.accept == nil {
 		// Both readings' text belongs to the broken value: what the scan
@@ -382,7 +386,11 @@ func (f *finder) settle(start, limit int, c Candidate, reach int, ok bool) (Cand
 		return Candidate{}, max(reach, altReach), false
 	}
 	ok = ok && f.cfg.accept(c.JSON)
-	altOK = altOK && f.cfg.accept(alt.JSON)
+	var alt Candidate
+	if altOK {
+		alt = f.repaired(start, altEnd)
+		altOK = f.cfg.accept(alt.JSON)
+	}
 	switch {
 	case ok && !altOK:
 		return c, reach, true
@@ -468,18 +476,25 @@ func (f *finder) several(s, e int) bool {
 	return n >= 2
 }
 
-// repairOnce runs the repairer once from start over text[:limit].
-func (f *finder) repairOnce(start, limit int) (Candidate, int, bool) {
+// repairOnce runs the repairer once from start over text[:limit],
+// leaving the value in f.rep's buffers. It returns where the value ends,
+// how far reading got, and whether the value is acceptable.
+func (f *finder) repairOnce(start, limit int) (end, reach int, ok bool) {
 	r := &f.rep
 	r.reset(f.text[:limit])
 	out, end, ok := r.run(start)
-	if !ok || len(out) == 0 || !f.kindOK(out[0]) || len(r.fixes) == 0 {
-		// Without a fix, the "repair" is a value that parses as it stands,
-		// which the other strategies report as such.
-		return Candidate{}, r.reach, false
-	}
+	// Without a fix, the "repair" is a value that parses as it stands,
+	// which the other strategies report as such.
+	ok = ok && len(out) > 0 && f.kindOK(out[0]) && len(r.fixes) > 0
+	return end, r.reach, ok
+}
+
+// repaired copies the value the repairer just built, spanning
+// text[start:end], into a candidate.
+func (f *finder) repaired(start, end int) Candidate {
+	r := &f.rep
 	c := Candidate{
-		JSON:   append([]byte(nil), out...),
+		JSON:   append([]byte(nil), r.out...),
 		Start:  start,
 		End:    end,
 		Source: SourceRepaired,
@@ -488,7 +503,7 @@ func (f *finder) repairOnce(start, limit int) (Candidate, int, bool) {
 	// A comma is judged when the bracket after it is read: put its fix back
 	// in input order.
 	sort.SliceStable(c.Fixes, func(i, j int) bool { return c.Fixes[i].Offset < c.Fixes[j].Offset })
-	return c, r.reach, true
+	return c
 }
 
 // trimSpan returns sp less leading and trailing blanks: Unicode white space
