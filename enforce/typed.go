@@ -25,12 +25,18 @@ func Typed[T any](ctx context.Context, p provider.Provider, req Request, opts ..
 	if err != nil {
 		return zero, nil, err
 	}
-	res, err := Run(ctx, p, req, s, opts...)
-	if err != nil {
-		return zero, res, err
-	}
+	return decodeResult[T](Run(ctx, p, req, s, opts...))
+}
+
+// decodeResult decodes a run's valid JSON into a T, passing the run's
+// error through.
+func decodeResult[T any](res *Result, err error) (T, *Result, error) {
 	var v T
+	if err != nil {
+		return v, res, err
+	}
 	if err := json.Unmarshal(res.JSON, &v); err != nil {
+		var zero T
 		return zero, res, fmt.Errorf("enforce: decode the valid output into %T: %w", v, err)
 	}
 	return v, res, nil
@@ -109,14 +115,5 @@ func (t *TypedStreaming[T]) Partials() iter.Seq[TypedPartial[T]] {
 // Result returns the outcome of the run as [Typed] does, running the loop
 // first when Partials was not iterated.
 func (t *TypedStreaming[T]) Result() (T, *Result, error) {
-	var zero T
-	res, err := t.s.Result()
-	if err != nil {
-		return zero, res, err
-	}
-	var v T
-	if err := json.Unmarshal(res.JSON, &v); err != nil {
-		return zero, res, fmt.Errorf("enforce: decode the valid output into %T: %w", v, err)
-	}
-	return v, res, nil
+	return decodeResult[T](t.s.Result())
 }
