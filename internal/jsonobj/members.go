@@ -32,21 +32,21 @@ func Members(data []byte) ([]Member, error) {
 	if src[0] != '{' {
 		return nil, ErrNotObject
 	}
-	i := skipSpace(src, 1)
+	i := SkipSpace(src, 1)
 	if src[i] == '}' {
 		return nil, nil
 	}
 	members := make([]Member, 0, 8) // fewer steps of growth for the usual sizes
 	for src[i] != '}' {
-		end := stringEnd(src, i)
+		end := StringEnd(src, i)
 		key := Unquote(src[i:end])
-		i = skipSpace(src, end) // at ':'
-		i = skipSpace(src, i+1) // at the value
-		end = valueEnd(src, i)
+		i = SkipSpace(src, end) // at ':'
+		i = SkipSpace(src, i+1) // at the value
+		end = ValueEnd(src, i)
 		members = append(members, Member{Key: key, Value: src[i:end:end]})
-		i = skipSpace(src, end) // at ',' or '}'
+		i = SkipSpace(src, end) // at ',' or '}'
 		if src[i] == ',' {
-			i = skipSpace(src, i+1)
+			i = SkipSpace(src, i+1)
 		}
 	}
 	return members, nil
@@ -71,9 +71,9 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }
 
-// skipSpace returns the index of the first byte at or after i that is not
+// SkipSpace returns the index of the first byte at or after i that is not
 // JSON white space.
-func skipSpace(src []byte, i int) int {
+func SkipSpace(src []byte, i int) int {
 	for i < len(src) && isSpace(src[i]) {
 		i++
 	}
@@ -86,12 +86,13 @@ func trimSpace(src []byte) []byte {
 	for end > 0 && isSpace(src[end-1]) {
 		end--
 	}
-	return src[skipSpace(src[:end], 0):end]
+	return src[SkipSpace(src[:end], 0):end]
 }
 
-// stringEnd returns the index just past the closing quote of the JSON
-// string that opens at src[i], in valid JSON.
-func stringEnd(src []byte, i int) int {
+// StringEnd returns the index just past the closing quote of the JSON
+// string that opens at src[i], in valid JSON; len(src) when it is not
+// closed.
+func StringEnd(src []byte, i int) int {
 	for j := i + 1; j < len(src); j++ {
 		switch src[j] {
 		case '\\':
@@ -103,18 +104,21 @@ func stringEnd(src []byte, i int) int {
 	return len(src)
 }
 
-// valueEnd returns the index just past the JSON value that starts at
-// src[i], in valid JSON.
-func valueEnd(src []byte, i int) int {
+// ValueEnd returns the index just past the JSON value that starts at
+// src[i], in valid JSON; len(src) when it does not end there.
+func ValueEnd(src []byte, i int) int {
+	if i >= len(src) {
+		return len(src)
+	}
 	switch src[i] {
 	case '"':
-		return stringEnd(src, i)
+		return StringEnd(src, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(src); j++ {
 			switch src[j] {
 			case '"':
-				j = stringEnd(src, j) - 1
+				j = StringEnd(src, j) - 1
 			case '{', '[':
 				depth++
 			case '}', ']':

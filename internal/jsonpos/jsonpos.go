@@ -6,6 +6,8 @@ package jsonpos
 import (
 	"strconv"
 	"strings"
+
+	"github.com/agentio/agentio/internal/jsonobj"
 )
 
 // Locate returns the byte offset of the value at path in data, or of the
@@ -17,7 +19,7 @@ func Locate(data []byte, path string) (offset int, ok bool) {
 	if !ok {
 		return 0, false
 	}
-	i := skipSpace(data, 0)
+	i := jsonobj.SkipSpace(data, 0)
 	if i >= len(data) {
 		return 0, false
 	}
@@ -106,102 +108,42 @@ func child(data []byte, i int, seg segment) (int, bool) {
 	}
 	switch {
 	case data[i] == '{' && seg.isKey:
-		j := skipSpace(data, i+1)
+		j := jsonobj.SkipSpace(data, i+1)
 		for j < len(data) && data[j] == '"' {
-			end := stringEnd(data, j)
-			if end < 0 {
-				return 0, false
+			end := jsonobj.StringEnd(data, j)
+			if end-j < 2 || data[end-1] != '"' {
+				return 0, false // not closed
 			}
 			key, err := strconv.Unquote(string(data[j:end]))
 			if err != nil {
-				key = string(data[j+1 : end-1])
+				key = string(data[j+1 : end-1]) // an escape Go does not share, or a quote escaped at the end
 			}
-			j = skipSpace(data, end)
+			j = jsonobj.SkipSpace(data, end)
 			if j >= len(data) || data[j] != ':' {
 				return 0, false
 			}
-			j = skipSpace(data, j+1)
+			j = jsonobj.SkipSpace(data, j+1)
 			if key == seg.key {
 				return j, true
 			}
-			j = skipSpace(data, valueEnd(data, j))
+			j = jsonobj.SkipSpace(data, jsonobj.ValueEnd(data, j))
 			if j < len(data) && data[j] == ',' {
-				j = skipSpace(data, j+1)
+				j = jsonobj.SkipSpace(data, j+1)
 			}
 		}
 	case data[i] == '[' && !seg.isKey:
-		j := skipSpace(data, i+1)
+		j := jsonobj.SkipSpace(data, i+1)
 		for n := 0; j < len(data) && data[j] != ']'; n++ {
 			if n == seg.index {
 				return j, true
 			}
-			j = skipSpace(data, valueEnd(data, j))
+			j = jsonobj.SkipSpace(data, jsonobj.ValueEnd(data, j))
 			if j < len(data) && data[j] == ',' {
-				j = skipSpace(data, j+1)
+				j = jsonobj.SkipSpace(data, j+1)
 			}
 		}
 	}
 	return 0, false
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// stringEnd returns the offset after the string starting at i, or -1.
-func stringEnd(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
-}
-
-// valueEnd returns the offset after the value starting at i (len(data)
-// when it does not end).
-func valueEnd(data []byte, i int) int {
-	if i >= len(data) {
-		return len(data)
-	}
-	switch data[i] {
-	case '"':
-		if e := stringEnd(data, i); e >= 0 {
-			return e
-		}
-		return len(data)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				e := stringEnd(data, j)
-				if e < 0 {
-					return len(data)
-				}
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(data)
-	}
-	j := i
-	for j < len(data) && !strings.ContainsRune(",}] \t\r\n", rune(data[j])) {
-		j++
-	}
-	return j
 }
 
 // Pointer returns path as a JSON Pointer (RFC 6901): "$.a['b/c'][0]" is
