@@ -362,3 +362,18 @@ var guessCategories = map[string]string{
 	"multiple_objects": "values side by side: the suites expect an array of them, the first, the last, or an error; " +
 		"extract returns the one a validator accepts, else an error (values separated by commas are a list)",
 }
+
+// TestCorpusFixesShowTheirText checks, over every case of the shared
+// corpus, that each fix's Before is the reply's text at its offset.
+func TestCorpusFixesShowTheirText(t *testing.T) {
+	fixes := 0
+	for _, c := range loadCorpus(t) {
+		for _, cand := range extract.Candidates(c.Input, extract.WithRepair()) {
+			for _, f := range cand.Fixes {
+				assertFix(t, c.Input, f)
+				fixes++
+			}
+		}
+	}
+	t.Logf("%d fixes checked", fixes)
+}

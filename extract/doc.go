@@ -58,9 +58,9 @@
 // first, then other fences, then failed attempts of the scan, and a whole
 // reply that is a bare scalar), and a repaired candidate ranks after every
 // value that parsed as it stood. One scanner reads each broken value once;
-// at each shape below it applies one small rule and records a [Fix] with
-// its kind, byte offset and a note. [Candidate.Truncated] tells a value
-// closed at the end of a cut-off reply.
+// at each shape below it applies one small rule and records a [Fix]: its
+// kind, the byte offset, the text it replaced, what it wrote and a note.
+// [Candidate.Truncated] tells a value closed at the end of a cut-off reply.
 //
 //	shape                                   fix kind
 //	{"a": 1,} [, 1]                         trailing_comma

@@ -61,20 +61,20 @@ func ExampleWithRepair() {
 	}
 	fmt.Println(string(c.JSON))
 	for _, f := range c.Fixes {
-		fmt.Printf("%d %s: %s\n", f.Offset, f.Kind, f.Detail)
+		fmt.Printf("%d %s: %q -> %q\n", f.Offset, f.Kind, f.Before, f.After)
 	}
 	fmt.Println("truncated:", c.Truncated())
 	// Output:
 	// {"verdict":"approve","issues":["naming","tests"],"blocking":false,"summary":"Looks good, but"}
-	// 1 single_quote: replaced single quotes with double quotes
-	// 12 single_quote: replaced single quotes with double quotes
-	// 23 single_quote: replaced single quotes with double quotes
-	// 51 trailing_comma: removed a trailing comma
-	// 55 single_quote: replaced single quotes with double quotes
-	// 67 python_literal: replaced False with false
-	// 74 comment: removed a line comment
-	// 109 truncated: closed a string left open
-	// 109 truncated: closed an object left open
+	// 1 single_quote: "'" -> "\""
+	// 12 single_quote: "'" -> "\""
+	// 23 single_quote: "'" -> "\""
+	// 51 trailing_comma: "," -> ""
+	// 55 single_quote: "'" -> "\""
+	// 67 python_literal: "False" -> "false"
+	// 74 comment: "// done" -> ""
+	// 109 truncated: "" -> "\""
+	// 109 truncated: "" -> "}"
 	// truncated: true
 }
 

@@ -286,8 +286,8 @@ func TestCandidateOwnsItsBytes(t *testing.T) {
 	repaired[0].Fixes = append(repaired[0].Fixes, extract.Fix{Kind: extract.FixComment})
 	assert.Equal(t, `{"b":2}`, string(repaired[1].JSON))
 	assert.Equal(t, []extract.Fix{
-		{Kind: extract.FixSingleQuote, Offset: 15, Detail: "replaced single quotes with double quotes"},
-		{Kind: extract.FixTrailingComma, Offset: 21, Detail: "removed a trailing comma"},
+		{Kind: extract.FixSingleQuote, Offset: 15, Before: "'", After: `"`, Detail: "replaced single quotes with double quotes"},
+		{Kind: extract.FixTrailingComma, Offset: 21, Before: ",", Detail: "removed a trailing comma"},
 	}, repaired[1].Fixes)
 }
 

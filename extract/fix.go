@@ -69,12 +69,26 @@ const (
 	FixTruncated FixKind = "truncated"
 )
 
-// A Fix is one change repair made. Its zero value means nothing.
+// A Fix is one change repair made: the input's text Before, at Offset, was
+// written as After. Before is always the input's text at Offset exactly
+// (input[Offset:Offset+len(Before)]); it is empty for an insertion, and
+// After is empty for a removal.
+//
+// A change made alike at both ends of a value is shown by its opening end:
+// a single-quoted string has Before "'" and After "\"", a JSONP callback
+// Before "callback(" and After "", a tuple Before "(" and After "[". Its
+// closing end changed the same way.
+//
+// Its zero value means nothing.
 type Fix struct {
 	// Kind names the change.
 	Kind FixKind `json:"kind"`
 	// Offset is the byte offset in the input where the change applies.
 	Offset int `json:"offset"`
+	// Before is the input's text that was replaced or removed.
+	Before string `json:"before"`
+	// After is the JSON text written in its place.
+	After string `json:"after"`
 	// Detail is a short human-readable note, such as "removed a line comment".
 	Detail string `json:"detail,omitempty"`
 }

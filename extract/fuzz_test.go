@@ -152,4 +152,12 @@ func checkCandidate(t *testing.T, text string, c extract.Candidate) {
 	if c.Source != extract.SourceRepaired && string(c.JSON) != text[c.Start:c.End] {
 		t.Fatalf("candidate %q is not the input's bytes %q", c.JSON, text[c.Start:c.End])
 	}
+	for _, f := range c.Fixes {
+		if f.Offset < 0 || f.Offset+len(f.Before) > len(text) || text[f.Offset:f.Offset+len(f.Before)] != f.Before {
+			t.Fatalf("fix %+v: its Before is not the input's text at its offset (%q)", f, text)
+		}
+		if f.Before == f.After || f.Detail == "" {
+			t.Fatalf("fix %+v changes nothing or says nothing", f)
+		}
+	}
 }

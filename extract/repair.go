@@ -70,9 +70,10 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 	return r.out, end, true
 }
 
-// fix records a change at offset.
-func (r *repairer) fix(kind FixKind, offset int, detail string) {
-	r.fixes = append(r.fixes, Fix{Kind: kind, Offset: offset, Detail: detail})
+// fix records a change at offset: the input's text before, which starts
+// there, was written as after.
+func (r *repairer) fix(kind FixKind, offset int, before, after, detail string) {
+	r.fixes = append(r.fixes, Fix{Kind: kind, Offset: offset, Before: before, After: after, Detail: detail})
 }
 
 // guess records a choice between two plausible readings of the text and
@@ -141,14 +142,14 @@ func (r *repairer) object() bool {
 			if comma >= 0 {
 				r.pos = comma // the comma separates the parent's elements
 			}
-			r.fix(FixBracket, r.pos, "inserted a missing '}'")
+			r.fix(FixBracket, r.pos, "", "}", "inserted a missing '}'")
 			r.out = append(r.out, '}')
 			return true
 		}
 		mark, fmark := len(r.out), len(r.fixes)
 		if members > 0 {
 			if comma < 0 {
-				r.fix(FixMissingComma, r.pos, "inserted a missing ','")
+				r.fix(FixMissingComma, r.pos, "", ",", "inserted a missing ','")
 			}
 			r.out = append(r.out, ',')
 		}
@@ -171,13 +172,13 @@ func (r *repairer) object() bool {
 			if !r.guess() {
 				return false
 			}
-			r.fix(FixMissingValue, r.pos, "gave a key without a value null")
+			r.fix(FixMissingValue, r.pos, "", ":null", "gave a key without a value null")
 			r.out = append(r.out, "null"...)
 			members++
 			comma = -1
 			continue
 		case r.startsValue():
-			r.fix(FixMissingColon, r.pos, "inserted a missing ':'")
+			r.fix(FixMissingColon, r.pos, "", ":", "inserted a missing ':'")
 		default:
 			return false
 		}
@@ -187,7 +188,7 @@ func (r *repairer) object() bool {
 			return true
 		}
 		if c := r.text[r.pos]; c == '}' || c == ',' || c == ']' {
-			r.fix(FixMissingValue, r.pos, "gave a key without a value null")
+			r.fix(FixMissingValue, r.pos, "", "null", "gave a key without a value null")
 			r.out = append(r.out, "null"...)
 		} else if !r.value(roleValue) {
 			return false
@@ -214,7 +215,7 @@ func (r *repairer) array() bool {
 		}
 		if items > 0 {
 			if comma < 0 {
-				r.fix(FixMissingComma, r.pos, "inserted a missing ','")
+				r.fix(FixMissingComma, r.pos, "", ",", "inserted a missing ','")
 			}
 			r.out = append(r.out, ',')
 		}
@@ -261,13 +262,13 @@ func (r *repairer) between(closer byte, count int, comma *int) bool {
 		r.skipBlanks()
 		if r.eof() {
 			r.dropComma(*comma)
-			r.fix(FixTruncated, r.pos, leftOpen)
+			r.fix(FixTruncated, r.pos, "", string(closer), leftOpen)
 			r.out = append(r.out, closer)
 			return true
 		}
 		switch c := r.text[r.pos]; {
 		case r.pos == r.early:
-			r.fix(FixBracket, r.pos, "removed a '}' that closed the object early")
+			r.fix(FixBracket, r.pos, "}", "", "removed a '}' that closed the object early")
 			r.pos++
 		case c == closer:
 			r.dropComma(*comma)
@@ -280,7 +281,7 @@ func (r *repairer) between(closer byte, count int, comma *int) bool {
 			}
 		case c == ',':
 			if count == 0 || *comma >= 0 {
-				r.fix(FixTrailingComma, r.pos, noItem)
+				r.fix(FixTrailingComma, r.pos, ",", "", noItem)
 			} else {
 				*comma = r.pos
 			}
@@ -297,8 +298,8 @@ func (r *repairer) between(closer byte, count int, comma *int) bool {
 // it), and closes the object.
 func (r *repairer) dropDanglingKey(mark, fmark, keyAt int) {
 	r.out, r.fixes = r.out[:mark], r.fixes[:fmark]
-	r.fix(FixDanglingKey, keyAt, "dropped a key left without a value")
-	r.fix(FixTruncated, r.pos, "closed an object left open")
+	r.fix(FixDanglingKey, keyAt, strings.TrimRight(r.text[keyAt:r.pos], " \t\r\n"), "", "dropped a key left without a value")
+	r.fix(FixTruncated, r.pos, "", "}", "closed an object left open")
 	r.out = append(r.out, '}')
 }
 
@@ -306,7 +307,7 @@ func (r *repairer) dropDanglingKey(mark, fmark, keyAt int) {
 // closing bracket followed it.
 func (r *repairer) dropComma(offset int) {
 	if offset >= 0 {
-		r.fix(FixTrailingComma, offset, "removed a trailing comma")
+		r.fix(FixTrailingComma, offset, ",", "", "removed a trailing comma")
 	}
 }
 
@@ -333,7 +334,7 @@ func (r *repairer) closeMismatched(want byte, comma int) bool {
 				break
 			}
 			r.dropComma(comma)
-			r.fix(FixBracket, r.pos, fmt.Sprintf("inserted a missing '%c'", want))
+			r.fix(FixBracket, r.pos, "", string(want), fmt.Sprintf("inserted a missing '%c'", want))
 			r.out = append(r.out, want)
 			return true
 		}
@@ -341,12 +342,12 @@ func (r *repairer) closeMismatched(want byte, comma int) bool {
 	if len(r.kinds) == 1 && followsComma(r.text, r.pos+1) && r.guess() {
 		// [{...}}, {...}]: replacing the bracket would close the whole
 		// value and leave the rest out; the second reading drops it.
-		r.fix(FixBracket, r.pos, fmt.Sprintf("removed a stray '%c'", got))
+		r.fix(FixBracket, r.pos, string(got), "", fmt.Sprintf("removed a stray '%c'", got))
 		r.pos++
 		return false
 	}
 	r.dropComma(comma)
-	r.fix(FixBracket, r.pos, fmt.Sprintf("replaced '%c' with '%c'", got, want))
+	r.fix(FixBracket, r.pos, string(got), string(want), fmt.Sprintf("replaced '%c' with '%c'", got, want))
 	r.pos++
 	r.out = append(r.out, want)
 	return true
@@ -368,7 +369,7 @@ func (r *repairer) ellipsis() bool {
 	default:
 		return false
 	}
-	r.fix(FixEllipsis, r.pos, "removed a '...' placeholder")
+	r.fix(FixEllipsis, r.pos, rest[:n], "", "removed a '...' placeholder")
 	r.pos += n
 	return true
 }
@@ -408,9 +409,9 @@ func (r *repairer) key() bool {
 	// stray closing quote, as in {a":1}); anything else is not an object.
 	if !r.eof() && r.text[r.pos] == '"' {
 		r.pos++
-		r.fix(FixMissingQuote, start, "supplied the key's missing opening quote")
+		r.fix(FixMissingQuote, start, r.text[start:r.pos], jsonString(r.text[start:end]), "supplied the key's missing opening quote")
 	} else {
-		r.fix(FixUnquotedKey, start, "quoted a bare key")
+		r.fix(FixUnquotedKey, start, r.text[start:end], jsonString(r.text[start:end]), "quoted a bare key")
 	}
 	save := r.pos
 	for !r.eof() && isSpace(r.text[r.pos]) {
@@ -456,14 +457,14 @@ func (r *repairer) word(where role) bool {
 	tok := r.text[start:end]
 	if num, ok := digitSeparators(tok); ok {
 		r.pos = end
-		r.fix(FixNumber, start, "removed the digit separators of "+clipWord(tok))
+		r.fix(FixNumber, start, tok, num, "removed the digit separators of "+clipWord(tok))
 		r.out = append(r.out, num...)
 		return true
 	}
 	if lit, kind, ok := literal(tok); ok {
 		r.pos = end
 		if kind != "" {
-			r.fix(kind, start, "replaced "+tok+" with "+lit)
+			r.fix(kind, start, tok, lit, "replaced "+tok+" with "+lit)
 		}
 		r.out = append(r.out, lit...)
 		return true
@@ -475,7 +476,7 @@ func (r *repairer) word(where role) bool {
 			if len(tok) <= 24 {
 				detail = "rewrote the number " + tok + " as " + num
 			}
-			r.fix(FixNumber, start, detail)
+			r.fix(FixNumber, start, tok, num, detail)
 		}
 		r.out = append(r.out, num...)
 		return true
@@ -496,13 +497,14 @@ func (r *repairer) word(where role) bool {
 		return false
 	}
 	r.pos = end
-	r.fix(FixUnquotedString, start, "quoted a bare word")
 	r.out = appendQuoted(r.out, val)
 	// A closing quote without its opening one, as in [a",b"].
 	if r.pos < len(r.text) && r.text[r.pos] == '"' && endsString(r.text, r.pos+1, where) {
-		r.fix(FixMissingQuote, start, "supplied the string's missing opening quote")
 		r.pos++
+		r.fix(FixMissingQuote, start, r.text[start:r.pos], jsonString(val), "supplied the string's missing opening quote")
+		return true
 	}
+	r.fix(FixUnquotedString, start, val, jsonString(val), "quoted a bare word")
 	return true
 }
 
@@ -677,9 +679,9 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 	switch open {
 	case `"`:
 	case "'":
-		r.fix(FixSingleQuote, start, "replaced single quotes with double quotes")
+		r.fix(FixSingleQuote, start, open, `"`, "replaced single quotes with double quotes")
 	default:
-		r.fix(FixSmartQuote, start, "replaced typographic quotes with double quotes")
+		r.fix(FixSmartQuote, start, open, `"`, "replaced typographic quotes with double quotes")
 	}
 	closeWith := closersOf(open)
 	r.pos += len(open)
@@ -695,7 +697,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 				r.out = append(r.out, '"')
 				return true, -1
 			}
-			r.fix(FixMissingQuote, r.pos, "supplied the string's missing closing quote")
+			r.fix(FixMissingQuote, r.pos, "", `"`, "supplied the string's missing closing quote")
 			r.out = append(r.out, '"')
 			return true, -1
 		}
@@ -715,7 +717,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 				return false, -1 // a lone quote holds no value
 			}
 			r.dropLayout(lineEnd, r.pos)
-			r.fix(FixTruncated, r.pos, "closed a string left open")
+			r.fix(FixTruncated, r.pos, "", `"`, "closed a string left open")
 			r.out = append(r.out, '"')
 			return true, -1
 		}
@@ -728,7 +730,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 		if q := matchAny(r.text[r.pos:], closeWith[:]); q != "" {
 			after := r.pos + len(q)
 			if next := concatenation(r.text, after, open); next >= 0 {
-				r.fix(FixConcatenation, r.pos, "joined strings written with +")
+				r.fix(FixConcatenation, r.pos, r.text[r.pos:next], "", "joined strings written with +")
 				r.pos = next
 				continue
 			}
@@ -751,7 +753,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 				return ok, c
 			}
 			if q == `"` {
-				r.fix(FixStringEscape, r.pos, "escaped a quote inside a string")
+				r.fix(FixStringEscape, r.pos, `"`, `\"`, "escaped a quote inside a string")
 			}
 			if kept++; firstKept < 0 {
 				firstKept = r.pos
@@ -779,7 +781,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			if c == '\n' {
 				lineEnd = len(r.out)
 			}
-			r.fix(FixStringEscape, r.pos, "escaped a raw "+controlName(c)+" inside a string")
+			r.fix(FixStringEscape, r.pos, r.text[r.pos:r.pos+1], esc, "escaped a raw "+controlName(c)+" inside a string")
 			r.out = append(r.out, esc...)
 			r.pos++
 		default: // a multi-byte character
@@ -947,7 +949,7 @@ func matchAny(s string, qs []string) string {
 // escape copies or repairs the backslash escape at r.pos.
 func (r *repairer) escape() bool {
 	if r.pos+1 >= len(r.text) {
-		r.fix(FixTruncated, r.pos, "dropped a backslash the text ends with")
+		r.fix(FixTruncated, r.pos, `\`, "", "dropped a backslash the text ends with")
 		r.pos++
 		return true
 	}
@@ -958,7 +960,7 @@ func (r *repairer) escape() bool {
 	case 'u':
 		for k := 2; k < 6; k++ {
 			if r.pos+k >= len(r.text) {
-				r.fix(FixTruncated, r.pos, "dropped an escape the text ends inside")
+				r.fix(FixTruncated, r.pos, r.text[r.pos:], "", "dropped an escape the text ends inside")
 				r.pos = len(r.text)
 				return true
 			}
@@ -969,21 +971,21 @@ func (r *repairer) escape() bool {
 		r.out = append(r.out, r.text[r.pos:r.pos+6]...)
 		r.pos += 6
 	case '\'':
-		r.fix(FixStringEscape, r.pos, `replaced the invalid escape \' with '`)
+		r.fix(FixStringEscape, r.pos, `\'`, "'", `replaced the invalid escape \' with '`)
 		r.pos++
 	case '\n':
-		r.fix(FixStringEscape, r.pos, "read a backslash at a line end as a line break")
+		r.fix(FixStringEscape, r.pos, "\\\n", `\n`, "read a backslash at a line end as a line break")
 		r.out = append(r.out, '\\', 'n')
 		r.pos += 2
 	default:
 		if smartQuote(r.text[r.pos+1:]) != "" {
-			r.fix(FixStringEscape, r.pos, "dropped the backslash before a typographic quote")
+			r.fix(FixStringEscape, r.pos, `\`, "", "dropped the backslash before a typographic quote")
 			r.pos++
 			break
 		}
 		// A lone backslash, as in C:\Users or a regular expression's \d:
 		// keep it.
-		r.fix(FixStringEscape, r.pos, "escaped a lone backslash")
+		r.fix(FixStringEscape, r.pos, `\`, `\\`, "escaped a lone backslash")
 		r.out = append(r.out, '\\', '\\')
 		r.pos++
 	}
@@ -993,7 +995,7 @@ func (r *repairer) escape() bool {
 // escapedStr repairs a string written as escaped JSON, \"like this\", in a
 // value that is itself escaped JSON text.
 func (r *repairer) escapedStr() bool {
-	r.fix(FixEscapedJSON, r.pos, `read \" as a quote`)
+	r.fix(FixEscapedJSON, r.pos, `\"`, `"`, `read \" as a quote`)
 	r.pos += 2
 	r.out = append(r.out, '"')
 	for !r.eof() {
@@ -1032,7 +1034,7 @@ func (r *repairer) escapedStr() bool {
 			r.pos++
 		}
 	}
-	r.fix(FixTruncated, r.pos, "closed a string left open")
+	r.fix(FixTruncated, r.pos, "", `"`, "closed a string left open")
 	r.out = append(r.out, '"')
 	return true
 }
@@ -1046,24 +1048,26 @@ func (r *repairer) skipBlanks() {
 		case isSpace(c):
 			r.pos++
 		case c == '/' && r.pos+1 < len(r.text) && r.text[r.pos+1] == '/', c == '#':
-			r.fix(FixComment, r.pos, "removed a line comment")
+			start := r.pos
 			for !r.eof() && r.text[r.pos] != '\n' {
 				r.pos++
 			}
+			r.fix(FixComment, start, strings.TrimRight(r.text[start:r.pos], "\r"), "", "removed a line comment")
 		case c == '/' && r.pos+1 < len(r.text) && r.text[r.pos+1] == '*':
-			r.fix(FixComment, r.pos, "removed a block comment")
+			start := r.pos
 			end := strings.Index(r.text[r.pos+2:], "*/")
 			if end < 0 {
 				r.pos = len(r.text)
 			} else {
 				r.pos += 2 + end + 2
 			}
+			r.fix(FixComment, start, r.text[start:r.pos], "", "removed a block comment")
 		case c >= 0x80:
 			ch, n := utf8.DecodeRuneInString(r.text[r.pos:])
 			if !isOddSpace(ch) {
 				return
 			}
-			r.fix(FixWhitespace, r.pos, fmt.Sprintf("dropped the space character %U", ch))
+			r.fix(FixWhitespace, r.pos, r.text[r.pos:r.pos+n], "", fmt.Sprintf("dropped the space character %U", ch))
 			r.pos += n
 		default:
 			return
@@ -1112,6 +1116,9 @@ func controlName(c byte) string {
 	}
 	return "control character"
 }
+
+// jsonString returns s as a JSON string.
+func jsonString(s string) string { return string(appendQuoted(nil, s)) }
 
 // appendQuoted appends s as a JSON string.
 func appendQuoted(dst []byte, s string) []byte {

@@ -46,7 +46,7 @@ func TestRepairFixes(t *testing.T) {
 		{name: "number-like word", text: `{"v": 1.2.3}`, want: `{"v":"1.2.3"}`, kinds: []extract.FixKind{extract.FixUnquotedString}},
 		{name: "leading zeros stay text", text: `{"zip": 0789}`, want: `{"zip":"0789"}`, kinds: []extract.FixKind{extract.FixUnquotedString}},
 		{name: "missing closing quote before a key", text: `{"a": "b, "c": 1}`, want: `{"a":"b","c":1}`, kinds: []extract.FixKind{extract.FixMissingQuote}},
-		{name: "missing opening quote", text: `[a", "b"]`, want: `["a","b"]`, kinds: []extract.FixKind{extract.FixUnquotedString, extract.FixMissingQuote}},
+		{name: "missing opening quote", text: `[a", "b"]`, want: `["a","b"]`, kinds: []extract.FixKind{extract.FixMissingQuote}},
 		{name: "escaped JSON", text: `{\"a\": \"b\"}`, want: `{"a":"b"}`, kinds: []extract.FixKind{extract.FixEscapedJSON}},
 		{name: "python literals", text: `{"a": True, "b": False, "c": None}`, want: `{"a":true,"b":false,"c":null}`, kinds: []extract.FixKind{extract.FixPythonLiteral}},
 		{name: "raw newline and tab in a string", text: "{\"a\": \"one\ntwo\tthree\"}", want: `{"a":"one\ntwo\tthree"}`, kinds: []extract.FixKind{extract.FixStringEscape}},
@@ -108,8 +108,7 @@ func TestRepairFixes(t *testing.T) {
 					assert.GreaterOrEqual(t, f.Offset, got.Fixes[i-1].Offset, "fixes in input order")
 				}
 				assert.GreaterOrEqual(t, f.Offset, got.Start, "fix inside the span")
-				assert.LessOrEqual(t, f.Offset, len(tt.text))
-				assert.NotEmpty(t, f.Detail)
+				assertFix(t, tt.text, f)
 				if !seen[f.Kind] {
 					seen[f.Kind] = true
 					kinds = append(kinds, f.Kind)
@@ -125,14 +124,73 @@ func TestRepairFixes(t *testing.T) {
 	}
 }
 
+// assertFix checks what every fix promises: Before is the input's text at
+// Offset, the fix changed something, and it says what.
+func assertFix(t *testing.T, text string, f extract.Fix) {
+	t.Helper()
+	if assert.LessOrEqual(t, f.Offset+len(f.Before), len(text), "fix %+v", f) && assert.GreaterOrEqual(t, f.Offset, 0) {
+		assert.Equal(t, f.Before, text[f.Offset:f.Offset+len(f.Before)], "the fix's Before is the input at its Offset")
+	}
+	assert.NotEqual(t, f.Before, f.After, "fix %+v changes nothing", f)
+	assert.NotEmpty(t, f.Detail)
+}
+
+// TestRepairFixBeforeAfter shows, for each kind of fix, the text it
+// replaced and what it wrote.
+func TestRepairFixBeforeAfter(t *testing.T) {
+	tests := []struct {
+		text  string
+		fixes [][3]string // kind, before, after
+	}{
+		{"{\"a\": 1,}", [][3]string{{"trailing_comma", ",", ""}}},
+		{"[1 2]", [][3]string{{"missing_comma", "", ","}}},
+		{`{"a" 1}`, [][3]string{{"missing_colon", "", ":"}}},
+		{"{\"a\": 1 // the count\r\n}", [][3]string{{"comment", "// the count", ""}}},
+		{`{"a": /* n */ 1}`, [][3]string{{"comment", "/* n */", ""}}},
+		{`{'a': 1}`, [][3]string{{"single_quote", "'", `"`}}},
+		{`{“a”: 1}`, [][3]string{{"smart_quote", "“", `"`}}},
+		{`{a: 1}`, [][3]string{{"unquoted_key", "a", `"a"`}}},
+		{`{a": 1}`, [][3]string{{"missing_quote", `a"`, `"a"`}}},
+		{`{"city": New York}`, [][3]string{{"unquoted_string", "New York", `"New York"`}}},
+		{`{"a": "b, "c": 1}`, [][3]string{{"missing_quote", "", `"`}}},
+		{`{\"a\": 1}`, [][3]string{{"escaped_json", `\"`, `"`}}},
+		{`[True, None]`, [][3]string{{"python_literal", "True", "true"}, {"python_literal", "None", "null"}}},
+		{"[\"a\tb\"]", [][3]string{{"string_escape", "\t", `\t`}}},
+		{`["say "hi" now"]`, [][3]string{{"string_escape", `"`, `\"`}, {"string_escape", `"`, `\"`}}},
+		{`["it\'s", "C:\Users"]`, [][3]string{{"string_escape", `\'`, "'"}, {"string_escape", `\`, `\\`}}},
+		{`[NaN, -Infinity]`, [][3]string{{"non_finite", "NaN", "null"}, {"non_finite", "-Infinity", "null"}}},
+		{`[+1, .5, 1_000]`, [][3]string{{"number", "+1", "1"}, {"number", ".5", "0.5"}, {"number", "1_000", "1000"}}},
+		{`[1, ...]`, [][3]string{{"trailing_comma", ",", ""}, {"ellipsis", "...", ""}}},
+		{`{"a": }`, [][3]string{{"missing_value", "", "null"}}},
+		{`[1, 2}`, [][3]string{{"bracket", "}", "]"}}},
+		{"[1,\u00a02]", [][3]string{{"whitespace", "\u00a0", ""}}},
+		{`cb({"a": 1});`, [][3]string{{"wrapper", "cb(", ""}, {"wrapper", ";", ""}}},
+		{`["a" + "b"]`, [][3]string{{"concatenation", `" + "`, ""}}},
+		{`{"a": 1, "b":`, [][3]string{{"dangling_key", `"b":`, ""}, {"truncated", "", "}"}}},
+		{`["x\u00`, [][3]string{{"truncated", `\u00`, ""}, {"truncated", "", `"`}, {"truncated", "", "]"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			got, err := extract.JSON(tt.text, extract.WithRepair())
+			require.NoError(t, err)
+			var fixes [][3]string
+			for _, f := range got.Fixes {
+				assertFix(t, tt.text, f)
+				fixes = append(fixes, [3]string{string(f.Kind), f.Before, f.After})
+			}
+			assert.Equal(t, tt.fixes, fixes)
+		})
+	}
+}
+
 func TestRepairFixOffsets(t *testing.T) {
 	got, err := extract.JSON(`x {'a': 1,}`, extract.WithRepair())
 	require.NoError(t, err)
 	assert.Equal(t, 2, got.Start)
 	assert.Equal(t, 11, got.End)
 	assert.Equal(t, []extract.Fix{
-		{Kind: extract.FixSingleQuote, Offset: 3, Detail: "replaced single quotes with double quotes"},
-		{Kind: extract.FixTrailingComma, Offset: 9, Detail: "removed a trailing comma"},
+		{Kind: extract.FixSingleQuote, Offset: 3, Before: "'", After: `"`, Detail: "replaced single quotes with double quotes"},
+		{Kind: extract.FixTrailingComma, Offset: 9, Before: ",", Detail: "removed a trailing comma"},
 	}, got.Fixes)
 }
 

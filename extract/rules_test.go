@@ -18,12 +18,13 @@ import (
 // validator (if any) standing for a schema, and the JSON repair gives (null
 // for an error) with the kinds of fix it makes, in order of first use.
 type ruleCase struct {
-	Rule  string            `json:"rule"`
-	Name  string            `json:"name"`
-	Text  string            `json:"text"`
-	Valid string            `json:"valid"`
-	Want  *string           `json:"want"`
-	Kinds []extract.FixKind `json:"kinds"`
+	Rule  string  `json:"rule"`
+	Name  string  `json:"name"`
+	Text  string  `json:"text"`
+	Valid string  `json:"valid"`
+	Want  *string `json:"want"`
+	// Fixes lists every fix made, in order, as kind, before and after.
+	Fixes [][3]string `json:"fixes"`
 }
 
 // validatorFor builds the stand-in for a schema a rule case names:
@@ -87,16 +88,12 @@ func TestRepairRules(t *testing.T) {
 			require.NoError(t, json.Unmarshal([]byte(*tc.Want), &want))
 			require.NoError(t, json.Unmarshal(got.JSON, &have))
 			assert.True(t, reflect.DeepEqual(want, have), "want %s, got %s", *tc.Want, got.JSON)
-			var kinds []extract.FixKind
-			seen := map[extract.FixKind]bool{}
+			var fixes [][3]string
 			for _, f := range got.Fixes {
-				assert.NotEmpty(t, f.Detail)
-				if !seen[f.Kind] {
-					seen[f.Kind] = true
-					kinds = append(kinds, f.Kind)
-				}
+				assertFix(t, tc.Text, f)
+				fixes = append(fixes, [3]string{string(f.Kind), f.Before, f.After})
 			}
-			assert.Equal(t, tc.Kinds, kinds)
+			assert.Equal(t, tc.Fixes, fixes)
 			assert.False(t, got.Truncated())
 		})
 	}

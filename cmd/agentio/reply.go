@@ -47,7 +47,7 @@ func cmdExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return &exitError{1}
 	}
 	for _, f := range c.Fixes {
-		fmt.Fprintf(stderr, "fix: %v\n", f)
+		fmt.Fprintf(stderr, "fix: %d %s %q -> %q: %s\n", f.Offset, f.Kind, f.Before, f.After, f.Detail)
 	}
 	fmt.Fprintf(stdout, "%s\n", c.JSON)
 	return nil
