@@ -438,9 +438,7 @@ func (f *finder) list(s, e int) (Candidate, bool) {
 	if v, ok := f.v.value(string(out), 0); !ok || v != len(out) || !f.kindOK(out[0]) {
 		return Candidate{}, false
 	}
-	c := Candidate{JSON: append([]byte(nil), out...), Start: s, End: e, Source: SourceRepaired, Fixes: append([]Fix(nil), r.fixes...)}
-	sort.SliceStable(c.Fixes, func(i, j int) bool { return c.Fixes[i].Offset < c.Fixes[j].Offset })
-	return c, true
+	return Candidate{JSON: append([]byte(nil), out...), Start: s, End: e, Source: SourceRepaired, Fixes: r.fixList()}, true
 }
 
 // keyAfter reports whether a key and its colon, quoted or bare, come
@@ -498,11 +496,8 @@ func (f *finder) repaired(start, end int) Candidate {
 		Start:  start,
 		End:    end,
 		Source: SourceRepaired,
-		Fixes:  append([]Fix(nil), r.fixes...),
+		Fixes:  r.fixList(),
 	}
-	// A comma is judged when the bracket after it is read: put its fix back
-	// in input order.
-	sort.SliceStable(c.Fixes, func(i, j int) bool { return c.Fixes[i].Offset < c.Fixes[j].Offset })
 	return c
 }
 

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -21,13 +20,14 @@ const (
 // It reads each byte a bounded number of times, so it runs in linear time.
 // It is used by one goroutine, and reset between values.
 type repairer struct {
-	text  string // the input, cut at how far repair may read
-	pos   int
-	out   []byte
-	fixes []Fix
-	kinds []byte // open containers, '{' or '['
-	reach int    // how far reading got, also when it gave up
-	v     validator
+	text    string // the input, cut at how far repair may read
+	pos     int
+	out     []byte
+	fixes   []fixRecord
+	written []byte // what the fixes wrote (see [repairer.fix])
+	kinds   []byte // open containers, '{' or '['
+	reach   int    // how far reading got, also when it gave up
+	v       validator
 	// guesses counts the choices made between two plausible readings of
 	// the text (see [repairer.guess]); alt asks for the second reading at
 	// every such choice.
@@ -45,7 +45,7 @@ type repairer struct {
 func (r *repairer) reset(text string) {
 	r.text, r.pos, r.reach, r.guesses, r.calls, r.early = text, 0, 0, 0, 0, -1
 	r.noCalls = false
-	r.out, r.fixes, r.kinds = r.out[:0], r.fixes[:0], r.kinds[:0]
+	r.out, r.fixes, r.written, r.kinds = r.out[:0], r.fixes[:0], r.written[:0], r.kinds[:0]
 }
 
 // run repairs the value starting at start. It returns the JSON (the
@@ -68,12 +68,6 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 		end--
 	}
 	return r.out, end, true
-}
-
-// fix records a change at offset: the input's text before, which starts
-// there, was written as after.
-func (r *repairer) fix(kind FixKind, offset int, before, after, detail string) {
-	r.fixes = append(r.fixes, Fix{Kind: kind, Offset: offset, Before: before, After: after, Detail: detail})
 }
 
 // guess records a choice between two plausible readings of the text and
@@ -142,14 +136,14 @@ func (r *repairer) object() bool {
 			if comma >= 0 {
 				r.pos = comma // the comma separates the parent's elements
 			}
-			r.fix(FixBracket, r.pos, "", "}", "inserted a missing '}'")
+			r.fix(noteBracketInserted, r.pos, "", "}")
 			r.out = append(r.out, '}')
 			return true
 		}
 		mark, fmark := len(r.out), len(r.fixes)
 		if members > 0 {
 			if comma < 0 {
-				r.fix(FixMissingComma, r.pos, "", ",", "inserted a missing ','")
+				r.fix(noteMissingComma, r.pos, "", ",")
 			}
 			r.out = append(r.out, ',')
 		}
@@ -172,13 +166,13 @@ func (r *repairer) object() bool {
 			if !r.guess() {
 				return false
 			}
-			r.fix(FixMissingValue, r.pos, "", ":null", "gave a key without a value null")
+			r.fix(noteMissingValue, r.pos, "", ":null")
 			r.out = append(r.out, "null"...)
 			members++
 			comma = -1
 			continue
 		case r.startsValue():
-			r.fix(FixMissingColon, r.pos, "", ":", "inserted a missing ':'")
+			r.fix(noteMissingColon, r.pos, "", ":")
 		default:
 			return false
 		}
@@ -188,7 +182,7 @@ func (r *repairer) object() bool {
 			return true
 		}
 		if c := r.text[r.pos]; c == '}' || c == ',' || c == ']' {
-			r.fix(FixMissingValue, r.pos, "", "null", "gave a key without a value null")
+			r.fix(noteMissingValue, r.pos, "", "null")
 			r.out = append(r.out, "null"...)
 		} else if !r.value(roleValue) {
 			return false
@@ -215,7 +209,7 @@ func (r *repairer) array() bool {
 		}
 		if items > 0 {
 			if comma < 0 {
-				r.fix(FixMissingComma, r.pos, "", ",", "inserted a missing ','")
+				r.fix(noteMissingComma, r.pos, "", ",")
 			}
 			r.out = append(r.out, ',')
 		}
@@ -254,21 +248,21 @@ func (r *repairer) leave() { r.kinds = r.kinds[:len(r.kinds)-1] }
 // bracket, by another one, or because the text ended); otherwise r.pos is
 // at the start of the next item.
 func (r *repairer) between(closer byte, count int, comma *int) bool {
-	leftOpen, noItem := "closed an object left open", "removed a comma with no member before it"
+	noItem := noteCommaNoMember
 	if closer == ']' {
-		leftOpen, noItem = "closed an array left open", "removed a comma with no element before it"
+		noItem = noteCommaNoElement
 	}
 	for {
 		r.skipBlanks()
 		if r.eof() {
 			r.dropComma(*comma)
-			r.fix(FixTruncated, r.pos, "", string(closer), leftOpen)
+			r.fix(noteLeftOpen, r.pos, "", string(closer))
 			r.out = append(r.out, closer)
 			return true
 		}
 		switch c := r.text[r.pos]; {
 		case r.pos == r.early:
-			r.fix(FixBracket, r.pos, "}", "", "removed a '}' that closed the object early")
+			r.fix(noteBracketEarly, r.pos, "}", "")
 			r.pos++
 		case c == closer:
 			r.dropComma(*comma)
@@ -281,7 +275,7 @@ func (r *repairer) between(closer byte, count int, comma *int) bool {
 			}
 		case c == ',':
 			if count == 0 || *comma >= 0 {
-				r.fix(FixTrailingComma, r.pos, ",", "", noItem)
+				r.fix(noItem, r.pos, ",", "")
 			} else {
 				*comma = r.pos
 			}
@@ -297,9 +291,10 @@ func (r *repairer) between(closer byte, count int, comma *int) bool {
 // ends after (mark and fmark are the lengths of r.out and r.fixes before
 // it), and closes the object.
 func (r *repairer) dropDanglingKey(mark, fmark, keyAt int) {
-	r.out, r.fixes = r.out[:mark], r.fixes[:fmark]
-	r.fix(FixDanglingKey, keyAt, strings.TrimRight(r.text[keyAt:r.pos], " \t\r\n"), "", "dropped a key left without a value")
-	r.fix(FixTruncated, r.pos, "", "}", "closed an object left open")
+	r.out = r.out[:mark]
+	r.dropFixes(fmark)
+	r.fix(noteDanglingKey, keyAt, strings.TrimRight(r.text[keyAt:r.pos], " \t\r\n"), "")
+	r.fix(noteLeftOpen, r.pos, "", "}")
 	r.out = append(r.out, '}')
 }
 
@@ -307,7 +302,7 @@ func (r *repairer) dropDanglingKey(mark, fmark, keyAt int) {
 // closing bracket followed it.
 func (r *repairer) dropComma(offset int) {
 	if offset >= 0 {
-		r.fix(FixTrailingComma, offset, ",", "", "removed a trailing comma")
+		r.fix(noteTrailingComma, offset, ",", "")
 	}
 }
 
@@ -334,7 +329,7 @@ func (r *repairer) closeMismatched(want byte, comma int) bool {
 				break
 			}
 			r.dropComma(comma)
-			r.fix(FixBracket, r.pos, "", string(want), fmt.Sprintf("inserted a missing '%c'", want))
+			r.fix(noteBracketInserted, r.pos, "", string(want))
 			r.out = append(r.out, want)
 			return true
 		}
@@ -342,12 +337,12 @@ func (r *repairer) closeMismatched(want byte, comma int) bool {
 	if len(r.kinds) == 1 && followsComma(r.text, r.pos+1) && r.guess() {
 		// [{...}}, {...}]: replacing the bracket would close the whole
 		// value and leave the rest out; the second reading drops it.
-		r.fix(FixBracket, r.pos, string(got), "", fmt.Sprintf("removed a stray '%c'", got))
+		r.fix(noteBracketStray, r.pos, string(got), "")
 		r.pos++
 		return false
 	}
 	r.dropComma(comma)
-	r.fix(FixBracket, r.pos, string(got), string(want), fmt.Sprintf("replaced '%c' with '%c'", got, want))
+	r.fix(noteBracketReplaced, r.pos, string(got), string(want))
 	r.pos++
 	r.out = append(r.out, want)
 	return true
@@ -369,7 +364,7 @@ func (r *repairer) ellipsis() bool {
 	default:
 		return false
 	}
-	r.fix(FixEllipsis, r.pos, rest[:n], "", "removed a '...' placeholder")
+	r.fix(noteEllipsis, r.pos, rest[:n], "")
 	r.pos += n
 	return true
 }
@@ -409,9 +404,9 @@ func (r *repairer) key() bool {
 	// stray closing quote, as in {a":1}); anything else is not an object.
 	if !r.eof() && r.text[r.pos] == '"' {
 		r.pos++
-		r.fix(FixMissingQuote, start, r.text[start:r.pos], jsonString(r.text[start:end]), "supplied the key's missing opening quote")
+		r.fixQuoted(noteKeyOpeningQuote, start, r.text[start:r.pos], r.text[start:end])
 	} else {
-		r.fix(FixUnquotedKey, start, r.text[start:end], jsonString(r.text[start:end]), "quoted a bare key")
+		r.fixQuoted(noteUnquotedKey, start, r.text[start:end], r.text[start:end])
 	}
 	save := r.pos
 	for !r.eof() && isSpace(r.text[r.pos]) {
@@ -457,14 +452,14 @@ func (r *repairer) word(where role) bool {
 	tok := r.text[start:end]
 	if num, ok := digitSeparators(tok); ok {
 		r.pos = end
-		r.fix(FixNumber, start, tok, num, "removed the digit separators of "+clipWord(tok))
+		r.fix(noteDigitSeparators, start, tok, num)
 		r.out = append(r.out, num...)
 		return true
 	}
 	if lit, kind, ok := literal(tok); ok {
 		r.pos = end
 		if kind != "" {
-			r.fix(kind, start, tok, lit, "replaced "+tok+" with "+lit)
+			r.fix(literalNote(kind), start, tok, lit)
 		}
 		r.out = append(r.out, lit...)
 		return true
@@ -472,11 +467,7 @@ func (r *repairer) word(where role) bool {
 	if num, changed, ok := number(tok); ok {
 		r.pos = end
 		if changed {
-			detail := "rewrote a number JSON does not allow"
-			if len(tok) <= 24 {
-				detail = "rewrote the number " + tok + " as " + num
-			}
-			r.fix(FixNumber, start, tok, num, detail)
+			r.fix(noteNumber, start, tok, num)
 		}
 		r.out = append(r.out, num...)
 		return true
@@ -501,10 +492,10 @@ func (r *repairer) word(where role) bool {
 	// A closing quote without its opening one, as in [a",b"].
 	if r.pos < len(r.text) && r.text[r.pos] == '"' && endsString(r.text, r.pos+1, where) {
 		r.pos++
-		r.fix(FixMissingQuote, start, r.text[start:r.pos], jsonString(val), "supplied the string's missing opening quote")
+		r.fixQuoted(noteStringOpeningQuote, start, r.text[start:r.pos], val)
 		return true
 	}
-	r.fix(FixUnquotedString, start, val, jsonString(val), "quoted a bare word")
+	r.fixQuoted(noteUnquotedWord, start, val, val)
 	return true
 }
 
@@ -661,7 +652,8 @@ func (r *repairer) str(where role) bool {
 	if ok && cut >= 0 {
 		// The string's closing quote was missing: read it again, ending
 		// where it should have ended. This happens once per string.
-		r.pos, r.out, r.fixes = start, r.out[:mark], r.fixes[:fmark]
+		r.pos, r.out = start, r.out[:mark]
+		r.dropFixes(fmark)
 		ok, _ = r.strUntil(where, cut)
 	}
 	return ok
@@ -679,9 +671,9 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 	switch open {
 	case `"`:
 	case "'":
-		r.fix(FixSingleQuote, start, open, `"`, "replaced single quotes with double quotes")
+		r.fix(noteSingleQuote, start, open, `"`)
 	default:
-		r.fix(FixSmartQuote, start, open, `"`, "replaced typographic quotes with double quotes")
+		r.fix(noteSmartQuote, start, open, `"`)
 	}
 	closeWith := closersOf(open)
 	r.pos += len(open)
@@ -697,7 +689,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 				r.out = append(r.out, '"')
 				return true, -1
 			}
-			r.fix(FixMissingQuote, r.pos, "", `"`, "supplied the string's missing closing quote")
+			r.fix(noteStringClosingQuote, r.pos, "", `"`)
 			r.out = append(r.out, '"')
 			return true, -1
 		}
@@ -717,7 +709,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 				return false, -1 // a lone quote holds no value
 			}
 			r.dropLayout(lineEnd, r.pos)
-			r.fix(FixTruncated, r.pos, "", `"`, "closed a string left open")
+			r.fix(noteStringLeftOpen, r.pos, "", `"`)
 			r.out = append(r.out, '"')
 			return true, -1
 		}
@@ -730,7 +722,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 		if q := matchAny(r.text[r.pos:], closeWith[:]); q != "" {
 			after := r.pos + len(q)
 			if next := concatenation(r.text, after, open); next >= 0 {
-				r.fix(FixConcatenation, r.pos, r.text[r.pos:next], "", "joined strings written with +")
+				r.fix(noteConcatenation, r.pos, r.text[r.pos:next], "")
 				r.pos = next
 				continue
 			}
@@ -753,7 +745,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 				return ok, c
 			}
 			if q == `"` {
-				r.fix(FixStringEscape, r.pos, `"`, `\"`, "escaped a quote inside a string")
+				r.fix(noteEscapedQuote, r.pos, `"`, `\"`)
 			}
 			if kept++; firstKept < 0 {
 				firstKept = r.pos
@@ -781,7 +773,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			if c == '\n' {
 				lineEnd = len(r.out)
 			}
-			r.fix(FixStringEscape, r.pos, r.text[r.pos:r.pos+1], esc, "escaped a raw "+controlName(c)+" inside a string")
+			r.fix(noteRawControl, r.pos, r.text[r.pos:r.pos+1], esc)
 			r.out = append(r.out, esc...)
 			r.pos++
 		default: // a multi-byte character
@@ -949,7 +941,7 @@ func matchAny(s string, qs []string) string {
 // escape copies or repairs the backslash escape at r.pos.
 func (r *repairer) escape() bool {
 	if r.pos+1 >= len(r.text) {
-		r.fix(FixTruncated, r.pos, `\`, "", "dropped a backslash the text ends with")
+		r.fix(noteBackslashAtEnd, r.pos, `\`, "")
 		r.pos++
 		return true
 	}
@@ -960,7 +952,7 @@ func (r *repairer) escape() bool {
 	case 'u':
 		for k := 2; k < 6; k++ {
 			if r.pos+k >= len(r.text) {
-				r.fix(FixTruncated, r.pos, r.text[r.pos:], "", "dropped an escape the text ends inside")
+				r.fix(noteEscapeAtEnd, r.pos, r.text[r.pos:], "")
 				r.pos = len(r.text)
 				return true
 			}
@@ -971,21 +963,21 @@ func (r *repairer) escape() bool {
 		r.out = append(r.out, r.text[r.pos:r.pos+6]...)
 		r.pos += 6
 	case '\'':
-		r.fix(FixStringEscape, r.pos, `\'`, "'", `replaced the invalid escape \' with '`)
+		r.fix(noteInvalidEscape, r.pos, `\'`, "'")
 		r.pos++
 	case '\n':
-		r.fix(FixStringEscape, r.pos, "\\\n", `\n`, "read a backslash at a line end as a line break")
+		r.fix(noteBackslashLineEnd, r.pos, "\\\n", `\n`)
 		r.out = append(r.out, '\\', 'n')
 		r.pos += 2
 	default:
 		if smartQuote(r.text[r.pos+1:]) != "" {
-			r.fix(FixStringEscape, r.pos, `\`, "", "dropped the backslash before a typographic quote")
+			r.fix(noteBackslashSmartQuote, r.pos, `\`, "")
 			r.pos++
 			break
 		}
 		// A lone backslash, as in C:\Users or a regular expression's \d:
 		// keep it.
-		r.fix(FixStringEscape, r.pos, `\`, `\\`, "escaped a lone backslash")
+		r.fix(noteLoneBackslash, r.pos, `\`, `\\`)
 		r.out = append(r.out, '\\', '\\')
 		r.pos++
 	}
@@ -995,7 +987,7 @@ func (r *repairer) escape() bool {
 // escapedStr repairs a string written as escaped JSON, \"like this\", in a
 // value that is itself escaped JSON text.
 func (r *repairer) escapedStr() bool {
-	r.fix(FixEscapedJSON, r.pos, `\"`, `"`, `read \" as a quote`)
+	r.fix(noteEscapedJSON, r.pos, `\"`, `"`)
 	r.pos += 2
 	r.out = append(r.out, '"')
 	for !r.eof() {
@@ -1034,7 +1026,7 @@ func (r *repairer) escapedStr() bool {
 			r.pos++
 		}
 	}
-	r.fix(FixTruncated, r.pos, "", `"`, "closed a string left open")
+	r.fix(noteStringLeftOpen, r.pos, "", `"`)
 	r.out = append(r.out, '"')
 	return true
 }
@@ -1052,7 +1044,7 @@ func (r *repairer) skipBlanks() {
 			for !r.eof() && r.text[r.pos] != '\n' {
 				r.pos++
 			}
-			r.fix(FixComment, start, strings.TrimRight(r.text[start:r.pos], "\r"), "", "removed a line comment")
+			r.fix(noteLineComment, start, strings.TrimRight(r.text[start:r.pos], "\r"), "")
 		case c == '/' && r.pos+1 < len(r.text) && r.text[r.pos+1] == '*':
 			start := r.pos
 			end := strings.Index(r.text[r.pos+2:], "*/")
@@ -1061,13 +1053,13 @@ func (r *repairer) skipBlanks() {
 			} else {
 				r.pos += 2 + end + 2
 			}
-			r.fix(FixComment, start, r.text[start:r.pos], "", "removed a block comment")
+			r.fix(noteBlockComment, start, r.text[start:r.pos], "")
 		case c >= 0x80:
 			ch, n := utf8.DecodeRuneInString(r.text[r.pos:])
 			if !isOddSpace(ch) {
 				return
 			}
-			r.fix(FixWhitespace, r.pos, r.text[r.pos:r.pos+n], "", fmt.Sprintf("dropped the space character %U", ch))
+			r.fix(noteWhitespace, r.pos, r.text[r.pos:r.pos+n], "")
 			r.pos += n
 		default:
 			return
@@ -1116,9 +1108,6 @@ func controlName(c byte) string {
 	}
 	return "control character"
 }
-
-// jsonString returns s as a JSON string.
-func jsonString(s string) string { return string(appendQuoted(nil, s)) }
 
 // appendQuoted appends s as a JSON string.
 func appendQuoted(dst []byte, s string) []byte {

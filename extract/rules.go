@@ -39,7 +39,7 @@ func (r *repairer) topScalar() bool {
 			return false
 		}
 		if kind != "" {
-			r.fix(kind, start, tok, lit, "replaced "+tok+" with "+lit)
+			r.fix(literalNote(kind), start, tok, lit)
 		}
 		r.out = append(r.out, lit...)
 		return true
@@ -53,7 +53,7 @@ func (r *repairer) topScalar() bool {
 			return false // a lone minus is a dash as much as a number
 		}
 		if changed {
-			r.fix(FixNumber, start, tok, num, "rewrote the number "+clipWord(tok)+" as "+clipWord(num))
+			r.fix(noteNumber, start, tok, num)
 		}
 		r.out = append(r.out, num...)
 		return true
@@ -61,7 +61,7 @@ func (r *repairer) topScalar() bool {
 	if numberLike(tok) {
 		r.pos = end
 		if r.restIsBlank() {
-			r.fix(FixUnquotedString, start, tok, jsonString(tok), "quoted "+clipWord(tok)+", which starts like a number but is none")
+			r.fixQuoted(noteNumberLike, start, tok, tok)
 			r.out = appendQuoted(r.out, tok)
 			return true
 		}
@@ -87,9 +87,9 @@ func (r *repairer) restIsBlank() bool {
 		}
 		switch r.text[r.pos] {
 		case ',':
-			r.fix(FixTrailingComma, r.pos, ",", "", "removed a trailing comma")
+			r.fix(noteTrailingComma, r.pos, ",", "")
 		case ';':
-			r.fix(FixWrapper, r.pos, ";", "", "removed a ';' after the value")
+			r.fix(noteSemicolon, r.pos, ";", "")
 		default:
 			return false
 		}
@@ -109,7 +109,7 @@ func (r *repairer) prose(start int) bool {
 	if strings.IndexByte(val, '\n') >= 0 {
 		return false // several lines of prose are not one value
 	}
-	r.fix(FixUnquotedString, start, val, jsonString(val), "read a reply in plain words as a string")
+	r.fixQuoted(noteProse, start, val, val)
 	r.out = appendQuoted(r.out, val)
 	r.pos = len(r.text)
 	return true
@@ -135,12 +135,13 @@ func (r *repairer) call(where role) bool {
 		ok = !r.eof() && r.text[r.pos] == ')'
 	}
 	if !ok {
-		r.pos, r.out, r.fixes = start, r.out[:mark], r.fixes[:fmark]
+		r.pos, r.out = start, r.out[:mark]
+		r.dropFixes(fmark)
 		r.noCalls = true
 		return false
 	}
 	r.pos++
-	r.fix(FixWrapper, start, r.text[start:start+open+1], "", "removed the call "+clipWord(r.text[start:start+open])+"(...) around a value")
+	r.fix(noteCall, start, r.text[start:start+open+1], "")
 	return true
 }
 
@@ -186,7 +187,7 @@ func (r *repairer) list() bool {
 		}
 		if r.text[r.pos] == ',' {
 			if items == 0 || lastComma >= 0 {
-				r.fix(FixTrailingComma, r.pos, ",", "", "removed a comma with no value before it")
+				r.fix(noteCommaNoValue, r.pos, ",", "")
 			} else {
 				lastComma = r.pos
 			}
@@ -209,9 +210,9 @@ func (r *repairer) list() bool {
 		return false
 	}
 	if lastComma >= 0 {
-		r.fix(FixTrailingComma, lastComma, ",", "", "removed a trailing comma")
+		r.fix(noteTrailingComma, lastComma, ",", "")
 	}
-	r.fix(FixBracket, start, "", "[", "put brackets around values separated by commas")
+	r.fix(noteBracketsAround, start, "", "[")
 	r.out = append(r.out, ']')
 	return true
 }
@@ -447,11 +448,11 @@ func (r *repairer) dropLayout(lineEnd, quote int) {
 	r.out = r.out[:lineEnd]
 	// The break was escaped as it was read; it is dropped instead.
 	n := len(r.fixes)
-	for n > 0 && r.fixes[n-1].Offset >= k-1 {
+	for n > 0 && r.fixes[n-1].offset >= k-1 {
 		n--
 	}
-	r.fixes = r.fixes[:n]
-	r.fix(FixStringEscape, k-1, r.text[k-1:quote], "", "dropped a line break before the closing quote")
+	r.dropFixes(n)
+	r.fix(noteLayoutBreak, k-1, r.text[k-1:quote], "")
 }
 
 // tuple repairs a parenthesised value at r.pos, as Python writes tuples:
@@ -498,22 +499,23 @@ func (r *repairer) tuple() bool {
 	}
 	r.calls--
 	r.kinds = r.kinds[:len(r.kinds)-1]
-	for _, f := range r.fixes[fmark:] {
-		ok = ok && f.Kind != FixUnquotedString && f.Kind != FixTruncated
+	for i := fmark; i < len(r.fixes); i++ {
+		ok = ok && r.fixKind(i) != FixUnquotedString && r.fixKind(i) != FixTruncated
 	}
 	if !ok {
-		r.pos, r.out, r.fixes = start, r.out[:mark], r.fixes[:fmark]
+		r.pos, r.out = start, r.out[:mark]
+		r.dropFixes(fmark)
 		r.noCalls = true
 		return false
 	}
 	r.pos++ // the ')'
 	if items == 1 && !comma {
 		r.out = append(r.out[:mark], r.out[mark+1:]...)
-		r.fix(FixBracket, start, "(", "", "removed the parentheses around a value")
+		r.fix(noteParentheses, start, "(", "")
 		return true
 	}
 	r.out = append(r.out, ']')
-	r.fix(FixBracket, start, "(", "[", "read a tuple (...) as an array")
+	r.fix(noteTuple, start, "(", "[")
 	return true
 }
 

@@ -1,0 +1,239 @@
+package extract
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// A note names one change a repair rule makes: the kind of fix it records
+// and how it reads to a person. The rules record notes, and a [Fix] is
+// built from one only for a candidate that is returned.
+type note uint8
+
+const (
+	noteTrailingComma note = iota
+	noteCommaNoMember
+	noteCommaNoElement
+	noteCommaNoValue
+	noteMissingComma
+	noteMissingColon
+	noteLineComment
+	noteBlockComment
+	noteSingleQuote
+	noteSmartQuote
+	noteUnquotedKey
+	noteUnquotedWord
+	noteProse
+	noteNumberLike
+	noteKeyOpeningQuote
+	noteStringOpeningQuote
+	noteStringClosingQuote
+	noteEscapedJSON
+	notePythonLiteral
+	noteNonFinite
+	noteRawControl
+	noteEscapedQuote
+	noteInvalidEscape
+	noteBackslashLineEnd
+	noteBackslashSmartQuote
+	noteLoneBackslash
+	noteLayoutBreak
+	noteNumber
+	noteDigitSeparators
+	noteEllipsis
+	noteMissingValue
+	noteDanglingKey
+	noteBracketInserted
+	noteBracketEarly
+	noteBracketStray
+	noteBracketReplaced
+	noteBracketsAround
+	noteParentheses
+	noteTuple
+	noteWhitespace
+	noteCall
+	noteSemicolon
+	noteConcatenation
+	noteLeftOpen
+	noteStringLeftOpen
+	noteBackslashAtEnd
+	noteEscapeAtEnd
+)
+
+// notes says, for each note, its kind of fix and its text: a fixed one, or
+// one written from the fix's before and after.
+var notes = [...]struct {
+	kind     FixKind
+	text     string
+	describe func(before, after string) string
+}{
+	noteTrailingComma:  {kind: FixTrailingComma, text: "removed a trailing comma"},
+	noteCommaNoMember:  {kind: FixTrailingComma, text: "removed a comma with no member before it"},
+	noteCommaNoElement: {kind: FixTrailingComma, text: "removed a comma with no element before it"},
+	noteCommaNoValue:   {kind: FixTrailingComma, text: "removed a comma with no value before it"},
+	noteMissingComma:   {kind: FixMissingComma, text: "inserted a missing ','"},
+	noteMissingColon:   {kind: FixMissingColon, text: "inserted a missing ':'"},
+	noteLineComment:    {kind: FixComment, text: "removed a line comment"},
+	noteBlockComment:   {kind: FixComment, text: "removed a block comment"},
+	noteSingleQuote:    {kind: FixSingleQuote, text: "replaced single quotes with double quotes"},
+	noteSmartQuote:     {kind: FixSmartQuote, text: "replaced typographic quotes with double quotes"},
+	noteUnquotedKey:    {kind: FixUnquotedKey, text: "quoted a bare key"},
+	noteUnquotedWord:   {kind: FixUnquotedString, text: "quoted a bare word"},
+	noteProse:          {kind: FixUnquotedString, text: "read a reply in plain words as a string"},
+	noteNumberLike: {kind: FixUnquotedString, describe: func(b, _ string) string {
+		return "quoted " + clipWord(b) + ", which starts like a number but is none"
+	}},
+	noteKeyOpeningQuote:    {kind: FixMissingQuote, text: "supplied the key's missing opening quote"},
+	noteStringOpeningQuote: {kind: FixMissingQuote, text: "supplied the string's missing opening quote"},
+	noteStringClosingQuote: {kind: FixMissingQuote, text: "supplied the string's missing closing quote"},
+	noteEscapedJSON:        {kind: FixEscapedJSON, text: `read \" as a quote`},
+	notePythonLiteral:      {kind: FixPythonLiteral, describe: replaced},
+	noteNonFinite:          {kind: FixNonFinite, describe: replaced},
+	noteRawControl: {kind: FixStringEscape, describe: func(b, _ string) string {
+		return "escaped a raw " + controlName(b[0]) + " inside a string"
+	}},
+	noteEscapedQuote:        {kind: FixStringEscape, text: "escaped a quote inside a string"},
+	noteInvalidEscape:       {kind: FixStringEscape, text: `replaced the invalid escape \' with '`},
+	noteBackslashLineEnd:    {kind: FixStringEscape, text: "read a backslash at a line end as a line break"},
+	noteBackslashSmartQuote: {kind: FixStringEscape, text: "dropped the backslash before a typographic quote"},
+	noteLoneBackslash:       {kind: FixStringEscape, text: "escaped a lone backslash"},
+	noteLayoutBreak:         {kind: FixStringEscape, text: "dropped a line break before the closing quote"},
+	noteNumber: {kind: FixNumber, describe: func(b, a string) string {
+		return "rewrote the number " + clipWord(b) + " as " + clipWord(a)
+	}},
+	noteDigitSeparators: {kind: FixNumber, describe: func(b, _ string) string {
+		return "removed the digit separators of " + clipWord(b)
+	}},
+	noteEllipsis:     {kind: FixEllipsis, text: "removed a '...' placeholder"},
+	noteMissingValue: {kind: FixMissingValue, text: "gave a key without a value null"},
+	noteDanglingKey:  {kind: FixDanglingKey, text: "dropped a key left without a value"},
+	noteBracketInserted: {kind: FixBracket, describe: func(_, a string) string {
+		return "inserted a missing '" + a + "'"
+	}},
+	noteBracketEarly: {kind: FixBracket, text: "removed a '}' that closed the object early"},
+	noteBracketStray: {kind: FixBracket, describe: func(b, _ string) string {
+		return "removed a stray '" + b + "'"
+	}},
+	noteBracketReplaced: {kind: FixBracket, describe: func(b, a string) string {
+		return "replaced '" + b + "' with '" + a + "'"
+	}},
+	noteBracketsAround: {kind: FixBracket, text: "put brackets around values separated by commas"},
+	noteParentheses:    {kind: FixBracket, text: "removed the parentheses around a value"},
+	noteTuple:          {kind: FixBracket, text: "read a tuple (...) as an array"},
+	noteWhitespace: {kind: FixWhitespace, describe: func(b, _ string) string {
+		ch, _ := utf8.DecodeRuneInString(b)
+		return fmt.Sprintf("dropped the space character %U", ch)
+	}},
+	noteCall: {kind: FixWrapper, describe: func(b, _ string) string {
+		return "removed the call " + clipWord(strings.TrimSuffix(b, "(")) + "(...) around a value"
+	}},
+	noteSemicolon:     {kind: FixWrapper, text: "removed a ';' after the value"},
+	noteConcatenation: {kind: FixConcatenation, text: "joined strings written with +"},
+	noteLeftOpen: {kind: FixTruncated, describe: func(_, a string) string {
+		if a == "]" {
+			return "closed an array left open"
+		}
+		return "closed an object left open"
+	}},
+	noteStringLeftOpen: {kind: FixTruncated, text: "closed a string left open"},
+	noteBackslashAtEnd: {kind: FixTruncated, text: "dropped a backslash the text ends with"},
+	noteEscapeAtEnd:    {kind: FixTruncated, text: "dropped an escape the text ends inside"},
+}
+
+func replaced(b, a string) string { return "replaced " + b + " with " + a }
+
+// A fixRecord is a fix as the repairer keeps it while it reads: no
+// pointers, so that recording one is an append of a few words. The text it
+// replaced is the input's, at offset; the text it wrote is in the
+// repairer's written buffer.
+type fixRecord struct {
+	offset, before    int // the input's text[offset:offset+before] was replaced
+	afterAt, afterLen int // r.written[afterAt:afterAt+afterLen] was written
+	note              note
+}
+
+// fix records a change at offset: the input's text before, which starts
+// there, was written as after.
+func (r *repairer) fix(n note, offset int, before, after string) {
+	r.fixes = append(r.fixes, fixRecord{
+		offset: offset, before: len(before),
+		afterAt: len(r.written), afterLen: len(after),
+		note: n,
+	})
+	r.written = append(r.written, after...)
+}
+
+// fixQuoted records a change at offset, as [repairer.fix] does, that
+// wrote s as a JSON string.
+func (r *repairer) fixQuoted(n note, offset int, before, s string) {
+	at := len(r.written)
+	r.written = appendQuoted(r.written, s)
+	r.fixes = append(r.fixes, fixRecord{
+		offset: offset, before: len(before),
+		afterAt: at, afterLen: len(r.written) - at,
+		note: n,
+	})
+}
+
+// dropFixes forgets the fixes recorded after the first n.
+func (r *repairer) dropFixes(n int) {
+	if n < len(r.fixes) {
+		r.written = r.written[:r.fixes[n].afterAt]
+		r.fixes = r.fixes[:n]
+	}
+}
+
+// fixKind returns the kind of the fix recorded i-th.
+func (r *repairer) fixKind(i int) FixKind { return notes[r.fixes[i].note].kind }
+
+// fixList returns the fixes recorded, in input order, for a candidate to
+// own.
+func (r *repairer) fixList() []Fix {
+	if len(r.fixes) == 0 {
+		return nil
+	}
+	// One string holds what every fix wrote and replaced, so that the
+	// fixes share one allocation and do not keep the input alive.
+	var b strings.Builder
+	size := len(r.written)
+	for _, rec := range r.fixes {
+		size += rec.before
+	}
+	b.Grow(size)
+	b.Write(r.written)
+	for _, rec := range r.fixes {
+		b.WriteString(r.text[rec.offset : rec.offset+rec.before])
+	}
+	texts := b.String()
+	list := make([]Fix, len(r.fixes))
+	at := len(r.written)
+	for i, rec := range r.fixes {
+		n := notes[rec.note]
+		f := Fix{
+			Kind:   n.kind,
+			Offset: rec.offset,
+			Before: texts[at : at+rec.before],
+			After:  texts[rec.afterAt : rec.afterAt+rec.afterLen],
+			Detail: n.text,
+		}
+		at += rec.before
+		if n.describe != nil {
+			f.Detail = n.describe(f.Before, f.After)
+		}
+		list[i] = f
+	}
+	// A comma is judged when the bracket after it is read: put its fix back
+	// in input order.
+	sort.SliceStable(list, func(i, j int) bool { return list[i].Offset < list[j].Offset })
+	return list
+}
+
+// literalNote returns the note for a literal of kind, as [literal] gives it.
+func literalNote(kind FixKind) note {
+	if kind == FixNonFinite {
+		return noteNonFinite
+	}
+	return notePythonLiteral
+}
