@@ -10,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/agentio/agentio/internal/chatwire"
 	"github.com/agentio/agentio/provider"
 )
 
@@ -138,7 +139,7 @@ func chatResponseFormat(o *provider.OutputSpec) (sdk.ChatCompletionNewParamsResp
 		return f, nil
 	}
 	js := shared.ResponseFormatJSONSchemaJSONSchemaParam{
-		Name:   outputName(o.Name),
+		Name:   chatwire.OutputName(o.Name),
 		Schema: json.RawMessage(o.Schema),
 	}
 	if o.Description != "" {

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/agentio/agentio/internal/chatwire"
 	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/provider"
 )
@@ -38,7 +39,7 @@ func (r *recorder) middleware(req *http.Request, next option.MiddlewareNext) (*h
 		return res, err
 	}
 	r.status = res.StatusCode
-	r.requestID = requestID(res.Header)
+	r.requestID = chatwire.RequestID(res.Header)
 	r.body = nil
 	if res.StatusCode >= 400 && res.Body != nil {
 		body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
@@ -48,17 +49,6 @@ func (r *recorder) middleware(req *http.Request, next option.MiddlewareNext) (*h
 		res.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), bytes.NewReader(rest)))
 	}
 	return res, err
-}
-
-// requestID returns the request id header OpenAI (x-request-id) or a
-// compatible server sets.
-func requestID(h http.Header) string {
-	for _, k := range []string{"x-request-id", "request-id", "openai-request-id"} {
-		if v := h.Get(k); v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // classify turns an SDK error into a *provider.Error. A cancelled or
@@ -85,7 +75,7 @@ func classify(err error, rec *recorder) error {
 			e.Message = strings.TrimSpace(apiErr.RawJSON())
 		}
 		if apiErr.Response != nil {
-			e.RequestID = requestID(apiErr.Response.Header)
+			e.RequestID = chatwire.RequestID(apiErr.Response.Header)
 		}
 		e.Kind = kindOf(apiErr.StatusCode, apiErr.Param, e.Message)
 		return e

@@ -3,7 +3,6 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 
 	"github.com/agentio/agentio/provider"
 )
@@ -47,25 +46,6 @@ func (p *Provider) toolChoice(c provider.ToolChoice) (mode, forced string, err e
 		return "", c.Name, nil
 	}
 	return "", "", invalid(fmt.Sprintf("unknown tool choice mode %q", string(c.Mode)))
-}
-
-// defaultOutputName names an output schema the request leaves unnamed.
-const defaultOutputName = "output"
-
-// badNameChars are the characters OpenAI refuses in a response format name.
-var badNameChars = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
-
-// outputName returns name as OpenAI accepts it: letters, digits, _ and -,
-// at most 64 characters, "output" when empty.
-func outputName(name string) string {
-	name = badNameChars.ReplaceAllString(name, "_")
-	if len(name) > 64 {
-		name = name[:64]
-	}
-	if name == "" {
-		return defaultOutputName
-	}
-	return name
 }
 
 // checkOutput refuses an output spec neither API can carry: an unknown

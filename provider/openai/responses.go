@@ -11,6 +11,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/agentio/agentio/internal/chatwire"
 	"github.com/agentio/agentio/provider"
 )
 
@@ -76,7 +77,7 @@ func (p *Provider) responsesParams(req *provider.Request) (responses.ResponseNew
 		if o.Format == provider.FormatJSONObject {
 			params.Text.Format.OfJSONObject = &shared.ResponseFormatJSONObjectParam{}
 		} else {
-			js := responses.ResponseFormatTextJSONSchemaConfigParam{Name: outputName(o.Name)}
+			js := responses.ResponseFormatTextJSONSchemaConfigParam{Name: chatwire.OutputName(o.Name)}
 			if o.Description != "" {
 				js.Description = param.NewOpt(o.Description)
 			}

@@ -1,0 +1,66 @@
+package openaicompat_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/openaicompat"
+	"github.com/agentio/agentio/schema"
+)
+
+// Structured output through any Chat Completions server: enforce.Run
+// sends the schema as response_format and validates the reply. A local
+// server stands in for the API.
+func ExampleProvider_Generate() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"model":"gpt-4.1-mini","choices":[{"index":0,
+			"message":{"role":"assistant","content":"{\"city\":\"Oslo\"}"},"finish_reason":"stop"}],
+			"usage":{"prompt_tokens":31,"completion_tokens":9,"total_tokens":40}}`)
+	}))
+	defer srv.Close()
+
+	p, err := openaicompat.New(&openaicompat.Options{Model: "gpt-4.1-mini", BaseURL: srv.URL + "/v1", APIKey: os.Getenv("OPENAI_API_KEY")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := schema.Parse([]byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Where is the Munch museum?"}, s)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Mode, string(res.JSON), res.Usage.TotalTokens)
+	// Output: native {"city":"Oslo"} 40
+}
+
+// Gemini through its OpenAI-compatible endpoint: declare what it offers,
+// native schemas in the gemini dialect without OpenAI's strict mode.
+func ExampleNew_gemini() {
+	p, err := openaicompat.New(&openaicompat.Options{
+		Name:    "gemini",
+		Model:   "gemini-2.5-flash",
+		BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
+		APIKey:  os.Getenv("GEMINI_API_KEY"),
+		Capabilities: &provider.Capabilities{
+			NativeSchema: true, JSONMode: true, Tools: true, ForcedTool: true, Dialect: "gemini",
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(p.Model(), p.Capabilities().Dialect)
+	// Output: gemini-2.5-flash gemini
+}

@@ -1,0 +1,55 @@
+package openaicompat_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/openaicompat"
+)
+
+// bodyTransport answers every request with the status and body it holds.
+type bodyTransport struct {
+	status int
+	body   string
+}
+
+func (b bodyTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: b.status, Body: io.NopCloser(strings.NewReader(b.body)), Header: http.Header{}}, nil
+}
+
+// FuzzReply feeds any body, with any status, to the adapter: it never
+// panics, and returns either a response or a *provider.Error.
+func FuzzReply(f *testing.F) {
+	f.Add(200, textCompletion("hi", "stop"))
+	f.Add(200, completion(`{"role":"assistant","tool_calls":[{"function":{"name":"f","arguments":{"a":[1]}}}]}`, "stop"))
+	f.Add(200, `{"choices":[{"message":{"content":[{"type":"text","text":"x"}]}}]}`)
+	f.Add(400, `[{"error":{"code":400,"message":"bad schema","status":"INVALID_ARGUMENT"}}]`)
+	f.Add(422, `{"detail":[{"loc":["body"],"msg":"x"}]}`)
+	f.Add(500, "<html>oops</html>")
+	f.Fuzz(func(t *testing.T, status int, body string) {
+		if status < 200 || status > 599 {
+			return
+		}
+		p, err := openaicompat.New(&openaicompat.Options{Model: "m", HTTPClient: &http.Client{Transport: bodyTransport{status, body}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := p.Generate(context.Background(), &provider.Request{Output: &provider.OutputSpec{Format: provider.FormatJSONObject}})
+		if err != nil {
+			if provider.KindOf(err) == "" {
+				t.Fatalf("unclassified error %v", err)
+			}
+			if _, ok := err.(*provider.Error); !ok {
+				t.Fatalf("error %T, want *provider.Error", err)
+			}
+			return
+		}
+		if resp == nil {
+			t.Fatal("nil response without an error")
+		}
+	})
+}

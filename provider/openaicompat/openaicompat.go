@@ -1,0 +1,202 @@
+package openaicompat
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/agentio/agentio/internal/chatwire"
+	"github.com/agentio/agentio/provider"
+)
+
+// Name is the provider name this adapter puts in [provider.Error] unless
+// Options.Name gives another.
+const Name = "openaicompat"
+
+// Dialect is the schema dialect of [DefaultCapabilities].
+const Dialect = "openai"
+
+// DefaultBaseURL is the API a [Provider] calls when Options.BaseURL is
+// empty: OpenAI's.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Options configure a [Provider]. The zero value of each field is a
+// documented default; only Model is required.
+type Options struct {
+	// Model names the model ("gpt-4.1-mini", "gemini-2.5-flash"). Required.
+	Model string
+	// BaseURL is the API's address, up to and without /chat/completions
+	// ("https://generativelanguage.googleapis.com/v1beta/openai",
+	// "http://localhost:8000/v1"). Empty means [DefaultBaseURL].
+	BaseURL string
+	// APIKey is sent as a bearer token. Empty sends no Authorization
+	// header (a local server).
+	APIKey string
+	// Header holds more headers every request carries (OpenRouter's
+	// HTTP-Referer, Anthropic's anthropic-workspace-id). It is copied.
+	Header http.Header
+	// HTTPClient sends the requests. Nil means http.DefaultClient; set one
+	// with a Timeout, or use the ctx passed to Generate, to bound a call.
+	HTTPClient *http.Client
+	// Name is the provider name put in errors ("gemini"). Empty means
+	// [Name].
+	Name string
+	// MaxTokens is the output budget sent when a request sets none. Zero
+	// sends none (the server's default); negative is invalid.
+	MaxTokens int
+	// LegacyMaxTokens sends the output budget as max_tokens, which older
+	// compatible servers expect, instead of max_completion_tokens.
+	LegacyMaxTokens bool
+	// Capabilities, when not nil, replaces [DefaultCapabilities]: declare
+	// what a compatible server really offers.
+	Capabilities *provider.Capabilities
+}
+
+// ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
+// use: no model, a negative output budget, a base URL that is not an
+// http(s) address.
+var ErrInvalidOptions = errors.New("openaicompat: invalid options")
+
+// A Provider calls a Chat Completions API. It is immutable after [New]
+// and safe for concurrent use.
+type Provider struct {
+	endpoint  string // the /chat/completions URL
+	model     string
+	key       string
+	header    http.Header
+	client    *http.Client
+	name      string
+	maxTokens int
+	legacy    bool
+	caps      provider.Capabilities
+}
+
+// New returns a Provider configured by opts, which it copies. It returns an
+// error matching [ErrInvalidOptions] when opts is nil, Model is empty or
+// BaseURL cannot be read; it makes no request.
+func New(opts *Options) (*Provider, error) {
+	if opts == nil {
+		return nil, fmt.Errorf("%w: nil options", ErrInvalidOptions)
+	}
+	o := *opts
+	if strings.TrimSpace(o.Model) == "" {
+		return nil, fmt.Errorf("%w: no model", ErrInvalidOptions)
+	}
+	if o.MaxTokens < 0 {
+		return nil, fmt.Errorf("%w: negative max tokens %d", ErrInvalidOptions, o.MaxTokens)
+	}
+	base := strings.TrimRight(strings.TrimSpace(o.BaseURL), "/")
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("%w: base URL %q is not an http(s) address", ErrInvalidOptions, o.BaseURL)
+	}
+	p := &Provider{
+		endpoint:  base + "/chat/completions",
+		model:     o.Model,
+		key:       o.APIKey,
+		header:    o.Header.Clone(),
+		client:    o.HTTPClient,
+		name:      o.Name,
+		maxTokens: o.MaxTokens,
+		legacy:    o.LegacyMaxTokens,
+		caps:      DefaultCapabilities(),
+	}
+	if p.client == nil {
+		p.client = http.DefaultClient
+	}
+	if p.name == "" {
+		p.name = Name
+	}
+	if o.Capabilities != nil {
+		p.caps = *o.Capabilities
+	}
+	return p, nil
+}
+
+// DefaultCapabilities returns what OpenAI's Chat Completions offer: strict
+// native schemas in the "openai" dialect, JSON mode, tools, a forced named
+// tool, and a schema together with tools.
+func DefaultCapabilities() provider.Capabilities {
+	return provider.Capabilities{
+		NativeSchema: true, StrictSchema: true, JSONMode: true,
+		Tools: true, ForcedTool: true, SchemaWithTools: true,
+		Dialect: Dialect,
+	}
+}
+
+// Capabilities reports what the Provider declares: [DefaultCapabilities]
+// unless Options.Capabilities replaced them.
+func (p *Provider) Capabilities() provider.Capabilities { return p.caps }
+
+// Model returns the model the Provider asks.
+func (p *Provider) Model() string { return p.model }
+
+// maxReplyBody bounds the reply body read from the server.
+const maxReplyBody = 64 << 20
+
+// Generate sends req to the server's /chat/completions and returns the
+// model's reply. Failures come back as a [*provider.Error] (errors.Is
+// matches provider.ErrSchemaRejected, ErrInvalidRequest, ErrRateLimited,
+// ErrAuth, ErrOverloaded) with the HTTP status, the server's message and
+// the request id; a request the adapter cannot map is a *provider.Error of
+// kind invalid_request made before any call. It may be called
+// concurrently; req is not modified.
+func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provider.Response, error) {
+	if req == nil {
+		return nil, p.invalid("nil request")
+	}
+	body, err := p.body(req)
+	if err != nil {
+		return nil, err
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "cannot build the request", Err: err}
+	}
+	for k, vs := range p.header {
+		for _, v := range vs {
+			hreq.Header.Add(k, v)
+		}
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	if p.key != "" {
+		hreq.Header.Set("Authorization", "Bearer "+p.key)
+	}
+	res, err := p.client.Do(hreq)
+	if err != nil {
+		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "cannot reach the server at " + p.endpoint, Err: err}
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(res.Body, maxReplyBody))
+	if err != nil {
+		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
+	}
+	if res.StatusCode >= 300 {
+		e := p.statusError(res.StatusCode, data, req.Output != nil || len(req.Tools) > 0)
+		e.RequestID = chatwire.RequestID(res.Header)
+		return nil, e
+	}
+	resp, err := p.response(data)
+	if err != nil {
+		var pe *provider.Error
+		if errors.As(err, &pe) {
+			pe.StatusCode, pe.RequestID = res.StatusCode, chatwire.RequestID(res.Header)
+		}
+		return nil, err
+	}
+	return resp, nil
+}
+
+// invalid returns the error for a request the adapter cannot send.
+func (p *Provider) invalid(msg string) *provider.Error {
+	return &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: p.name, Message: msg}
+}
