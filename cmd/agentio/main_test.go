@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/internal/wiretest"
 )
 
 // binary is the agentio command built for the tests.
@@ -35,7 +37,15 @@ func TestMain(m *testing.M) {
 // and exit status.
 func agentio(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
+	return agentioEnv(t, nil, stdin, args...)
+}
+
+// agentioEnv is agentio with variables ("NAME=value") added to the
+// environment.
+func agentioEnv(t *testing.T, env []string, stdin string, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -213,7 +223,96 @@ func TestRunScript(t *testing.T) {
 	assert.Contains(t, errs, "attempt 2: valid")
 	assert.NotContains(t, errs, "\r", "no progress line when stderr is not a terminal")
 
-	_, errs, code = agentio(t, "", "run", "-blueprint", "testdata/clean/agents/summarizer", "-provider", "openai")
+	_, errs, code = agentioEnv(t, []string{"OPENAI_API_KEY=", "OPENAI_BASE_URL="}, "", "run", "-blueprint", "testdata/clean/agents/summarizer", "-provider", "openai")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errs, "module of its own")
+	assert.Contains(t, errs, "needs OPENAI_API_KEY")
+
+	_, errs, code = agentio(t, "", "run", "-blueprint", "testdata/clean/agents/summarizer", "-provider", "mistral")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "use openai, anthropic, gemini, ollama or script")
+}
+
+// TestRunProviders runs the binary against a local stand-in of each
+// family's OpenAI-compatible endpoint, found through the variables the
+// SDKs read, and checks what it sent: the key, the path, the model, and
+// the mode each family is run in.
+func TestRunProviders(t *testing.T) {
+	valid := `{\"summary\": \"Disk full on db-2\", \"severity\": \"high\"}`
+	text := `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"` + valid + `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":30,"completion_tokens":10,"total_tokens":40}}`
+	tool := `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"toolu_1","type":"function","function":{"name":"submit_result","arguments":"` +
+		valid + `"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":30,"completion_tokens":10,"total_tokens":40}}`
+	tests := []struct {
+		provider string
+		env      func(url string) []string
+		reply    string
+		path     string
+		key      string
+		model    string
+		check    func(t *testing.T, body map[string]any)
+	}{
+		{
+			provider: "openai",
+			env:      func(url string) []string { return []string{"OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL=" + url + "/v1"} },
+			reply:    text,
+			path:     "/v1/chat/completions",
+			key:      "Bearer sk-test",
+			model:    "gpt-4.1-mini",
+			check: func(t *testing.T, body map[string]any) {
+				format := body["response_format"].(map[string]any)
+				assert.Equal(t, "json_schema", format["type"], "native mode, strict schema")
+				assert.Equal(t, true, format["json_schema"].(map[string]any)["strict"])
+			},
+		},
+		{
+			provider: "anthropic",
+			env: func(url string) []string {
+				return []string{"ANTHROPIC_API_KEY=sk-ant-test", "ANTHROPIC_BASE_URL=" + url}
+			},
+			reply: tool,
+			path:  "/v1/chat/completions",
+			key:   "Bearer sk-ant-test",
+			model: "claude-haiku-4-5",
+			check: func(t *testing.T, body map[string]any) {
+				assert.NotContains(t, body, "response_format", "the endpoint ignores it: tool mode")
+				assert.Equal(t, "submit_result", body["tool_choice"].(map[string]any)["function"].(map[string]any)["name"])
+				assert.Equal(t, 4096.0, body["max_completion_tokens"])
+			},
+		},
+		{
+			provider: "gemini",
+			env: func(url string) []string {
+				return []string{"GEMINI_API_KEY=", "GOOGLE_API_KEY=g-test", "GOOGLE_GEMINI_BASE_URL=" + url}
+			},
+			reply: text,
+			path:  "/v1beta/openai/chat/completions",
+			key:   "Bearer g-test",
+			model: "gemini-2.5-flash",
+			check: func(t *testing.T, body map[string]any) {
+				format := body["response_format"].(map[string]any)
+				assert.Equal(t, "json_schema", format["type"])
+				assert.NotContains(t, format["json_schema"], "strict", "Gemini's endpoint has no strict mode")
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.provider, func(t *testing.T) {
+			s := wiretest.New(t, wiretest.Options{}, wiretest.Reply{Body: tt.reply})
+			out, errs, code := agentioEnv(t, tt.env(s.URL), "", "run", "-blueprint", "testdata/clean/agents/summarizer",
+				"-prompt", "Summarise.", "-provider", tt.provider)
+			require.Equal(t, 0, code, errs)
+			assert.Contains(t, out, "db-2")
+			assert.Contains(t, errs, "attempt 1: valid")
+			reqs := s.Requests()
+			require.Len(t, reqs, 1)
+			assert.Equal(t, tt.path, reqs[0].Path)
+			assert.Equal(t, tt.key, reqs[0].Header.Get("Authorization"))
+			body := reqs[0].JSON(t)
+			assert.Equal(t, tt.model, body["model"])
+			tt.check(t, body)
+		})
+	}
+
+	_, errs, code := agentioEnv(t, []string{"GEMINI_API_KEY=", "GOOGLE_API_KEY="}, "", "run", "-blueprint", "testdata/clean/agents/summarizer", "-provider", "gemini")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "needs GEMINI_API_KEY or GOOGLE_API_KEY")
 }

@@ -13,14 +13,22 @@ import (
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/ollama"
+	"github.com/agentio/agentio/provider/openaicompat"
 	"github.com/agentio/agentio/provider/providertest"
 )
 
 const providerHelp = `the model to call:
-  ollama  an Ollama server: OLLAMA_HOST (default http://localhost:11434) and -model
-  script  replies read from -script, a JSON array of strings, one a call (offline)
-The OpenAI, Anthropic and Gemini adapters are modules of their own
-(github.com/agentio/agentio/provider/...): call blueprint.Run from Go to use them.`
+  openai     OpenAI's Chat Completions: OPENAI_API_KEY; OPENAI_BASE_URL for another
+             OpenAI-compatible server (vLLM, LM Studio, OpenRouter, ...)
+  anthropic  Claude through Anthropic's OpenAI-compatible endpoint, in tool mode:
+             ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL for a proxy)
+  gemini     Gemini through Google's OpenAI-compatible endpoint: GEMINI_API_KEY or
+             GOOGLE_API_KEY (GOOGLE_GEMINI_BASE_URL for a proxy)
+  ollama     an Ollama server: OLLAMA_HOST (default http://localhost:11434)
+  script     replies read from -script, a JSON array of strings, one a call (offline)
+-model picks the model; each provider has a default. For the native APIs of
+Anthropic and Gemini (their own structured outputs), call blueprint.Run from Go
+with the adapters github.com/agentio/agentio/provider/{anthropic,gemini}.`
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
@@ -28,7 +36,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	paramsFile := fs.String("params", "", `a JSON object of parameters (default {"prompt": ...} from -prompt)`)
 	prompt := fs.String("prompt", "", "the prompt, when -params does not give one")
 	prov := fs.String("provider", "", providerHelp)
-	model := fs.String("model", "", "the model name, for -provider ollama")
+	model := fs.String("model", "", "the model name (default: the provider's, see -provider)")
 	script := fs.String("script", "", "for -provider script: a JSON array of replies")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -93,9 +101,51 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// newProvider builds the provider a run asks for.
+// defaultModels are the models a run asks when -model is not given.
+var defaultModels = map[string]string{
+	"openai":    "gpt-4.1-mini",
+	"anthropic": "claude-haiku-4-5",
+	"gemini":    "gemini-2.5-flash",
+	"ollama":    "qwen3",
+}
+
+// newProvider builds the provider a run asks for, from the environment.
 func newProvider(name, model, script string) (provider.Provider, error) {
+	if model == "" {
+		model = defaultModels[name]
+	}
 	switch name {
+	case "openai":
+		base := os.Getenv("OPENAI_BASE_URL")
+		key := os.Getenv("OPENAI_API_KEY")
+		if key == "" && base == "" {
+			return nil, &usageError{"-provider openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)"}
+		}
+		return openaicompat.New(&openaicompat.Options{Name: "openai", Model: model, APIKey: key, BaseURL: base})
+	case "anthropic":
+		key := os.Getenv("ANTHROPIC_API_KEY")
+		if key == "" {
+			return nil, &usageError{"-provider anthropic needs ANTHROPIC_API_KEY"}
+		}
+		// The compatible endpoint ignores response_format: tool mode.
+		return openaicompat.New(&openaicompat.Options{
+			Name: "anthropic", Model: model, APIKey: key, MaxTokens: 4096,
+			BaseURL:      apiBase(os.Getenv("ANTHROPIC_BASE_URL"), "https://api.anthropic.com", "/v1"),
+			Capabilities: &provider.Capabilities{Tools: true, ForcedTool: true, Dialect: "anthropic"},
+		})
+	case "gemini":
+		key := os.Getenv("GEMINI_API_KEY")
+		if key == "" {
+			key = os.Getenv("GOOGLE_API_KEY")
+		}
+		if key == "" {
+			return nil, &usageError{"-provider gemini needs GEMINI_API_KEY or GOOGLE_API_KEY"}
+		}
+		return openaicompat.New(&openaicompat.Options{
+			Name: "gemini", Model: model, APIKey: key,
+			BaseURL:      apiBase(os.Getenv("GOOGLE_GEMINI_BASE_URL"), "https://generativelanguage.googleapis.com", "/v1beta/openai"),
+			Capabilities: &provider.Capabilities{NativeSchema: true, JSONMode: true, Tools: true, ForcedTool: true, Dialect: "gemini"},
+		})
 	case "ollama":
 		return ollama.New(&ollama.Options{Model: model, BaseURL: os.Getenv("OLLAMA_HOST")})
 	case "script":
@@ -115,11 +165,18 @@ func newProvider(name, model, script string) (provider.Provider, error) {
 			rs = append(rs, providertest.Text(r))
 		}
 		return providertest.New(rs...), nil
-	case "openai", "anthropic", "gemini":
-		return nil, &usageError{fmt.Sprintf("-provider %s: its adapter is a module of its own; use it from Go (blueprint.Run), or run an OpenAI-compatible model through Ollama", name)}
 	default:
-		return nil, &usageError{fmt.Sprintf("-provider %q: use %s", name, strings.Join([]string{"ollama", "script"}, " or "))}
+		return nil, &usageError{fmt.Sprintf("-provider %q: use openai, anthropic, gemini, ollama or script", name)}
 	}
+}
+
+// apiBase returns the base URL of an OpenAI-compatible endpoint: the
+// host the SDKs' variable names (or def), and the endpoint's path.
+func apiBase(env, def, path string) string {
+	if env == "" {
+		env = def
+	}
+	return strings.TrimRight(env, "/") + path
 }
 
 // isTerminal reports whether w is a terminal, for the progress line.
