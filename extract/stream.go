@@ -29,12 +29,23 @@ import (
 //
 // A Reader is not safe for concurrent use.
 type Reader struct {
-	buf     []byte
-	pos     int // next byte to read
+	buf []byte
+	pos int       // next byte to read
+	st  readState // where the reading stands
+	// room is how far len(buf) may grow before a Write takes its slow
+	// path: min(cap(buf), maxSize), or -1 when every Write fails.
+	room int
+
+	events  []Event   // what the last Write or Close read
+	stack   []frame   // the open objects and arrays of the value being read
+	root    Event     // the EventStart of the value being read
+	tokAt   int       // where the token being read started
+	hexLeft int       // hex digits left in a \u escape, or -1
+	escFrom readState // the string an escape is in: inString or inName
+
 	maxSize int
 	objects bool // WithObjectsOnly
 	err     error
-	events  []Event
 	closed  bool // Close was called
 
 	// Outside a value.
@@ -44,24 +55,12 @@ type Reader struct {
 	fenceJSON bool // the block is labelled json
 	fenceHead bool // at the start of a fenced block's content
 
-	// Inside a value.
-	in      bool
-	root    Event    // the EventStart of the value being read
 	sources []Source // where each value started was found
-	stack   []frame
-	tok     tokState
-	tokAt   int  // where the token being read started
-	tokKey  bool // the string being read is a member name
-	num     numState
-	lit     string // the literal being matched
-	litN    int    // bytes of lit matched
-	hexLeft int    // hex digits left in a \u escape
 }
 
 // A frame is an open object or array.
 type frame struct {
 	array    bool
-	state    frameState
 	start    int // offset of '{' or '['
 	cut      int // offset after the last complete member (or the bracket)
 	keyStart int // span of the current member's name, quotes included
@@ -69,40 +68,44 @@ type frame struct {
 	index    int // the current element's index
 }
 
-type frameState uint8
+// A readState is where the reading stands: in prose, between the tokens of
+// a value (what comes next in the innermost open object or array), or
+// inside a token. One state for all three lets [Reader.read] resume with a
+// single switch, and one-byte writes step with a table ([byteSteps]).
+type readState uint8
 
 const (
-	wantKeyOrEnd   frameState = iota // after '{'
-	wantKey                          // after ',' in an object
-	wantColon                        // after a member name
-	wantValue                        // after ':' or ',' in an array
-	wantValueOrEnd                   // after '['
-	wantCommaOrEnd                   // after a member or element
+	inProse readState = iota // outside any value
+
+	// Between tokens.
+	wantKeyOrEnd   // after '{'
+	wantKey        // after ',' in an object
+	wantColon      // after a member name
+	wantValue      // at the start of the value, after ':', or after ',' in an array
+	wantValueOrEnd // after '['
+	wantMemberEnd  // after a member: ',' or '}'
+	wantElementEnd // after an element: ',' or ']'
+
+	// Inside a token.
+	inString   // a string value
+	inName     // a member name
+	inEscape   // after a backslash in a string or name, and in a \u escape
+	inLiteral  // true, false or null
+	numMinus   // a number: read '-'
+	numZero    // read a leading 0
+	numInt     // reading the integer digits
+	numDot     // read '.'
+	numFrac    // reading the fraction digits
+	numE       // read 'e' or 'E'
+	numExpSign // read the exponent's sign
+	numExp     // reading the exponent's digits
 )
 
-type tokState uint8
-
-const (
-	tokNone tokState = iota
-	tokString
-	tokEscape
-	tokNumber
-	tokLiteral
-)
-
-// numState is where a number being read stands, in JSON's grammar.
-type numState uint8
-
-const (
-	numMinus   numState = iota // read '-'
-	numZero                    // read a leading 0
-	numInt                     // reading the integer digits
-	numDot                     // read '.'
-	numFrac                    // reading the fraction digits
-	numE                       // read 'e' or 'E'
-	numExpSign                 // read the exponent's sign
-	numExp                     // reading the exponent's digits
-)
+// numDone reports whether st is in a number read so far that is a whole
+// number.
+func (st readState) numDone() bool {
+	return st == numZero || st == numInt || st == numFrac || st == numExp
+}
 
 // An EventKind says what an [Event] reports.
 type EventKind uint8
@@ -164,7 +167,11 @@ type Event struct {
 // makes every Write fail with an error matching [ErrInvalidOption].
 func NewReader(opts ...Option) *Reader {
 	cfg := newConfig(opts)
-	return &Reader{maxSize: cfg.maxSize, objects: cfg.objectsOnly, err: cfg.err}
+	r := &Reader{maxSize: cfg.maxSize, objects: cfg.objectsOnly, err: cfg.err}
+	if r.err != nil {
+		r.room = -1
+	}
+	return r
 }
 
 // Write appends p to the reply and reads as far as it can; the events of
@@ -172,50 +179,117 @@ func NewReader(opts ...Option) *Reader {
 // the reply would grow beyond the maximum size ([ErrTooLarge]), after
 // [Reader.Close], or for a bad option. Write implements io.Writer.
 func (r *Reader) Write(p []byte) (int, error) {
-	r.events = r.events[:0]
-	if err := r.grow(len(p)); err != nil {
-		return 0, err
+	n := len(r.buf)
+	if len(p) == 1 && n < r.room {
+		if !r.passByte(p[0]) {
+			r.read()
+		}
+		return 1, nil
 	}
-	r.buf = append(r.reserve(len(p)), p...)
+	r.events = r.events[:0]
+	if len(p) > r.room-n {
+		if err := r.grow(len(p)); err != nil {
+			return 0, err
+		}
+	}
+	r.buf = r.buf[:n+len(p)]
+	copy(r.buf[n:], p)
 	r.read()
 	return len(p), nil
 }
 
 // WriteString is [Reader.Write] for a string.
 func (r *Reader) WriteString(s string) (int, error) {
+	n := len(r.buf)
+	if len(s) == 1 && n < r.room {
+		if !r.passByte(s[0]) {
+			r.read()
+		}
+		return 1, nil
+	}
 	r.events = r.events[:0]
-	if err := r.grow(len(s)); err != nil {
-		return 0, err
-	}
-	r.buf = append(r.reserve(len(s)), s...)
-	if r.in && r.tok == tokString {
-		// Most of a reply is inside strings: pass over their plain bytes
-		// here, which saves small chunks the whole reading machinery.
-		i := r.pos
-		for i < len(r.buf) && plainInString[r.buf[i]] {
-			i++
-		}
-		r.pos = i
-		if i == len(r.buf) {
-			return len(s), nil
+	if len(s) > r.room-n {
+		if err := r.grow(len(s)); err != nil {
+			return 0, err
 		}
 	}
+	r.buf = r.buf[:n+len(s)]
+	copy(r.buf[n:], s)
 	r.read()
 	return len(s), nil
 }
 
-// reserve returns r.buf with room for n more bytes, doubling its capacity
-// when it must grow (append grows large slices by a quarter, which would
-// copy a long reply several times over).
-func (r *Reader) reserve(n int) []byte {
-	if len(r.buf)+n <= cap(r.buf) {
-		return r.buf
+// passByte appends c to the reply, which has room for it, and reads it
+// when all c does is move to another state ([byteSteps]); false when
+// [Reader.read] must read it. One-byte writes, a stream's smallest chunks,
+// mostly end here. Outside prose, [Reader.read] stops only at the end of
+// the text: r.pos is len(r.buf) before c.
+func (r *Reader) passByte(c byte) bool {
+	r.events = r.events[:0]
+	n := len(r.buf)
+	r.buf = r.buf[:n+1]
+	r.buf[n] = c
+	s := byteSteps[r.st][c]
+	if s == 0 {
+		return false
 	}
-	b := make([]byte, len(r.buf), max(2*cap(r.buf), len(r.buf)+n, 512))
-	copy(b, r.buf)
-	return b
+	if s&tokenStart != 0 {
+		r.tokAt = n
+	}
+	r.st = readState(s &^ tokenStart)
+	r.pos = n + 1
+	return true
 }
 
+// A byteStep is the state a byte leads to when that is all it does: no
+// event, no change to the stack. With tokenStart, a token begins at the
+// byte. The zero byteStep (inProse is never such a state) means the byte
+// does more.
+type byteStep uint8
+
+const tokenStart byteStep = 0x80
+
+// byteSteps gives the byteStep of each byte in each state inside a value,
+// as [Reader.read] would take it: blanks between tokens, plain bytes in a
+// string, the steps of a number, a colon after a member name, a comma after
+// a member, and the first byte of a member name or of a scalar.
+var byteSteps = func() (t [numExp + 1][256]byteStep) {
+	for c := range 256 {
+		b := byte(c)
+		if isSpace(b) {
+			for st := wantKeyOrEnd; st <= wantElementEnd; st++ {
+				t[st][c] = byteStep(st)
+			}
+		}
+		if plainInString[c] {
+			t[inString][c], t[inName][c] = byteStep(inString), byteStep(inName)
+		}
+		for st := numMinus; st <= numExp; st++ {
+			if next, ok := numStep(st, b); ok {
+				t[st][c] = byteStep(next)
+			}
+		}
+	}
+	t[wantColon][':'] = byteStep(wantValue)
+	t[wantMemberEnd][','] = byteStep(wantKey)
+	t[wantKeyOrEnd]['"'] = byteStep(inName) | tokenStart
+	t[wantKey]['"'] = byteStep(inName) | tokenStart
+	for _, st := range []readState{wantValue, wantValueOrEnd} {
+		t[st]['"'] = byteStep(inString) | tokenStart
+		t[st]['-'] = byteStep(numMinus) | tokenStart
+		t[st]['0'] = byteStep(numZero) | tokenStart
+		for c := '1'; c <= '9'; c++ {
+			t[st][c] = byteStep(numInt) | tokenStart
+		}
+		for _, c := range "tfn" {
+			t[st][c] = byteStep(inLiteral) | tokenStart
+		}
+	}
+	return t
+}()
+
+// grow makes room in r.buf for n more bytes, or says why the Write fails:
+// the slow path of a Write, taken when r.room is short.
 func (r *Reader) grow(n int) error {
 	switch {
 	case r.err != nil:
@@ -225,6 +299,14 @@ func (r *Reader) grow(n int) error {
 	case len(r.buf)+n > r.maxSize:
 		return fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(r.buf)+n, r.maxSize)
 	}
+	if len(r.buf)+n > cap(r.buf) {
+		// Double the capacity: append grows large slices by a quarter,
+		// which would copy a long reply several times over.
+		b := make([]byte, len(r.buf), max(2*cap(r.buf), len(r.buf)+n, 512))
+		copy(b, r.buf)
+		r.buf = b
+	}
+	r.room = min(cap(r.buf), r.maxSize)
 	return nil
 }
 
@@ -237,15 +319,18 @@ func (r *Reader) Close() {
 		return
 	}
 	r.closed = true
+	r.room = -1
 	r.read()
-	if !r.in {
-		return
+	switch {
+	case r.st == inProse:
+	case len(r.stack) == 0 && r.st.numDone():
+		// A number alone: the end of the reply ends it.
+		r.emit(EventScalar, r.tokAt, len(r.buf), 0)
+		r.emit(EventEnd, r.root.Start, len(r.buf), 0)
+		r.pos, r.st = len(r.buf), inProse
+	default:
+		r.pos, r.st = r.abandon(len(r.buf))
 	}
-	if len(r.stack) == 0 && r.tok == tokNumber && r.numDone() {
-		r.scalar(len(r.buf))
-		return
-	}
-	r.abandon(len(r.buf))
 }
 
 // Events returns what the last Write (or Close) read, in order. The slice
@@ -279,7 +364,7 @@ func decodeKey(b []byte) string {
 
 // Reading reports whether a value is being read: begun and not yet
 // complete or abandoned.
-func (r *Reader) Reading() bool { return r.in }
+func (r *Reader) Reading() bool { return r.st != inProse }
 
 // Partial appends to dst the value being read as far as it is complete,
 // with its open objects and arrays closed, and reports whether there is
@@ -288,7 +373,7 @@ func (r *Reader) Reading() bool { return r.in }
 // being written, or a member whose value has not begun, is left out); it is
 // the start of the value the model is writing, not the value.
 func (r *Reader) Partial(dst []byte) ([]byte, bool) {
-	if !r.in || len(r.stack) == 0 {
+	if r.st == inProse || len(r.stack) == 0 {
 		return dst, false
 	}
 	top := r.stack[len(r.stack)-1]
@@ -308,7 +393,7 @@ func (r *Reader) Partial(dst []byte) ([]byte, bool) {
 // being written, as EventOpen events (the value's own is its EventOpen).
 // The slice is the caller's.
 func (r *Reader) Open() []Event {
-	if !r.in {
+	if r.st == inProse {
 		return nil
 	}
 	out := make([]Event, len(r.stack))
@@ -337,16 +422,17 @@ func (r *Reader) position(e *Event, p *frame) {
 }
 
 // emit records an event for the part at depth (0: the value itself).
+//
+// It writes the event's fields in place: an Event built aside and then
+// copied costs several times more, and emit runs for every part.
 func (r *Reader) emit(kind EventKind, start, end, depth int) {
-	e := Event{Kind: kind, Start: start, End: end, Value: r.root.Value, Depth: depth, KeyStart: -1, KeyEnd: -1, Index: -1}
+	r.events = append(r.events, Event{})
+	e := &r.events[len(r.events)-1]
+	e.Kind, e.Start, e.End, e.Value, e.Depth = kind, start, end, r.root.Value, depth
+	e.KeyStart, e.KeyEnd, e.Index = -1, -1, -1
 	if depth > 0 {
-		if p := &r.stack[depth-1]; p.array {
-			e.Index = p.index
-		} else {
-			e.KeyStart, e.KeyEnd = p.keyStart, p.keyEnd
-		}
+		r.position(e, &r.stack[depth-1])
 	}
-	r.events = append(r.events, e)
 }
 
 // Source returns where the value that e belongs to was found:
@@ -357,21 +443,6 @@ func (r *Reader) Source(e Event) Source {
 		return ""
 	}
 	return r.sources[e.Value]
-}
-
-// read reads from r.pos as far as the text allows.
-func (r *Reader) read() {
-	for r.pos < len(r.buf) {
-		if r.in {
-			if !r.value() {
-				return // waiting for more text
-			}
-			continue
-		}
-		if !r.prose() {
-			return
-		}
-	}
 }
 
 // The bytes that may open a value in prose, and those that may open one at
@@ -526,245 +597,338 @@ func (r *Reader) start(at int) {
 	case !r.visible:
 		src = SourceWhole
 	}
-	r.in = true
+	r.st = wantValue
 	r.root = Event{Kind: EventStart, Start: at, Value: len(r.sources), KeyStart: -1, KeyEnd: -1, Index: -1}
 	r.sources = append(r.sources, src)
 	r.stack = r.stack[:0]
-	r.tok = tokNone
 	r.events = append(r.events, r.root)
 	r.visible, r.fenceHead = true, false
 }
 
-// abandon drops the value being read: it stopped being JSON at offset at,
-// where prose reading resumes.
-func (r *Reader) abandon(at int) {
-	r.events = append(r.events, Event{Kind: EventAbandon, Start: r.root.Start, End: at, Value: r.root.Value, KeyStart: -1, KeyEnd: -1, Index: -1})
-	r.in = false
-	r.stack = r.stack[:0]
-	r.tok = tokNone
-	r.pos = max(at, r.root.Start+1)
-}
-
-// end completes the value at offset end.
-func (r *Reader) end(end int) {
-	r.events = append(r.events, Event{Kind: EventEnd, Start: r.root.Start, End: end, Value: r.root.Value, KeyStart: -1, KeyEnd: -1, Index: -1})
-	r.in = false
-	r.stack = r.stack[:0]
-	r.pos = end
-}
-
-// completed records that a part ending at end is complete in its parent
-// (or is the value itself).
-func (r *Reader) completed(end int) {
-	if len(r.stack) == 0 {
-		r.end(end)
-		return
+// read reads from r.pos as far as the text allows.
+//
+// It is a state machine whose states are labels: a call switches on r.st
+// once, to resume where the last one stopped, and from then on a state
+// that sees the byte it expects goes straight to the next (a member name's
+// closing quote to its colon, the colon to the value, the value to the
+// comma after it, and so on), with no dispatch and no call. The place and
+// the state are kept in locals and written back once; runs of plain bytes
+// in a string, of digits and of blanks are passed over by inner loops.
+// Every exit outside prose is at the end of the text, which [Reader.passByte]
+// relies on.
+func (r *Reader) read() {
+	var (
+		buf = r.buf
+		pos = r.pos
+		st  = r.st
+		c   byte
+	)
+	// Resume in the state the last call stopped in.
+	switch st {
+	case inProse:
+		goto prose
+	case wantKeyOrEnd, wantKey:
+		goto key
+	case wantColon:
+		goto colon
+	case wantValue, wantValueOrEnd:
+		goto value
+	case wantMemberEnd, wantElementEnd:
+		goto next
+	case inString, inName:
+		goto str
+	case inEscape:
+		goto escape
+	case inLiteral:
+		goto literal
+	default:
+		goto number
 	}
-	top := &r.stack[len(r.stack)-1]
-	top.cut = end
-	top.state = wantCommaOrEnd
-}
 
-// scalar completes the scalar token that began at r.tokAt, ending at end.
-func (r *Reader) scalar(end int) {
-	r.tok = tokNone
-	r.emit(EventScalar, r.tokAt, end, len(r.stack))
-	r.completed(end)
-}
+prose: // outside any value
+	r.pos, r.st = pos, inProse
+	if !r.prose() || r.st == inProse {
+		return // waiting for more text, or all of it is read
+	}
+	pos, st = r.pos, r.st
+	goto value
 
-// value reads inside a value; it returns false when it needs more text.
-func (r *Reader) value() bool {
-	buf := r.buf
-	for r.pos < len(buf) {
-		if !r.in {
-			return true
+value: // wantValue or wantValueOrEnd: a value begins after blanks
+	for pos < len(buf) && isSpace(buf[pos]) {
+		pos++
+	}
+	if pos == len(buf) {
+		goto out
+	}
+	switch c = buf[pos]; c {
+	case '"':
+		r.tokAt, st = pos, inString
+		pos++
+		goto str
+	case '{', '[':
+		if len(r.stack) >= maxDepth {
+			goto abandon
 		}
-		c := buf[r.pos]
-		switch r.tok {
-		case tokString:
-			// Skip the plain bytes of the string at once.
-			i := r.pos
-			for i < len(buf) && plainInString[buf[i]] {
-				i++
-			}
-			r.pos = i
-			if i == len(buf) {
-				return false
-			}
-			switch c := buf[i]; {
-			case c == '\\':
-				r.tok = tokEscape
-				r.hexLeft = -1
-				r.pos++
-			case c == '"':
-				r.pos++
-				if r.tokKey {
-					r.tok = tokNone
-					top := &r.stack[len(r.stack)-1]
-					top.keyStart, top.keyEnd = r.tokAt, r.pos
-					top.state = wantColon
-				} else {
-					r.scalar(r.pos)
-				}
-			default: // a control character: not JSON
-				r.abandon(i)
-				return true
-			}
-			continue
-		case tokEscape:
-			switch {
-			case r.hexLeft < 0 && c == 'u':
-				r.hexLeft = 4
-			case r.hexLeft < 0 && strings.IndexByte(`"\/bfnrt`, c) >= 0:
-				r.tok = tokString
-			case r.hexLeft > 0 && isHex(c):
-				r.hexLeft--
-				if r.hexLeft == 0 {
-					r.tok = tokString
-				}
-			default:
-				r.abandon(r.pos)
-				return true
-			}
-			r.pos++
-			continue
-		case tokNumber:
-			if r.num == numInt || r.num == numFrac || r.num == numExp {
-				i := r.pos
-				for i < len(buf) && buf[i] >= '0' && buf[i] <= '9' {
-					i++
-				}
-				r.pos = i
-				if i == len(buf) {
-					return false
-				}
-				c = buf[i]
-			}
-			if r.numStep(c) {
-				r.pos++
-				continue
-			}
-			if !r.numDone() {
-				r.abandon(r.pos)
-				return true
-			}
-			r.scalar(r.pos)
-			if !r.in {
-				return true
-			}
-			continue // c is read again, after the number
-		case tokLiteral:
-			if n := len(r.lit) - r.litN; r.pos+n <= len(buf) && string(buf[r.pos:r.pos+n]) == r.lit[r.litN:] {
-				r.pos += n
-				r.litN = len(r.lit)
-				r.scalar(r.pos)
-				continue
-			}
-			if c != r.lit[r.litN] {
-				r.abandon(r.pos)
-				return true
-			}
-			r.litN++
-			r.pos++
-			if r.litN == len(r.lit) {
-				r.scalar(r.pos)
-				if !r.in {
-					return true
-				}
-			}
-			continue
+		r.emit(EventOpen, pos, 0, len(r.stack))
+		r.stack = append(r.stack, frame{})
+		top := &r.stack[len(r.stack)-1]
+		top.array, top.start, top.cut, top.keyStart, top.keyEnd = c == '[', pos, pos+1, -1, -1
+		pos++
+		if c == '{' {
+			st = wantKeyOrEnd
+			goto key
 		}
+		st = wantValueOrEnd
+		goto value
+	case '-':
+		r.tokAt, st = pos, numMinus
+	case '0':
+		r.tokAt, st = pos, numZero
+	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		r.tokAt, st = pos, numInt
+	case 't', 'f', 'n':
+		r.tokAt, st = pos, inLiteral
+		pos++
+		goto literal
+	case ']':
+		if st == wantValueOrEnd {
+			goto close
+		}
+		goto abandon
+	default:
+		goto abandon
+	}
+	pos++
+	goto number
 
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			r.pos++
-			continue
+key: // wantKeyOrEnd or wantKey: a member name begins after blanks
+	for pos < len(buf) && isSpace(buf[pos]) {
+		pos++
+	}
+	if pos == len(buf) {
+		goto out
+	}
+	switch buf[pos] {
+	case '"':
+		r.tokAt, st = pos, inName
+		pos++
+		goto str
+	case '}':
+		if st == wantKeyOrEnd {
+			goto close
 		}
-		if len(r.stack) == 0 {
-			// The value itself begins here.
-			if !r.begin(c) {
-				r.abandon(r.pos)
-				return true
-			}
-			continue
+	}
+	goto abandon
+
+str: // inString or inName
+	for pos < len(buf) && plainInString[buf[pos]] {
+		pos++
+	}
+	if pos == len(buf) {
+		goto out
+	}
+	switch buf[pos] {
+	case '"':
+		pos++
+		if st == inString {
+			goto scalar
 		}
 		top := &r.stack[len(r.stack)-1]
-		switch top.state {
-		case wantKeyOrEnd, wantKey:
-			switch {
-			case c == '"':
-				r.tok, r.tokKey, r.tokAt = tokString, true, r.pos
-				r.pos++
-				if end, ok := r.plainString(r.pos); ok {
-					// The whole name is here: take it, and the colon after it.
-					r.tok = tokNone
-					top.keyStart, top.keyEnd, top.state = r.tokAt, end, wantColon
-					r.pos = end
-					for r.pos < len(buf) && isSpace(buf[r.pos]) {
-						r.pos++
-					}
-					if r.pos < len(buf) && buf[r.pos] == ':' {
-						top.state = wantValue
-						r.pos++
-					}
-				}
-			case c == '}' && top.state == wantKeyOrEnd:
-				r.closeContainer()
-			default:
-				r.abandon(r.pos)
-				return true
-			}
-		case wantColon:
-			if c != ':' {
-				r.abandon(r.pos)
-				return true
-			}
-			top.state = wantValue
-			r.pos++
-		case wantValue, wantValueOrEnd:
-			if c == ']' && top.state == wantValueOrEnd {
-				r.closeContainer()
-				break
-			}
-			if !r.begin(c) {
-				r.abandon(r.pos)
-				return true
-			}
-		case wantCommaOrEnd:
-			switch {
-			case c == ',' && top.array:
-				top.index++
-				top.state = wantValue
-				r.pos++
-			case c == ',':
-				top.state = wantKey
-				r.pos++
-			case c == ']' && top.array, c == '}' && !top.array:
-				r.closeContainer()
-			default:
-				r.abandon(r.pos)
-				return true
-			}
+		top.keyStart, top.keyEnd = r.tokAt, pos
+		st = wantColon
+		goto colon
+	case '\\':
+		r.escFrom, r.hexLeft = st, -1
+		st = inEscape
+		pos++
+		goto escape
+	}
+	goto abandon // a control character
+
+escape: // after a backslash, or in a \u escape
+	if pos == len(buf) {
+		goto out
+	}
+	c = buf[pos]
+	switch {
+	case r.hexLeft < 0 && c == 'u':
+		r.hexLeft = 4
+		pos++
+		goto escape
+	case r.hexLeft < 0 && strings.IndexByte(`"\/bfnrt`, c) >= 0:
+	case r.hexLeft > 0 && isHex(c):
+		r.hexLeft--
+		if r.hexLeft > 0 {
+			pos++
+			goto escape
 		}
-		if !r.in {
-			return true
+	default:
+		goto abandon
+	}
+	st = r.escFrom
+	pos++
+	goto str
+
+colon: // wantColon
+	for pos < len(buf) && isSpace(buf[pos]) {
+		pos++
+	}
+	if pos == len(buf) {
+		goto out
+	}
+	if buf[pos] != ':' {
+		goto abandon
+	}
+	st = wantValue
+	pos++
+	goto value
+
+number: // one of the num states
+	if st == numInt || st == numFrac || st == numExp {
+		for pos < len(buf) && buf[pos] >= '0' && buf[pos] <= '9' {
+			pos++
 		}
 	}
-	return false
+	if pos == len(buf) {
+		goto out
+	}
+	if next := byteSteps[st][buf[pos]]; next != 0 {
+		st = readState(next) // numStep's, from the table
+		pos++
+		goto number
+	}
+	if st.numDone() {
+		goto scalar // the byte after the number is read again
+	}
+	goto abandon
+
+literal: // true, false or null, from r.tokAt
+	for word := literalWord(buf[r.tokAt]); pos-r.tokAt < len(word); pos++ {
+		if pos == len(buf) {
+			goto out
+		}
+		if buf[pos] != word[pos-r.tokAt] {
+			goto abandon
+		}
+	}
+	goto scalar
+
+scalar: // the string, number or literal that began at r.tokAt ends at pos
+	r.emit(EventScalar, r.tokAt, pos, len(r.stack))
+	goto completed
+
+close: // the bracket at pos closes the object or array on top of the stack
+	pos++
+	r.emit(EventClose, r.stack[len(r.stack)-1].start, pos, len(r.stack)-1)
+	r.stack = r.stack[:len(r.stack)-1]
+	goto completed
+
+completed: // a part ending at pos is complete: a member, an element or the value
+	if len(r.stack) == 0 {
+		r.emit(EventEnd, r.root.Start, pos, 0)
+		goto prose
+	}
+	r.stack[len(r.stack)-1].cut = pos
+	st = wantMemberEnd
+	if r.stack[len(r.stack)-1].array {
+		st = wantElementEnd
+	}
+	goto next
+
+next: // wantMemberEnd or wantElementEnd
+	for pos < len(buf) && isSpace(buf[pos]) {
+		pos++
+	}
+	if pos == len(buf) {
+		goto out
+	}
+	switch c = buf[pos]; {
+	case c == ',' && st == wantMemberEnd:
+		st = wantKey
+		pos++
+		goto key
+	case c == ',':
+		r.stack[len(r.stack)-1].index++
+		st = wantValue
+		pos++
+		goto value
+	case c == '}' && st == wantMemberEnd, c == ']' && st == wantElementEnd:
+		goto close
+	}
+	goto abandon
+
+abandon: // the value stopped being JSON at pos
+	pos, st = r.abandon(pos)
+	goto prose
+
+out:
+	r.pos, r.st = pos, st
 }
 
-// plainString reports where the string whose content starts at i ends,
-// just past its closing quote, when the text holds all of it and it has no
-// escape: the common case, read here in one go.
-func (r *Reader) plainString(i int) (end int, ok bool) {
-	buf := r.buf
-	for i < len(buf) && plainInString[buf[i]] {
-		i++
+// numStep returns the state after c in a number that stands at st; false
+// when c does not continue it.
+func numStep(st readState, c byte) (readState, bool) {
+	digit := c >= '0' && c <= '9'
+	switch st {
+	case numMinus:
+		switch {
+		case c == '0':
+			return numZero, true
+		case digit:
+			return numInt, true
+		}
+	case numZero, numInt:
+		switch {
+		case digit && st == numInt:
+			return numInt, true
+		case c == '.':
+			return numDot, true
+		case c == 'e' || c == 'E':
+			return numE, true
+		}
+	case numDot:
+		if digit {
+			return numFrac, true
+		}
+	case numFrac:
+		switch {
+		case digit:
+			return numFrac, true
+		case c == 'e' || c == 'E':
+			return numE, true
+		}
+	case numE:
+		switch {
+		case c == '+' || c == '-':
+			return numExpSign, true
+		case digit:
+			return numExp, true
+		}
+	case numExpSign, numExp:
+		if digit {
+			return numExp, true
+		}
 	}
-	if i < len(buf) && buf[i] == '"' {
-		return i + 1, true
+	return st, false
+}
+
+// literalWord returns the literal that begins with c: true, false or null.
+func literalWord(c byte) string {
+	switch c {
+	case 't':
+		return "true"
+	case 'f':
+		return "false"
 	}
-	r.pos = i // the state machine goes on from here
-	return 0, false
+	return "null"
+}
+
+// abandon drops the value being read: it stopped being JSON at offset at.
+// It returns where prose reading resumes, and the state for it.
+func (r *Reader) abandon(at int) (int, readState) {
+	r.emit(EventAbandon, r.root.Start, at, 0)
+	r.stack = r.stack[:0]
+	return max(at, r.root.Start+1), inProse
 }
 
 // plainInString marks the bytes a JSON string holds as they are: not the
@@ -775,126 +939,3 @@ var plainInString = func() (t [256]bool) {
 	}
 	return t
 }()
-
-// begin starts the part whose first byte c is at r.pos; false when c
-// cannot begin a JSON value.
-func (r *Reader) begin(c byte) bool {
-	at := r.pos
-	switch {
-	case c == '{' || c == '[':
-		if len(r.stack) >= maxDepth {
-			return false
-		}
-		depth := len(r.stack)
-		r.stack = append(r.stack, frame{array: c == '[', start: at, cut: at + 1, keyStart: -1, keyEnd: -1})
-		if c == '[' {
-			r.stack[depth].state = wantValueOrEnd
-		}
-		r.emit(EventOpen, at, 0, depth)
-		r.pos++
-	case c == '"':
-		r.tok, r.tokKey, r.tokAt = tokString, false, at
-		r.pos++
-		if end, ok := r.plainString(r.pos); ok {
-			r.pos = end
-			r.scalar(end)
-		}
-	case c == '-' || c >= '0' && c <= '9':
-		r.tok, r.tokAt = tokNumber, at
-		r.num = numMinus
-		if c != '-' {
-			r.num = numInt
-			if c == '0' {
-				r.num = numZero
-			}
-		}
-		r.pos++
-	case c == 't' || c == 'f' || c == 'n':
-		r.tok, r.tokAt, r.litN = tokLiteral, at, 1
-		switch c {
-		case 't':
-			r.lit = "true"
-		case 'f':
-			r.lit = "false"
-		default:
-			r.lit = "null"
-		}
-		r.pos++
-	default:
-		return false
-	}
-	return true
-}
-
-// closeContainer completes the object or array on top of the stack, whose
-// closing bracket is at r.pos.
-func (r *Reader) closeContainer() {
-	r.pos++
-	depth := len(r.stack) - 1
-	top := r.stack[depth]
-	r.emit(EventClose, top.start, r.pos, depth)
-	r.stack = r.stack[:depth]
-	r.completed(r.pos)
-}
-
-// numStep advances the number being read by c; false when c does not
-// continue it.
-func (r *Reader) numStep(c byte) bool {
-	digit := c >= '0' && c <= '9'
-	switch r.num {
-	case numMinus:
-		switch {
-		case c == '0':
-			r.num = numZero
-		case digit:
-			r.num = numInt
-		default:
-			return false
-		}
-	case numZero, numInt:
-		switch {
-		case digit && r.num == numInt:
-		case c == '.':
-			r.num = numDot
-		case c == 'e' || c == 'E':
-			r.num = numE
-		default:
-			return false
-		}
-	case numDot:
-		if !digit {
-			return false
-		}
-		r.num = numFrac
-	case numFrac:
-		switch {
-		case digit:
-		case c == 'e' || c == 'E':
-			r.num = numE
-		default:
-			return false
-		}
-	case numE:
-		switch {
-		case c == '+' || c == '-':
-			r.num = numExpSign
-		case digit:
-			r.num = numExp
-		default:
-			return false
-		}
-	case numExpSign:
-		if !digit {
-			return false
-		}
-		r.num = numExp
-	case numExp:
-		return digit
-	}
-	return true
-}
-
-// numDone reports whether the number read so far is a whole number.
-func (r *Reader) numDone() bool {
-	return r.num == numZero || r.num == numInt || r.num == numFrac || r.num == numExp
-}
