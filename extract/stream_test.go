@@ -211,6 +211,31 @@ func TestReaderAbandon(t *testing.T) {
 	}
 }
 
+// TestReaderWrite checks that Write reads as WriteString does, one-byte
+// writes included: the same events after every piece, and the same partial.
+func TestReaderWrite(t *testing.T) {
+	for _, tc := range streamReplies {
+		for _, size := range []int{1, 2, 5, len(tc.text)} {
+			bw, sw := extract.NewReader(), extract.NewReader()
+			for i := 0; i < len(tc.text); i += size {
+				piece := tc.text[i:min(i+size, len(tc.text))]
+				_, err := bw.Write([]byte(piece))
+				require.NoError(t, err)
+				_, err = sw.WriteString(piece)
+				require.NoError(t, err)
+				require.Equal(t, sw.Events(), bw.Events(), "%s: pieces of %d, at %d", tc.name, size, i)
+				pb, okb := bw.Partial(nil)
+				ps, oks := sw.Partial(nil)
+				require.Equal(t, oks, okb)
+				require.Equal(t, string(ps), string(pb))
+			}
+			bw.Close()
+			sw.Close()
+			require.Equal(t, sw.Events(), bw.Events(), "%s: close", tc.name)
+		}
+	}
+}
+
 func TestReaderObjectsOnly(t *testing.T) {
 	events, r := readAll(t, `[1] then {"a": [2]}`, 2, extract.WithObjectsOnly())
 	assert.Equal(t, []string{`{"a": [2]}`}, ends(r, events))
