@@ -334,6 +334,54 @@ func BenchmarkReaderOneShot(b *testing.B) {
 	}
 }
 
+// BenchmarkReaderCallFloor is the floor under BenchmarkReader/chunk=1: the
+// same loop over the same 1-byte chunks, calling a writer that only
+// appends the byte and clears its events. No Reader can cost less per
+// byte through a Write call, and this floor alone is well over twice
+// BenchmarkReaderOneShot.
+func BenchmarkReaderCallFloor(b *testing.B) {
+	text := "[" + smallObjectsForStream() + "]"
+	chunks := make([]string, len(text))
+	for i := range chunks {
+		chunks[i] = text[i : i+1]
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		w := &appendOnly{buf: make([]byte, 0, len(text))}
+		events := 0
+		for _, c := range chunks {
+			if _, err := w.WriteString(c); err != nil {
+				b.Fatal(err)
+			}
+			events += len(w.Events())
+		}
+		if len(w.buf) != len(text) || events != 0 {
+			b.Fatal("lost bytes")
+		}
+	}
+}
+
+// appendOnly is a writer that reads nothing: BenchmarkReaderCallFloor's.
+type appendOnly struct {
+	buf    []byte
+	events []extract.Event
+}
+
+//go:noinline
+func (w *appendOnly) WriteString(s string) (int, error) {
+	w.events = w.events[:0]
+	if len(s) == 1 {
+		w.buf = append(w.buf, s[0])
+	} else {
+		w.buf = append(w.buf, s...)
+	}
+	return len(s), nil
+}
+
+func (w *appendOnly) Events() []extract.Event { return w.events }
+
 // smallObjectsForStream is about 1 MB of small objects joined by ",\n".
 func smallObjectsForStream() string {
 	parts := make([]string, 10000)
