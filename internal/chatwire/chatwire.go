@@ -6,6 +6,8 @@ package chatwire
 import (
 	"net/http"
 	"regexp"
+
+	"github.com/agentio/agentio/provider"
 )
 
 // DefaultOutputName names an output schema a request leaves unnamed.
@@ -37,4 +39,37 @@ func RequestID(h http.Header) string {
 		}
 	}
 	return ""
+}
+
+// EndStop returns the stop reason of a reply the API reports as ended
+// without a problem: OpenAI reports a refusal, and a call forced by a named
+// tool choice, that way too. plain is the reason for a plain reply.
+func EndStop(resp *provider.Response, plain provider.StopReason) provider.StopReason {
+	switch {
+	case resp.Refusal != "":
+		return provider.StopRefusal
+	case len(resp.ToolCalls) > 0:
+		return provider.StopToolUse
+	}
+	return plain
+}
+
+// StopReason normalises a Chat Completions finish_reason, with the names
+// compatible servers also send (Anthropic's end_turn, max_tokens and
+// tool_use); a reply without one has no stop reason unless it refuses or
+// calls tools.
+func StopReason(finish string, resp *provider.Response) provider.StopReason {
+	switch finish {
+	case "stop", "STOP", "end_turn":
+		return EndStop(resp, provider.StopEnd)
+	case "":
+		return EndStop(resp, "")
+	case "length", "max_tokens":
+		return provider.StopLength
+	case "tool_calls", "function_call", "tool_use":
+		return provider.StopToolUse
+	case "content_filter":
+		return provider.StopContentFilter
+	}
+	return provider.StopOther
 }

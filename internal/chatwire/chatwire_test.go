@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/agentio/agentio/provider"
 )
 
 func TestOutputName(t *testing.T) {
@@ -26,4 +28,30 @@ func TestRequestID(t *testing.T) {
 	assert.Equal(t, "a", RequestID(http.Header{"X-Request-Id": {"a"}, "Request-Id": {"b"}}))
 	assert.Equal(t, "b", RequestID(http.Header{"Request-Id": {"b"}}))
 	assert.Equal(t, "c", RequestID(http.Header{"Openai-Request-Id": {"c"}}))
+}
+
+func TestStopReason(t *testing.T) {
+	plain := &provider.Response{}
+	refused := &provider.Response{Refusal: "no"}
+	calls := &provider.Response{ToolCalls: []provider.ToolCall{{Name: "f"}}}
+	tests := []struct {
+		finish string
+		resp   *provider.Response
+		want   provider.StopReason
+	}{
+		{"stop", plain, provider.StopEnd},
+		{"stop", refused, provider.StopRefusal},
+		{"stop", calls, provider.StopToolUse},
+		{"end_turn", plain, provider.StopEnd},
+		{"", plain, ""},
+		{"", calls, provider.StopToolUse},
+		{"length", calls, provider.StopLength},
+		{"max_tokens", plain, provider.StopLength},
+		{"tool_calls", plain, provider.StopToolUse},
+		{"content_filter", plain, provider.StopContentFilter},
+		{"recitation", plain, provider.StopOther},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, StopReason(tt.finish, tt.resp), tt.finish)
+	}
 }

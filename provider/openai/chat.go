@@ -178,25 +178,6 @@ func chatResponse(out *sdk.ChatCompletion) (*provider.Response, error) {
 			resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{ID: c.ID, Name: c.Custom.Name, Arguments: args})
 		}
 	}
-	resp.StopReason = chatStopReason(choice.FinishReason, resp)
+	resp.StopReason = chatwire.StopReason(choice.FinishReason, resp)
 	return resp, nil
-}
-
-// chatStopReason normalises finish_reason; a reply without one has no
-// stop reason unless it refuses or calls tools.
-func chatStopReason(finish string, resp *provider.Response) provider.StopReason {
-	switch finish {
-	case "stop":
-		return endStop(resp, provider.StopEnd)
-	case "":
-		return endStop(resp, "")
-	case "length":
-		return provider.StopLength
-	case "tool_calls", "function_call":
-		return provider.StopToolUse
-	case "content_filter":
-		return provider.StopContentFilter
-	default:
-		return provider.StopOther
-	}
 }

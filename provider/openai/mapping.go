@@ -72,19 +72,6 @@ func callArguments(c provider.ToolCall) string {
 	return string(c.Arguments)
 }
 
-// endStop returns the stop reason of a reply the API reports as ended
-// without a problem: OpenAI reports a refusal, and a call forced by a named
-// tool choice, that way too. end is the reason for a plain reply.
-func endStop(resp *provider.Response, end provider.StopReason) provider.StopReason {
-	switch {
-	case resp.Refusal != "":
-		return provider.StopRefusal
-	case len(resp.ToolCalls) > 0:
-		return provider.StopToolUse
-	}
-	return end
-}
-
 // usage returns a reply's token counts; a total the server leaves out is
 // the sum of input and output.
 func usage(input, output, total, cached, reasoning int64) provider.Usage {

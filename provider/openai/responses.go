@@ -161,9 +161,9 @@ func responsesResponse(out *responses.Response) *provider.Response {
 	case out.Status == responses.ResponseStatusIncomplete:
 		resp.StopReason = provider.StopLength
 	case out.Status == responses.ResponseStatusCompleted || out.Status == "":
-		resp.StopReason = endStop(resp, provider.StopEnd)
+		resp.StopReason = chatwire.EndStop(resp, provider.StopEnd)
 	default: // failed, cancelled, ...
-		resp.StopReason = endStop(resp, provider.StopOther)
+		resp.StopReason = chatwire.EndStop(resp, provider.StopOther)
 	}
 	u := out.Usage
 	resp.Usage = usage(u.InputTokens, u.OutputTokens, u.TotalTokens, u.InputTokensDetails.CachedTokens, u.OutputTokensDetails.ReasoningTokens)

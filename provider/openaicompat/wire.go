@@ -259,7 +259,7 @@ func (p *Provider) response(data []byte) (*provider.Response, error) {
 		}
 		resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{ID: id, Name: tc.Function.Name, Arguments: callArguments(tc.Function.Arguments)})
 	}
-	resp.StopReason = stopReason(choice.FinishReason, resp)
+	resp.StopReason = chatwire.StopReason(choice.FinishReason, resp)
 	return resp, nil
 }
 
@@ -304,33 +304,6 @@ func callArguments(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage(`{}`)
 	}
 	return append(json.RawMessage(nil), raw...)
-}
-
-// stopReason normalises finish_reason; a reply without one has no stop
-// reason unless it refuses or calls tools.
-func stopReason(finish string, resp *provider.Response) provider.StopReason {
-	end := func(plain provider.StopReason) provider.StopReason {
-		switch {
-		case resp.Refusal != "":
-			return provider.StopRefusal
-		case len(resp.ToolCalls) > 0:
-			return provider.StopToolUse
-		}
-		return plain
-	}
-	switch finish {
-	case "stop", "STOP", "end_turn":
-		return end(provider.StopEnd)
-	case "":
-		return end("")
-	case "length", "max_tokens":
-		return provider.StopLength
-	case "tool_calls", "function_call", "tool_use":
-		return provider.StopToolUse
-	case "content_filter":
-		return provider.StopContentFilter
-	}
-	return provider.StopOther
 }
 
 // maxErrorText bounds a message taken from a body that is not JSON.
