@@ -9,10 +9,7 @@ import (
 // cut returns s, or its first max bytes (at a rune boundary) followed by
 // "…" when it is longer.
 func cut(s string, max int) string {
-	if head, ok := clip.Head(s, max); ok {
-		return head + "…"
-	}
-	return s
+	return clip.Ellipsis(s, max)
 }
 
 // cutMiddle returns s, or when it is longer than max bytes its head (three

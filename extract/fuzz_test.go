@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agentio/agentio/extract"
 )
@@ -158,6 +159,9 @@ func checkCandidate(t *testing.T, text string, c extract.Candidate) {
 		}
 		if f.Before == f.After || f.Detail == "" {
 			t.Fatalf("fix %+v changes nothing or says nothing", f)
+		}
+		if utf8.ValidString(text) && !utf8.ValidString(f.Detail) {
+			t.Fatalf("fix %+v: its detail splits a character of valid input", f)
 		}
 	}
 }

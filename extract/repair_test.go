@@ -1,7 +1,9 @@
 package extract_test
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -226,4 +228,14 @@ func TestRepairGivesUp(t *testing.T) {
 		_, err := extract.JSON(text, extract.WithRepair())
 		assert.ErrorIs(t, err, extract.ErrNoJSON, "%q", text)
 	}
+}
+
+// TestRepairDetailKeepsCharacters: a long token quoted in a fix's detail is
+// cut on a character boundary.
+func TestRepairDetailKeepsCharacters(t *testing.T) {
+	got, err := extract.JSON("00"+strings.Repeat("é", 30), extract.WithRepair())
+	require.NoError(t, err)
+	require.Len(t, got.Fixes, 1)
+	assert.True(t, utf8.ValidString(got.Fixes[0].Detail), got.Fixes[0].Detail)
+	assert.Contains(t, got.Fixes[0].Detail, "…")
 }

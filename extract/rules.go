@@ -1,6 +1,10 @@
 package extract
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentio/agentio/internal/clip"
+)
 
 // This file holds the repair rules that read a shape around a value
 // rather than inside one: a reply that is a bare scalar, a list of values
@@ -354,10 +358,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // clipWord shortens a token quoted in a fix's detail.
 func clipWord(s string) string {
-	if len(s) > 24 {
-		return s[:21] + "..."
-	}
-	return s
+	return clip.Ellipsis(s, 24)
 }
 
 // quoteGuess weighs a quote inside a string that the string's own rules

@@ -227,10 +227,7 @@ func compactRepr(v any) string {
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	if head, ok := clip.Head(string(data), 200); ok {
-		return head + "…"
-	}
-	return string(data)
+	return clip.Ellipsis(string(data), 200)
 }
 
 // schemaSet is the schemas that apply to one value: usually one, held

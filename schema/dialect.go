@@ -199,8 +199,5 @@ func convert(s *Schema, d Dialect) (*Conversion, error) {
 // rune boundary, with "…" added), for descriptions and change details.
 func compactText(v *jnode, limit int) string {
 	b := v.appendJSON(nil)
-	if head, ok := clip.Head(string(b), limit); ok {
-		return head + "…"
-	}
-	return string(b)
+	return clip.Ellipsis(string(b), limit)
 }

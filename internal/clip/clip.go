@@ -36,3 +36,12 @@ func Tail(s string, max int) (string, bool) {
 	}
 	return s[i:], true
 }
+
+// Ellipsis returns s cut to at most max bytes, as [Head] cuts it, with "…"
+// added when anything was cut.
+func Ellipsis(s string, max int) string {
+	if head, cut := Head(s, max); cut {
+		return head + "…"
+	}
+	return s
+}

@@ -54,3 +54,10 @@ func FuzzHeadTail(f *testing.F) {
 		}
 	})
 }
+
+func TestEllipsis(t *testing.T) {
+	assert.Equal(t, "short", clip.Ellipsis("short", 5))
+	assert.Equal(t, "sho…", clip.Ellipsis("short", 3))
+	assert.Equal(t, "é…", clip.Ellipsis("éé", 3), "no character is split")
+	assert.Equal(t, "…", clip.Ellipsis("abc", -1))
+}

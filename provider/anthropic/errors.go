@@ -107,9 +107,5 @@ func bodyMessage(body string) (message, errType string) {
 			return v.Message, ""
 		}
 	}
-	text := strings.TrimSpace(body)
-	if head, ok := clip.Head(text, maxErrorText); ok {
-		text = head + "…"
-	}
-	return text, ""
+	return clip.Ellipsis(strings.TrimSpace(body), maxErrorText), ""
 }

@@ -41,9 +41,7 @@ func classify(err error, withSchema bool) error {
 		// ("502 Bad Gateway") here: not a code of the API's.
 		e.Code = apiErr.Status
 	}
-	if m, ok := clip.Head(e.Message, maxErrorText); ok {
-		e.Message = m + "…"
-	}
+	e.Message = clip.Ellipsis(e.Message, maxErrorText)
 	e.Kind = kindOf(apiErr.Code, e.Code, apiErr.Message, withSchema)
 	if e.Kind == provider.ErrorInvalidRequest && keyRejected(apiErr.Details) {
 		e.Kind = provider.ErrorAuth
@@ -179,9 +177,7 @@ func apiErrorBody(status int, body string) []byte {
 			msg = v.Error
 		}
 	}
-	if head, ok := clip.Head(msg, maxErrorText); ok {
-		msg = head + "…"
-	}
+	msg = clip.Ellipsis(msg, maxErrorText)
 	if msg == "" {
 		msg = http.StatusText(status)
 	}

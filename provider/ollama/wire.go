@@ -194,9 +194,5 @@ func errorMessage(body []byte) (msg string, ok bool) {
 	if json.Unmarshal(body, &v) == nil && v.Error != "" {
 		return v.Error, true
 	}
-	text := strings.TrimSpace(string(body))
-	if head, cut := clip.Head(text, maxErrorText); cut {
-		text = head + "…"
-	}
-	return text, false
+	return clip.Ellipsis(strings.TrimSpace(string(body)), maxErrorText), false
 }

@@ -156,9 +156,5 @@ func bodyMessage(body []byte) (message, code string) {
 			return string(b), ""
 		}
 	}
-	text := strings.TrimSpace(string(body))
-	if head, ok := clip.Head(text, maxErrorText); ok {
-		text = head + "…"
-	}
-	return text, ""
+	return clip.Ellipsis(strings.TrimSpace(string(body)), maxErrorText), ""
 }

@@ -377,16 +377,8 @@ func errorMessage(body []byte) (msg, code string) {
 		case json.Unmarshal(v.Detail, &s) == nil && s != "":
 			return s, ""
 		case len(v.Detail) > 0 && string(v.Detail) != "null":
-			return clipped(string(v.Detail)), ""
+			return clip.Ellipsis(string(v.Detail), maxErrorText), ""
 		}
 	}
-	return clipped(trimmed), ""
-}
-
-// clipped returns s cut to maxErrorText bytes, marked when cut.
-func clipped(s string) string {
-	if head, cut := clip.Head(s, maxErrorText); cut {
-		return head + "…"
-	}
-	return s
+	return clip.Ellipsis(trimmed, maxErrorText), ""
 }
