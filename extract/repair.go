@@ -858,18 +858,27 @@ func commaBeforeKey(text string, contentStart, end int) int {
 // quotedKeyAt reports whether a quoted key and its colon start at the
 // quote at i, as in "id": 2. It reads to the end of the key only.
 func quotedKeyAt(text string, i int) bool {
+	j := closedOnLine(text, i)
+	if j < 0 {
+		return false
+	}
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	return j < len(text) && text[j] == ':'
+}
+
+// closedOnLine returns the offset after the quote that closes, on the same
+// line, the string opened by the quote at i, or -1.
+func closedOnLine(text string, i int) int {
 	j := i + 1
 	for j < len(text) && text[j] != '"' && text[j] != '\n' {
 		j++
 	}
 	if j >= len(text) || text[j] != '"' {
-		return false
+		return -1
 	}
-	j++
-	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-		j++
-	}
-	return j < len(text) && text[j] == ':'
+	return j + 1
 }
 
 // isKeyWordByte reports a byte of a bare key seen inside a string.

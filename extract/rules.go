@@ -297,14 +297,10 @@ func literalAt(text string, i int) bool {
 // closes on the same line and is followed by a ',' or ']' (or the end of
 // the text): an element of its own, as the "def" of ["abc,"def"].
 func quotedElementAt(text string, i int) bool {
-	j := i + 1
-	for j < len(text) && text[j] != '"' && text[j] != '\n' {
-		j++
-	}
-	if j >= len(text) || text[j] != '"' {
+	j := closedOnLine(text, i)
+	if j < 0 {
 		return false
 	}
-	j++
 	for j < len(text) && isSpace(text[j]) {
 		j++
 	}
