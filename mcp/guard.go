@@ -2,13 +2,10 @@ package mcpagentio
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/agentio/agentio/schema"
 )
 
 // Guard returns h wrapped so that a successful result breaking tool's
@@ -72,21 +69,8 @@ func AddTool(server *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler) error {
 // declaresObject reports whether a schema held in an [mcp.Tool] has the
 // root type "object", as the SDK's AddTool checks it.
 func declaresObject(v any) bool {
-	var data []byte
-	switch s := v.(type) {
-	case *schema.Schema:
-		data = s.JSON()
-	case json.RawMessage:
-		data = s
-	case []byte:
-		data = s
-	default:
-		var err error
-		if data, err = json.Marshal(v); err != nil {
-			return false
-		}
-	}
-	return rootIsObject(data)
+	data, err := declaredJSON(v)
+	return err == nil && rootIsObject(data)
 }
 
 // refuse is the error result sent instead of an output that breaks its

@@ -20,31 +20,38 @@ var missingContent = schema.Violation{
 }
 
 // compileDeclared compiles a tool's declared schema as it is held in an
-// [mcp.Tool]: a *schema.Schema as is, json.RawMessage or []byte as JSON
-// text, anything else (the map a client decodes, a *jsonschema.Schema) by
-// its JSON encoding. nil, or a value encoding to null, declares no schema
-// and gives nil.
+// [mcp.Tool] (see [declaredJSON]); a *schema.Schema is used as it is. nil,
+// or a value encoding to null, declares no schema and gives nil.
 func compileDeclared(v any) (*schema.Schema, error) {
-	var data []byte
-	switch s := v.(type) {
-	case nil:
-		return nil, nil
-	case *schema.Schema:
+	if s, ok := v.(*schema.Schema); ok {
 		return s, nil
-	case json.RawMessage:
-		data = s
-	case []byte:
-		data = s
-	default:
-		var err error
-		if data, err = json.Marshal(v); err != nil {
-			return nil, err
-		}
+	}
+	data, err := declaredJSON(v)
+	if err != nil {
+		return nil, err
 	}
 	if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
 		return nil, nil
 	}
 	return schema.Parse(data)
+}
+
+// declaredJSON returns the JSON text of a schema as it is held in an
+// [mcp.Tool]: a *schema.Schema's, json.RawMessage or []byte as they are,
+// anything else (the map a client decodes, a *jsonschema.Schema) encoded;
+// nil for nil.
+func declaredJSON(v any) ([]byte, error) {
+	switch s := v.(type) {
+	case nil:
+		return nil, nil
+	case *schema.Schema:
+		return s.JSON(), nil
+	case json.RawMessage:
+		return s, nil
+	case []byte:
+		return s, nil
+	}
+	return json.Marshal(v)
 }
 
 // checkResult returns every way res's structuredContent fails s, nil when
