@@ -186,7 +186,10 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *diale
 			}
 			out = string(resp.ToolCalls[i].Arguments)
 		}
-		memo := map[string]schemaVerdict{}
+		var memo map[string]schemaVerdict // the repair validator's verdicts, by value
+		if e.cfg.repair {
+			memo = map[string]schemaVerdict{}
+		}
 		cands, err := e.extract(out, e.validator(mode, d, memo))
 		if err != nil && xerr == nil {
 			xerr = err
