@@ -178,7 +178,13 @@ func NewReader(opts ...Option) *Reader {
 // what it read are then in [Reader.Events]. It fails, reading nothing, when
 // the reply would grow beyond the maximum size ([ErrTooLarge]), after
 // [Reader.Close], or for a bad option. Write implements io.Writer.
-func (r *Reader) Write(p []byte) (int, error) {
+func (r *Reader) Write(p []byte) (int, error) { return write(r, p) }
+
+// WriteString is [Reader.Write] for a string.
+func (r *Reader) WriteString(s string) (int, error) { return write(r, s) }
+
+// write is Write and WriteString.
+func write[T string | []byte](r *Reader, p T) (int, error) {
 	n := len(r.buf)
 	if len(p) == 1 && n < r.room {
 		if !r.passByte(p[0]) {
@@ -196,27 +202,6 @@ func (r *Reader) Write(p []byte) (int, error) {
 	copy(r.buf[n:], p)
 	r.read()
 	return len(p), nil
-}
-
-// WriteString is [Reader.Write] for a string.
-func (r *Reader) WriteString(s string) (int, error) {
-	n := len(r.buf)
-	if len(s) == 1 && n < r.room {
-		if !r.passByte(s[0]) {
-			r.read()
-		}
-		return 1, nil
-	}
-	r.events = r.events[:0]
-	if len(s) > r.room-n {
-		if err := r.grow(len(s)); err != nil {
-			return 0, err
-		}
-	}
-	r.buf = r.buf[:n+len(s)]
-	copy(r.buf[n:], s)
-	r.read()
-	return len(s), nil
 }
 
 // passByte appends c to the reply, which has room for it, and reads it
