@@ -196,6 +196,33 @@ func ExampleRun() {
 	// </agent-callback>
 }
 
+func ExampleWithPartials() {
+	bp, _ := blueprint.Load("testdata/agents/pr-reviewer")
+	p := providertest.New(
+		// A verdict that is not one of the enum: the reply is stopped there.
+		providertest.Chunked(8, `{"verdict": "lgtm", "comments": [{"file": "a.go", "line": 1, "message": "..."}]}`),
+		providertest.Chunked(8, `{"verdict": "comment", "comments": [{"file": "a.go", "line": 3, "message": "typo"}], "summary": "One typo."}`),
+	)
+	r, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Review pull request 42."}, blueprint.RunSpec{},
+		blueprint.WithPartials(func(part enforce.Partial) {
+			fmt.Printf("attempt %d: %s open %v\n", part.Attempt, part.JSON, part.Open)
+		}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	first := r.Enforcement().Attempts[0]
+	fmt.Println("stopped early:", first.StoppedEarly, first.Violations[0])
+	fmt.Println(string(r.Data()))
+	// Output:
+	// attempt 2: {"verdict": "comment"} open [$]
+	// attempt 2: {"verdict": "comment", "comments": [{"file": "a.go"}]} open [$ $.comments $.comments[0]]
+	// attempt 2: {"verdict": "comment", "comments": [{"file": "a.go", "line": 3}]} open [$ $.comments $.comments[0]]
+	// attempt 2: {"verdict": "comment", "comments": [{"file": "a.go", "line": 3, "message": "typo"}]} open [$]
+	// stopped early: true $.verdict: 'lgtm' is not one of ['approve', 'request_changes', 'comment']
+	// {"verdict": "comment", "comments": [{"file": "a.go", "line": 3, "message": "typo"}], "summary": "One typo."}
+}
+
 func ExampleRun_validationFailure() {
 	bp, _ := blueprint.Load("testdata/agents/summarizer")
 	p := providertest.New(providertest.Text(`{"key_points": []}`), providertest.Text(`{"key_points": [], "summary": 7}`))

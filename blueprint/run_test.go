@@ -246,3 +246,73 @@ func TestConcurrentRuns(t *testing.T) {
 		assert.NoError(t, err)
 	}
 }
+
+func TestRunWithPartials(t *testing.T) {
+	bp := loadAgent(t, "pr-reviewer")
+	const valid = `{"verdict": "approve", "comments": [{"file": "main.go", "line": 3, "message": "ok"}], "summary": "fine"}`
+	wrong := `{"verdict": "maybe", "comments": [` + strings.Repeat(`{"file": "a.go", "line": 1, "message": "x"}, `, 50) + `{"file": "a.go", "line": 1, "message": "x"}]}`
+
+	tests := []struct {
+		name         string
+		replies      []providertest.Reply
+		attempts     int
+		stoppedEarly bool
+	}{
+		{"valid reply in pieces", []providertest.Reply{providertest.Chunked(4, valid)}, 1, false},
+		{"wrong verdict stopped early", []providertest.Reply{providertest.Chunked(4, wrong), providertest.Chunked(7, valid)}, 2, true},
+		{"provider that does not stream", nil, 1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p provider.Provider
+			if tt.replies == nil {
+				p = provider.Func(func(context.Context, *provider.Request) (*provider.Response, error) {
+					return &provider.Response{Text: valid}, nil
+				})
+			} else {
+				p = providertest.New(tt.replies...)
+			}
+			var parts []enforce.Partial
+			r, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Review PR 7."}, blueprint.RunSpec{},
+				blueprint.WithPartials(func(part enforce.Partial) { parts = append(parts, part) }))
+			require.NoError(t, err)
+			assert.JSONEq(t, valid, string(r.Data()))
+
+			// The same run without the option has the same outcome.
+			if tt.replies != nil {
+				plain, err := blueprint.Run(context.Background(), bp, providertest.New(tt.replies...),
+					map[string]any{"prompt": "Review PR 7."}, blueprint.RunSpec{})
+				require.NoError(t, err)
+				assert.JSONEq(t, string(plain.Data()), string(r.Data()))
+			}
+
+			attempts := r.Enforcement().Attempts
+			require.Len(t, attempts, tt.attempts)
+			assert.Equal(t, tt.stoppedEarly, attempts[0].StoppedEarly)
+			if tt.replies == nil {
+				assert.Empty(t, parts, "a reply that arrives whole has no partials")
+				return
+			}
+			require.NotEmpty(t, parts)
+			last := parts[len(parts)-1]
+			assert.Equal(t, tt.attempts, last.Attempt)
+			assert.Equal(t, []string{"$"}, last.Open, "a partial is never the whole value")
+			assert.Equal(t, "approve", last.Value.(map[string]any)["verdict"])
+			if tt.stoppedEarly {
+				for _, part := range parts {
+					if part.Attempt == 1 {
+						assert.NotContains(t, string(part.JSON), `"comments"`, "the wrong reply was stopped at its verdict")
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestRunWithPartialsNil(t *testing.T) {
+	bp := loadAgent(t, "pr-reviewer")
+	p := providertest.New()
+	_, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "x"}, blueprint.RunSpec{}, blueprint.WithPartials(nil))
+	require.ErrorIs(t, err, blueprint.ErrInvalidOption)
+	assert.Empty(t, p.Requests())
+}

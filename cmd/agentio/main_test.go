@@ -232,6 +232,18 @@ func TestRunScript(t *testing.T) {
 	assert.Contains(t, errs, "use openai, anthropic, gemini, ollama or script")
 }
 
+func TestRunStream(t *testing.T) {
+	out, errs, code := agentio(t, "", "run", "-blueprint", "testdata/clean/agents/summarizer", "-prompt", "Summarise.",
+		"-provider", "script", "-script", "testdata/replies/stream.json", "-stream")
+	assert.Equal(t, 0, code, errs)
+	assert.Contains(t, out, `"Disk full on db-2"`)
+	assert.Regexp(t, `attempt 1: invalid \([^)]*\), stopped early: 1 violations, first \$\.severity`, errs)
+	assert.NotContains(t, errs, "attempt 1 partial", "the wrong severity is never shown")
+	assert.NotContains(t, errs, "overnight", "the wrong reply is stopped before its summary")
+	assert.Contains(t, errs, `attempt 2 partial: {"summary": "Disk full on db-2"}`)
+	assert.Contains(t, errs, "attempt 2: valid")
+}
+
 // TestRunProviders runs the binary against a local stand-in of each
 // family's OpenAI-compatible endpoint, found through the variables the
 // SDKs read, and checks what it sent: the key, the path, the model, and

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentio/agentio/blueprint"
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/ollama"
 	"github.com/agentio/agentio/provider/openaicompat"
@@ -25,7 +26,8 @@ const providerHelp = `the model to call:
   gemini     Gemini through Google's OpenAI-compatible endpoint: GEMINI_API_KEY or
              GOOGLE_API_KEY (GOOGLE_GEMINI_BASE_URL for a proxy)
   ollama     an Ollama server: OLLAMA_HOST (default http://localhost:11434)
-  script     replies read from -script, a JSON array of strings, one a call (offline)
+  script     replies read from -script, a JSON array of strings, one a call (offline;
+             with -stream, each streams in pieces of 8 bytes)
 -model picks the model; each provider has a default. For the native APIs of
 Anthropic and Gemini (their own structured outputs), call blueprint.Run from Go
 with the adapters github.com/agentio/agentio/provider/{anthropic,gemini}.`
@@ -38,6 +40,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	prov := fs.String("provider", "", providerHelp)
 	model := fs.String("model", "", "the model name (default: the provider's, see -provider)")
 	script := fs.String("script", "", "for -provider script: a JSON array of replies")
+	stream := fs.Bool("stream", false, "stream the replies: show the value on stderr as it is written, and stop a\n"+
+		"reply as soon as a finished part of it breaks the schema (it is re-asked at once)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -61,7 +65,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *prompt != "" {
 		params["prompt"] = *prompt
 	}
-	p, err := newProvider(*prov, *model, *script)
+	p, err := newProvider(*prov, *model, *script, *stream)
 	if err != nil {
 		return err
 	}
@@ -74,6 +78,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprint(stderr, "\r\033[K")
 		}
 		line := fmt.Sprintf("attempt %d: %s (%s, %d tokens, %s)", a.Number, a.Outcome, a.Mode, a.Usage.TotalTokens, a.Duration.Round(1e6))
+		if a.StoppedEarly {
+			line += ", stopped early"
+		}
 		if len(a.Violations) > 0 {
 			line += fmt.Sprintf(": %d violations, first %s", len(a.Violations), a.Violations[0])
 		}
@@ -85,7 +92,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if progress {
 		fmt.Fprint(stderr, "attempt 1…")
 	}
-	r, err := blueprint.Run(ctx, bp, p, params, blueprint.RunSpec{}, blueprint.WithEnforceOptions(hook))
+	opts := []blueprint.Option{blueprint.WithEnforceOptions(hook)}
+	if *stream {
+		opts = append(opts, blueprint.WithPartials(func(part enforce.Partial) {
+			if progress {
+				fmt.Fprintf(stderr, "\r\033[Kattempt %d… %s", part.Attempt, clip.Ellipsis(string(part.JSON), partialWidth))
+			} else {
+				fmt.Fprintf(stderr, "attempt %d partial: %s\n", part.Attempt, clip.Ellipsis(string(part.JSON), 2*partialWidth))
+			}
+		}))
+	}
+	r, err := blueprint.Run(ctx, bp, p, params, blueprint.RunSpec{}, opts...)
 	if progress {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
@@ -101,6 +118,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// partialWidth is how much of a partial value a progress line shows.
+const partialWidth = 100
+
 // defaultModels are the models a run asks when -model is not given.
 var defaultModels = map[string]string{
 	"openai":    "gpt-4.1-mini",
@@ -110,7 +130,9 @@ var defaultModels = map[string]string{
 }
 
 // newProvider builds the provider a run asks for, from the environment.
-func newProvider(name, model, script string) (provider.Provider, error) {
+// With stream, the script provider streams each reply in small pieces, as
+// a model would.
+func newProvider(name, model, script string, stream bool) (provider.Provider, error) {
 	if model == "" {
 		model = defaultModels[name]
 	}
@@ -162,13 +184,20 @@ func newProvider(name, model, script string) (provider.Provider, error) {
 		}
 		var rs []providertest.Reply
 		for _, r := range replies {
-			rs = append(rs, providertest.Text(r))
+			if stream {
+				rs = append(rs, providertest.Chunked(scriptPiece, r))
+			} else {
+				rs = append(rs, providertest.Text(r))
+			}
 		}
 		return providertest.New(rs...), nil
 	default:
 		return nil, &usageError{fmt.Sprintf("-provider %q: use openai, anthropic, gemini, ollama or script", name)}
 	}
 }
+
+// scriptPiece is the size of the pieces a script reply streams in.
+const scriptPiece = 8
 
 // apiBase returns the base URL of an OpenAI-compatible endpoint: the
 // host the SDKs' variable names (or def), and the endpoint's path.
