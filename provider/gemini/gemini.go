@@ -40,8 +40,10 @@ type Options struct {
 	BaseURL string
 	// HTTPClient sends the requests; New uses a copy of it whose transport
 	// reads a proxy's error bodies (plain text or other JSON) as API
-	// errors, since the SDK expects the API's own. Nil means a client of
-	// New's own with http.DefaultTransport.
+	// errors, since the SDK expects the API's own, and mends streamed
+	// bodies the SDK cannot read (an error object over several lines, a
+	// proxy's keep-alive comments). Nil means a client of New's own with
+	// http.DefaultTransport.
 	HTTPClient *http.Client
 	// Client is the SDK client to use, built with genai.NewClient (for
 	// Vertex AI, say). Nil means a client for the Gemini API built from
@@ -57,8 +59,9 @@ type Options struct {
 	Capabilities *provider.Capabilities
 }
 
-// A Provider calls the Gemini API's generateContent through the official
-// SDK google.golang.org/genai. It is immutable after [New] and safe for
+// A Provider calls the Gemini API's generateContent, or
+// streamGenerateContent for [Provider.Stream], through the official SDK
+// google.golang.org/genai. It is immutable after [New] and safe for
 // concurrent use.
 type Provider struct {
 	client      *genai.Client
@@ -160,18 +163,30 @@ func (p *Provider) Model() string { return p.model }
 // of kind invalid_request made before any call. It may be called
 // concurrently; req is not modified.
 func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provider.Response, error) {
-	if req == nil {
-		return nil, invalid("nil request")
-	}
-	contents, cfg, err := p.params(req)
+	contents, cfg, err := p.prepare(req)
 	if err != nil {
 		return nil, err
 	}
 	out, err := p.generate(ctx, contents, cfg)
 	if err != nil {
-		return nil, classify(err, cfg.ResponseJsonSchema != nil || len(cfg.Tools) > 0)
+		return nil, classify(err, withSchema(cfg))
 	}
 	return response(out), nil
+}
+
+// prepare checks req and maps it to the SDK's contents and config, for
+// Generate and Stream alike.
+func (p *Provider) prepare(req *provider.Request) ([]*genai.Content, *genai.GenerateContentConfig, error) {
+	if req == nil {
+		return nil, nil, invalid("nil request")
+	}
+	return p.params(req)
+}
+
+// withSchema reports whether cfg carries a response schema or function
+// parameters, which an error classification needs to know (see kindOf).
+func withSchema(cfg *genai.GenerateContentConfig) bool {
+	return cfg.ResponseJsonSchema != nil || len(cfg.Tools) > 0
 }
 
 // errSDKPanic is the cause of the error Generate returns when the SDK

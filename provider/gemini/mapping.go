@@ -229,22 +229,11 @@ func response(out *genai.GenerateContentResponse) *provider.Response {
 	cand := out.Candidates[0]
 	var text strings.Builder
 	if cand.Content != nil {
-		for i, part := range cand.Content.Parts {
+		for _, part := range cand.Content.Parts {
 			switch {
 			case part == nil || part.Thought:
 			case part.FunctionCall != nil:
-				fc := part.FunctionCall
-				args, err := json.Marshal(fc.Args)
-				if err != nil || fc.Args == nil {
-					args = []byte(`{}`)
-				}
-				id := fc.ID
-				if id == "" {
-					// The Gemini API may give a call no id: number it, so
-					// that a result can answer it (by name, on the wire).
-					id = fmt.Sprintf("%s%d", localIDPrefix, i)
-				}
-				resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{ID: callID(id, part.ThoughtSignature), Name: fc.Name, Arguments: args})
+				resp.ToolCalls = append(resp.ToolCalls, toolCall(part, len(resp.ToolCalls)))
 			default:
 				text.WriteString(part.Text)
 			}
@@ -257,6 +246,24 @@ func response(out *genai.GenerateContentResponse) *provider.Response {
 		resp.Refusal = cand.FinishMessage
 	}
 	return resp
+}
+
+// toolCall maps a functionCall part, the reply's n-th call (from 0): its
+// arguments re-encoded from the object the API sends, its id with the
+// part's thought signature. The Gemini API may give a call no id: it is
+// then numbered by n, so that a result can answer it (by name, on the
+// wire), and a streamed call gets the id the whole reply gives it.
+func toolCall(part *genai.Part, n int) provider.ToolCall {
+	fc := part.FunctionCall
+	args, err := json.Marshal(fc.Args)
+	if err != nil || fc.Args == nil {
+		args = []byte(`{}`)
+	}
+	id := fc.ID
+	if id == "" {
+		id = fmt.Sprintf("%s%d", localIDPrefix, n)
+	}
+	return provider.ToolCall{ID: callID(id, part.ThoughtSignature), Name: fc.Name, Arguments: args}
 }
 
 // stopReason normalises the finish reason: STOP ends (or calls a tool),
