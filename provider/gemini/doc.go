@@ -38,6 +38,22 @@
 // signature) rides in the call's id after "~sig:", and goes back with the
 // call when a later request carries it, as a re-ask in tool mode does.
 //
+// # Streaming
+//
+// A Provider is a [provider.Streamer]: [Provider.Stream] sends the same
+// request to streamGenerateContent and yields the reply as the API sends
+// it, so that enforce.Stream can check a value while it is written and stop
+// a reply that has already gone wrong. Text comes in pieces (thought parts
+// are never yielded); a function call comes whole, as one tool call piece
+// with its id (thought signature included), name and arguments. The last
+// chunk carries the Response that Generate would have returned for the same
+// reply. An API error, before the reply or in the middle of it (the API
+// then sends its error object instead of an event, possibly over several
+// lines), ends the sequence with the *provider.Error that Generate would
+// give; a stream that stops before a finish reason is read as cut off
+// (provider.Collect reports a truncated reply). Leaving the range loop
+// closes the connection.
+//
 // # Stop reasons and usage
 //
 // STOP is [provider.StopEnd] (StopToolUse when the reply calls a function),

@@ -123,15 +123,22 @@ func schemaComplaint(message string) bool {
 // ({"message": "..."} from a gateway) makes it dereference nil. errorBodies
 // rewrites such a body into the API's shape, with the HTTP status as the
 // code and the text, cut short, as the message; the API's own bodies pass
-// unchanged.
+// unchanged. The body of a streamed reply it hands over as an [eventBody],
+// which makes an error in the stream readable too.
 type errorBodies struct{ base http.RoundTripper }
 
 // RoundTrip sends r through the base transport and normalises the body of
-// a response with a status of 400 or more.
+// a response with a status of 400 or more, or of a streamed reply.
 func (t errorBodies) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
-	if err != nil || resp.StatusCode < 400 {
+	if err != nil {
 		return resp, err
+	}
+	if resp.StatusCode < 400 {
+		if isStream(r) && resp.Body != nil {
+			resp.Body = newEventBody(resp.Body)
+		}
+		return resp, nil
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	resp.Body.Close()

@@ -190,6 +190,8 @@ func TestInvalidRequests(t *testing.T) {
 	} {
 		_, err := p.Generate(context.Background(), req)
 		require.ErrorIs(t, err, provider.ErrInvalidRequest, name)
+		_, err = provider.Collect(p.Stream(context.Background(), req))
+		require.ErrorIs(t, err, provider.ErrInvalidRequest, name+" (streamed)")
 	}
 	assert.Empty(t, s.Requests(), "nothing is sent")
 }
@@ -242,15 +244,18 @@ func TestErrors(t *testing.T) {
 
 // TestOwnClientGatewayError: with a client of the caller's (no error body
 // transport), a gateway's JSON error body makes the SDK dereference nil;
-// Generate returns an error instead of panicking.
+// Generate and Stream return an error instead of panicking.
 func TestOwnClientGatewayError(t *testing.T) {
-	s := newWireServer(t, wireReply{Status: 502, Body: `{"message":"bad gateway"}`})
+	s := newWireServer(t, wireReply{Status: 502, Body: `{"message":"bad gateway"}`}, wireReply{Status: 502, Body: `{"message":"bad gateway"}`})
 	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{APIKey: "k", Backend: genai.BackendGeminiAPI,
 		HTTPOptions: genai.HTTPOptions{BaseURL: s.URL}, HTTPClient: &http.Client{}})
 	require.NoError(t, err)
 	p, err := gemini.New(&gemini.Options{Model: "m", Client: client})
 	require.NoError(t, err)
 	_, err = p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
+	require.Error(t, err)
+	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	_, err = provider.Collect(p.Stream(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}}))
 	require.Error(t, err)
 	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
 }

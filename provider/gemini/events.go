@@ -1,0 +1,131 @@
+package gemini
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+)
+
+// isStream reports whether r asks for a streamed reply
+// (streamGenerateContent?alt=sse).
+func isStream(r *http.Request) bool {
+	return r.URL != nil && r.URL.Query().Get("alt") == "sse"
+}
+
+// An eventBody is the body of a streamed reply as the transport of the
+// clients [New] builds hands it to the SDK, which reads it line by line:
+// "data:" lines are events, and any other line must be the API's error
+// object on one line. eventBody passes events through and mends what the
+// SDK cannot read:
+//
+//   - The API sends an error that happens mid-stream as its error JSON, not
+//     as an event, and may spread it over several lines: those lines are
+//     joined into one.
+//   - A "data:" line whose payload is the API's error object (as a proxy
+//     may send it) becomes that object alone, which the SDK reads as an
+//     error instead of an empty response.
+//   - Comments (":" lines, a proxy's keep-alives) and the event, id and
+//     retry fields, which Gemini does not send, are dropped.
+//   - A read error (a cut connection, a cancelled request) ends the body
+//     as its end would: the SDK only logs such an error, and Stream reads a
+//     reply without a finish reason as cut off and checks its context.
+type eventBody struct {
+	src  *bufio.Reader
+	body io.Closer
+	out  []byte // read from src, not yet from the body
+	obj  []byte // the lines of a JSON object being joined
+	end  bool   // src ended
+}
+
+// newEventBody returns an eventBody reading body.
+func newEventBody(body io.ReadCloser) *eventBody {
+	return &eventBody{src: bufio.NewReader(body), body: body}
+}
+
+// Read reads the mended stream.
+func (b *eventBody) Read(p []byte) (int, error) {
+	for len(b.out) == 0 {
+		if b.end {
+			return 0, io.EOF
+		}
+		b.fill()
+	}
+	n := copy(p, b.out)
+	b.out = b.out[n:]
+	return n, nil
+}
+
+// Close closes the underlying body.
+func (b *eventBody) Close() error { return b.body.Close() }
+
+// fill reads the next line.
+func (b *eventBody) fill() {
+	line, err := b.src.ReadBytes('\n')
+	if len(line) > 0 {
+		b.line(line)
+	}
+	if err != nil {
+		b.flush()
+		b.end = true
+	}
+}
+
+// line takes one line, with its line ending, if any.
+func (b *eventBody) line(raw []byte) {
+	text := bytes.TrimSpace(raw)
+	switch {
+	case bytes.HasPrefix(text, []byte("data:")):
+		b.flush() // an event ends an object that never closed
+		if payload := bytes.TrimSpace(text[len("data:"):]); isAPIErrorBody(payload) {
+			b.emit(payload)
+			return
+		}
+		b.out = append(b.out, raw...)
+	case len(b.obj) > 0 || bytes.HasPrefix(text, []byte("{")):
+		b.obj = append(b.obj, raw...)
+		if json.Valid(b.obj) || len(b.obj) > maxErrorBody {
+			b.flush()
+		}
+	case bytes.HasPrefix(text, []byte(":")), isField(text):
+	default:
+		b.out = append(b.out, raw...)
+	}
+}
+
+// isField reports whether line is one of the event stream fields other
+// than data.
+func isField(line []byte) bool {
+	name, _, ok := bytes.Cut(line, []byte(":"))
+	if !ok {
+		return false
+	}
+	switch string(name) {
+	case "event", "id", "retry":
+		return true
+	}
+	return false
+}
+
+// flush passes on the object being joined: on one line when it is JSON,
+// else as it came.
+func (b *eventBody) flush() {
+	if len(b.obj) == 0 {
+		return
+	}
+	var one bytes.Buffer
+	if json.Compact(&one, b.obj) == nil {
+		b.emit(one.Bytes())
+	} else {
+		b.out = append(b.out, b.obj...)
+		b.out = append(b.out, '\n')
+	}
+	b.obj = b.obj[:0]
+}
+
+// emit passes on line, then a line ending.
+func (b *eventBody) emit(line []byte) {
+	b.out = append(b.out, line...)
+	b.out = append(b.out, '\n')
+}
