@@ -154,9 +154,6 @@ func (p *Provider) Model() string { return p.model }
 // *provider.Error of kind invalid_request made before any call. It may be
 // called concurrently; req is not modified.
 func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provider.Response, error) {
-	if req == nil {
-		return nil, invalid("nil request")
-	}
 	params, err := p.params(req)
 	if err != nil {
 		return nil, err

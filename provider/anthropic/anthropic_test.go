@@ -292,6 +292,8 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestInvalidRequests: Generate and Stream refuse a request the adapter
+// cannot map, with the same error, before any call.
 func TestInvalidRequests(t *testing.T) {
 	user := []provider.Message{provider.UserMessage("x")}
 	tests := []struct {
@@ -315,6 +317,9 @@ func TestInvalidRequests(t *testing.T) {
 			p := newProvider(t, s)
 			_, err := p.Generate(context.Background(), tt.req)
 			assert.ErrorIs(t, err, provider.ErrInvalidRequest)
+			chunks, streamErr := streamAll(p.Stream(context.Background(), tt.req))
+			assert.Equal(t, err, streamErr, "Stream refuses it as Generate does")
+			assert.Empty(t, chunks)
 			assert.Empty(t, s.Requests(), "nothing is sent")
 		})
 	}

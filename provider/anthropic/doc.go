@@ -45,6 +45,21 @@
 // outputs pass [ToolCapabilities] in Options.Capabilities: ModeAuto then
 // forces the submit_result tool.
 //
+// # Streaming
+//
+// A Provider is a [provider.Streamer]: [Provider.Stream] sends the request
+// Generate sends, with "stream": true, and reads the Messages API's events
+// as they come (enforce.Stream uses it, and can stop a reply that is
+// already wrong). It yields the text_delta pieces of text blocks, each
+// tool_use block as a tool call (its id and name, then its input_json_delta
+// pieces; calls are numbered from 0 in the order of the reply), and at
+// message_stop the whole Response, the same as Generate's for that reply;
+// thinking and signature deltas are not yielded. An HTTP error or an error
+// event during the reply (overloaded_error, say) ends the sequence with the
+// *provider.Error Generate would give; a stream that ends before
+// message_stop is a truncated reply for provider.Collect. Leaving the range
+// loop closes the connection.
+//
 // # Errors
 //
 // API failures are [*provider.Error] values: errors.Is(err,
@@ -53,7 +68,10 @@
 // provider.ErrRateLimited for 429 (rate_limit_error), ErrOverloaded for
 // 529 (overloaded_error) and other 5xx, ErrAuth for 401 and 403,
 // ErrInvalidRequest for other 4xx; errors.As gives the status, the API's
-// error type (Code) and message and the request id. The SDK retries 408,
+// error type (Code) and message and the request id. An error event in a
+// stream, which arrives after the stream's 200, carries the status the API
+// gives its type (529 for overloaded_error, 500 for api_error), so it is
+// classified as the same error before the stream. The SDK retries 408,
 // 409, 429 and 5xx twice by default; set option.WithMaxRetries in
 // Options.RequestOptions to change that.
 package anthropic

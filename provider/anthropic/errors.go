@@ -21,7 +21,10 @@ const (
 )
 
 // classify turns an SDK error into a *provider.Error. A cancelled or
-// expired ctx stays reachable with errors.Is through Err.
+// expired ctx stays reachable with errors.Is through Err. An error event
+// of a stream, which came with the stream's 200, gets the status the API
+// answers its type with, so it is classified as the same error before the
+// stream would be.
 func classify(err error) error {
 	e := &provider.Error{Kind: provider.ErrorOther, Provider: Name, Err: err}
 	var apiErr *sdk.Error
@@ -34,10 +37,13 @@ func classify(err error) error {
 	if e.Code == "" {
 		e.Code = string(apiErr.Type())
 	}
+	if e.StatusCode < 400 {
+		e.StatusCode = typeStatus(e.Code)
+	}
 	if e.RequestID == "" && apiErr.Response != nil {
 		e.RequestID = apiErr.Response.Header.Get("request-id")
 	}
-	e.Kind = kindOf(apiErr.StatusCode, e.Code, e.Message)
+	e.Kind = kindOf(e.StatusCode, e.Code, e.Message)
 	return e
 }
 
@@ -48,11 +54,41 @@ func errorBody(apiErr *sdk.Error) string {
 	if raw := apiErr.RawJSON(); raw != "" {
 		return raw
 	}
-	if apiErr.Response == nil || apiErr.Response.Body == nil {
+	if apiErr.StatusCode < 400 || apiErr.Response == nil || apiErr.Response.Body == nil {
+		// Below 400 it is an error event of a stream: the body is the rest
+		// of the stream, not an error to read.
 		return ""
 	}
 	body, _ := io.ReadAll(io.LimitReader(apiErr.Response.Body, maxErrorBody))
 	return string(body)
+}
+
+// typeStatus is the HTTP status the API answers an error of type errType
+// with, 0 for a type it does not document.
+func typeStatus(errType string) int {
+	switch errType {
+	case "invalid_request_error":
+		return 400
+	case "authentication_error":
+		return 401
+	case "billing_error":
+		return 402
+	case "permission_error":
+		return 403
+	case "not_found_error":
+		return 404
+	case "request_too_large":
+		return 413
+	case "rate_limit_error":
+		return 429
+	case "api_error":
+		return 500
+	case "timeout_error":
+		return 504
+	case "overloaded_error":
+		return 529
+	}
+	return 0
 }
 
 // kindOf classifies an API failure by its status and error type: 529

@@ -38,11 +38,19 @@ func newProvider(t *testing.T, s *wireServer) *anthropic.Provider {
 	return p
 }
 
+// wireUsage is the usage of the scripted replies.
+const wireUsage = `{"input_tokens":50,"output_tokens":20,"cache_creation_input_tokens":5,"cache_read_input_tokens":10}`
+
 // message is a Messages API response body with the given content blocks.
 func message(content, stop string) string {
+	return messageUsage(content, stop, wireUsage)
+}
+
+// messageUsage is a Messages API response body with the given content
+// blocks and usage object.
+func messageUsage(content, stop, usage string) string {
 	return `{"id":"msg_01","type":"message","role":"assistant","model":"claude-test-2026","content":` + content +
-		`,"stop_reason":"` + stop + `","stop_sequence":null,` +
-		`"usage":{"input_tokens":50,"output_tokens":20,"cache_creation_input_tokens":5,"cache_read_input_tokens":10}}`
+		`,"stop_reason":"` + stop + `","stop_sequence":null,"usage":` + usage + `}`
 }
 
 // textMessage is a reply with one text block.

@@ -18,7 +18,7 @@ import (
 const liveModel = "claude-haiku-4-5"
 
 // TestLive runs the enforcement loop against the real Messages API in each
-// mode. It is skipped unless ANTHROPIC_API_KEY is set (the SDK reads it);
+// mode, with Generate and streamed. It is skipped unless ANTHROPIC_API_KEY is set (the SDK reads it);
 // AGENTIO_ANTHROPIC_MODEL picks the model.
 func TestLive(t *testing.T) {
 	if os.Getenv("ANTHROPIC_API_KEY") == "" {
@@ -41,6 +41,16 @@ func TestLive(t *testing.T) {
 			require.NoError(t, err)
 			assert.Empty(t, s.Validate(res.Value))
 			t.Logf("mode %s, %d attempts, usage %+v: %s", res.Mode, len(res.Attempts), res.Usage, res.JSON)
+		})
+		t.Run("stream/"+string(mode), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			res, err := enforce.Stream(ctx, p, enforce.Request{
+				Prompt: "A user reports that the app crashes when saving a file with an empty name. Review this bug report.",
+			}, s, enforce.WithMode(mode)).Result()
+			require.NoError(t, err)
+			assert.Empty(t, s.Validate(res.Value))
+			t.Logf("streamed, mode %s, %d attempts, usage %+v: %s", res.Mode, len(res.Attempts), res.Usage, res.JSON)
 		})
 	}
 }

@@ -14,10 +14,12 @@ import (
 // emptyObjectSchema is the input schema of a tool that declares none.
 var emptyObjectSchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
-// params maps req to the SDK's request.
+// params maps req to the SDK's request, the same for Generate and Stream.
 func (p *Provider) params(req *provider.Request) (sdk.MessageNewParams, error) {
 	params := sdk.MessageNewParams{Model: sdk.Model(p.model), MaxTokens: int64(p.maxTokens)}
 	switch {
+	case req == nil:
+		return params, invalid("nil request")
 	case req.MaxTokens < 0:
 		return params, invalid(fmt.Sprintf("negative max tokens %d", req.MaxTokens))
 	case req.MaxTokens > 0:
