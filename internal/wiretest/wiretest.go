@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 )
 
 // A Reply is one scripted HTTP response.
@@ -21,7 +22,23 @@ type Reply struct {
 	Body string
 	// Header holds headers set after the server's defaults.
 	Header map[string]string
+	// Parts, when not empty, are sent after Body one at a time, each
+	// flushed before the next, as a server streams its reply.
+	Parts []string
+	// HoldAfter, when positive, holds the reply after its first HoldAfter
+	// parts (after all of them, when it is their number) until the client
+	// goes away (cancels the request or closes the connection) or
+	// [HoldTimeout] passes; the parts after it are sent only in the second
+	// case. [Server.AwaitCancel] reports the first.
+	HoldAfter int
+	// Cut, when true, ends the reply after its parts by dropping the
+	// connection, as a server that dies mid-reply.
+	Cut bool
 }
+
+// HoldTimeout bounds how long a reply with Reply.HoldAfter waits for its
+// client to go away.
+const HoldTimeout = 10 * time.Second
 
 // A Request is one request the server received.
 type Request struct {
@@ -58,12 +75,13 @@ type Server struct {
 	mu       sync.Mutex
 	replies  []Reply
 	requests []Request
+	cancels  chan struct{} // one value per held reply whose client went away
 }
 
 // New starts a Server with the given replies, closed when the test ends.
 func New(t testing.TB, opts Options, replies ...Reply) *Server {
 	t.Helper()
-	s := &Server{opts: opts, replies: replies}
+	s := &Server{opts: opts, replies: replies, cancels: make(chan struct{}, len(replies)+1)}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -91,6 +109,60 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(status)
 	_, _ = io.WriteString(w, reply.Body)
+	if len(reply.Parts) > 0 || reply.Cut {
+		s.stream(w, r, reply)
+	}
+}
+
+// stream sends a reply's parts, flushed one by one, holding and cutting
+// it as the reply says.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply) {
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	for i := 0; i <= len(reply.Parts); i++ {
+		if reply.HoldAfter > 0 && i == reply.HoldAfter && s.hold(r) {
+			return
+		}
+		if i == len(reply.Parts) {
+			break
+		}
+		_, _ = io.WriteString(w, reply.Parts[i])
+		_ = rc.Flush()
+	}
+	if reply.Cut {
+		panic(http.ErrAbortHandler) // the server drops the connection
+	}
+}
+
+// hold waits until the client of r goes away or HoldTimeout passes, and
+// reports the first.
+func (s *Server) hold(r *http.Request) bool {
+	t := time.NewTimer(HoldTimeout)
+	defer t.Stop()
+	select {
+	case <-r.Context().Done():
+		select {
+		case s.cancels <- struct{}{}:
+		default: // more departures than replies: the test waits for fewer
+		}
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// AwaitCancel waits until the client of a reply held by Reply.HoldAfter
+// goes away, and reports whether one did within HoldTimeout. Each
+// departure is reported once.
+func (s *Server) AwaitCancel() bool {
+	t := time.NewTimer(HoldTimeout)
+	defer t.Stop()
+	select {
+	case <-s.cancels:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // Requests returns the requests received so far, oldest first.

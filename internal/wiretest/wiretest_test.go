@@ -40,3 +40,33 @@ func TestServer(t *testing.T) {
 	assert.Equal(t, "/v1/x", reqs[0].Path)
 	assert.Equal(t, map[string]any{"q": 1.0}, reqs[0].JSON(t))
 }
+
+func TestServerStreams(t *testing.T) {
+	s := wiretest.New(t, wiretest.Options{},
+		wiretest.Reply{Body: "a", Parts: []string{"b", "c"}},
+		wiretest.Reply{Parts: []string{"one ", "two ", "three"}, HoldAfter: 1},
+		wiretest.Reply{Parts: []string{"cut "}, Cut: true},
+	)
+	resp, err := http.Post(s.URL, "application/json", nil)
+	require.NoError(t, err)
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	assert.Equal(t, "abc", string(b))
+
+	resp, err = http.Post(s.URL, "application/json", nil)
+	require.NoError(t, err)
+	first := make([]byte, 4)
+	_, err = io.ReadFull(resp.Body, first)
+	require.NoError(t, err)
+	assert.Equal(t, "one ", string(first))
+	resp.Body.Close() // the client goes away while the reply is held
+	assert.True(t, s.AwaitCancel())
+
+	resp, err = http.Post(s.URL, "application/json", nil)
+	require.NoError(t, err)
+	b, err = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, "cut ", string(b))
+}
