@@ -5,8 +5,8 @@
 //
 // OpenAI, and the OpenAI-compatible endpoints of Gemini, Anthropic, Groq,
 // OpenRouter, vLLM, LM Studio, llama.cpp and Ollama (/v1) all take it. For
-// OpenAI's own features beyond Chat Completions (the Responses API,
-// streaming, the SDK's retries), use the SDK-based adapter in the nested
+// OpenAI's own features beyond Chat Completions (the Responses API, the
+// SDK's retries), use the SDK-based adapter in the nested
 // module github.com/agentio/agentio/provider/openai; for Anthropic's and
 // Gemini's native APIs (their own structured outputs), provider/anthropic
 // and provider/gemini. The agentio command uses this package, so that it
@@ -26,7 +26,8 @@
 //
 // # Mapping
 //
-// Each request is one non-streaming call. The system prompt becomes a
+// [Provider.Generate] makes one non-streaming call; [Provider.Stream] the
+// same call, streamed (see Streaming). The system prompt becomes a
 // system message; user, assistant (with tool_calls) and tool messages
 // follow in order. Tools are function tools, their schemas sent as the
 // author wrote them (key order kept); a named tool choice is sent as a
@@ -35,6 +36,23 @@
 // becomes max_completion_tokens, or max_tokens with
 // Options.LegacyMaxTokens. The reply's content (a string, or text parts),
 // refusal, tool calls, finish_reason and token counts are mapped back.
+//
+// # Streaming
+//
+// The Provider is a [provider.Streamer], so enforce.Stream reads its
+// replies as they arrive and stops one that is already wrong.
+// [Provider.Stream] sends Generate's request with "stream": true and
+// "stream_options": {"include_usage": true} (left out with
+// Options.OmitStreamUsage, for a server that refuses the field), reads the
+// server-sent events (chat.completion.chunk deltas: content, refusal, and
+// tool_calls in pieces by index; comments and CRLF line ends are fine) up
+// to data: [DONE], and yields text and tool-call pieces, then the whole
+// Response, equal to Generate's for the same reply. Reasoning deltas
+// (reasoning_content, reasoning) are left out, as the refusal is: it comes
+// in the Response. An error sent in the stream ({"error": {...}}) ends it
+// with the error Generate gives for that body; a stream that ends before a
+// finish_reason was cut off (no Response, no error); a line longer than
+// [MaxStreamLine] is an error matching [ErrLineTooLong].
 //
 // # Capabilities
 //

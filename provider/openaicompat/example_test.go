@@ -64,3 +64,43 @@ func ExampleNew_gemini() {
 	fmt.Println(p.Model(), p.Capabilities().Dialect)
 	// Output: gemini-2.5-flash gemini
 }
+
+// Streaming through any Chat Completions server: the text arrives in
+// pieces, then the whole reply. A local server stands in for the API.
+func ExampleProvider_Stream() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, data := range []string{
+			`{"model":"gpt-4.1-mini","choices":[{"index":0,"delta":{"role":"assistant","content":"{\"city\":"},"finish_reason":null}]}`,
+			`{"model":"gpt-4.1-mini","choices":[{"index":0,"delta":{"content":"\"Oslo\"}"},"finish_reason":null}]}`,
+			`{"model":"gpt-4.1-mini","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
+			`{"model":"gpt-4.1-mini","choices":[],"usage":{"prompt_tokens":31,"completion_tokens":9,"total_tokens":40}}`,
+			`[DONE]`,
+		} {
+			_, _ = io.WriteString(w, "data: "+data+"\n\n")
+		}
+	}))
+	defer srv.Close()
+
+	p, err := openaicompat.New(&openaicompat.Options{Model: "gpt-4.1-mini", BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	req := &provider.Request{Messages: []provider.Message{provider.UserMessage("Where is the Munch museum? Answer in JSON.")}}
+	for chunk, err := range p.Stream(context.Background(), req) {
+		switch {
+		case err != nil:
+			fmt.Println(err)
+			return
+		case chunk.Response != nil:
+			fmt.Println(chunk.Response.StopReason, chunk.Response.Usage.TotalTokens)
+		default:
+			fmt.Printf("%q\n", chunk.Text)
+		}
+	}
+	// Output:
+	// "{\"city\":"
+	// "\"Oslo\"}"
+	// end 40
+}

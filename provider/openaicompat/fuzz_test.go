@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentio/agentio/internal/streamtest"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/openaicompat"
 )
@@ -51,5 +52,22 @@ func FuzzReply(f *testing.F) {
 		if resp == nil {
 			t.Fatal("nil response without an error")
 		}
+	})
+}
+
+// FuzzStream feeds any streamed body to Stream: it never panics, yields
+// either chunks ending with at most one Response or an error that is a
+// *provider.Error, and Collect agrees with it.
+func FuzzStream(f *testing.F) {
+	f.Add("data: " + chunk(`{"content":"hi"}`, "") + "\n\ndata: " + chunk(`{}`, "stop") + "\n\ndata: " + usageChunk + "\n\ndata: [DONE]\n\n")
+	f.Add("data: " + chunk(`{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{"}},{"function":{"arguments":{"a":1}}}]}`, "tool_calls") + "\r\n\r\n")
+	f.Add(": ping\n\nevent: error\ndata: {\"error\":{\"message\":\"x\"}}\n\n")
+	f.Add("data: {\"choices\":[{\"delta\":{\"content\":[{\"type\":\"text\",\"text\":\"x\"}]},\"finish_reason\":\"length\"}]}\n\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		p, err := openaicompat.New(&openaicompat.Options{Model: "m", HTTPClient: &http.Client{Transport: bodyTransport{200, body}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		streamtest.Check(t, p.Stream(context.Background(), request), p.Stream(context.Background(), request))
 	})
 }

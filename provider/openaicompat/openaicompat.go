@@ -55,6 +55,13 @@ type Options struct {
 	// Capabilities, when not nil, replaces [DefaultCapabilities]: declare
 	// what a compatible server really offers.
 	Capabilities *provider.Capabilities
+	// OmitStreamUsage leaves stream_options out of the requests
+	// [Provider.Stream] sends, for a server that refuses the field (an
+	// HTTP 400 naming stream_options). By default Stream asks for usage
+	// with stream_options include_usage, without which OpenAI reports
+	// none; with OmitStreamUsage the streamed Response carries the usage
+	// the server sends unasked, often none.
+	OmitStreamUsage bool
 }
 
 // ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
@@ -73,6 +80,7 @@ type Provider struct {
 	name      string
 	maxTokens int
 	legacy    bool
+	noUsage   bool // Options.OmitStreamUsage
 	caps      provider.Capabilities
 }
 
@@ -107,6 +115,7 @@ func New(opts *Options) (*Provider, error) {
 		name:      o.Name,
 		maxTokens: o.MaxTokens,
 		legacy:    o.LegacyMaxTokens,
+		noUsage:   o.OmitStreamUsage,
 		caps:      DefaultCapabilities(),
 	}
 	if p.client == nil {
@@ -153,10 +162,33 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 	if req == nil {
 		return nil, p.invalid("nil request")
 	}
-	body, err := p.body(req)
+	body, err := p.body(req, false)
 	if err != nil {
 		return nil, err
 	}
+	res, err := p.send(ctx, body, "application/json")
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	data, err := p.read(res)
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode >= 300 {
+		return nil, p.failure(res, data, req)
+	}
+	resp, err := p.response(data)
+	if err != nil {
+		p.fromReply(err, res)
+		return nil, err
+	}
+	return resp, nil
+}
+
+// send posts body to the endpoint with the configured headers, asking for
+// the accept media type.
+func (p *Provider) send(ctx context.Context, body []byte, accept string) (*http.Response, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "cannot build the request", Err: err}
@@ -167,7 +199,7 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 		}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
+	hreq.Header.Set("Accept", accept)
 	if p.key != "" {
 		hreq.Header.Set("Authorization", "Bearer "+p.key)
 	}
@@ -175,25 +207,37 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 	if err != nil {
 		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "cannot reach the server at " + p.endpoint, Err: err}
 	}
-	defer res.Body.Close()
+	return res, nil
+}
+
+// read reads a reply's whole body, up to maxReplyBody.
+func (p *Provider) read(res *http.Response) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(res.Body, maxReplyBody))
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
+		return nil, p.readFailure(res, err)
 	}
-	if res.StatusCode >= 300 {
-		e := p.statusError(res.StatusCode, data, req.Output != nil || len(req.Tools) > 0)
-		e.RequestID = chatwire.RequestID(res.Header)
-		return nil, e
+	return data, nil
+}
+
+// readFailure is the error for a body that could not be read.
+func (p *Provider) readFailure(res *http.Response, err error) *provider.Error {
+	return &provider.Error{Kind: provider.ErrorOther, Provider: p.name, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
+}
+
+// failure classifies a reply with a failure status whose body is data.
+func (p *Provider) failure(res *http.Response, data []byte, req *provider.Request) error {
+	e := p.statusError(res.StatusCode, data, req.Output != nil || len(req.Tools) > 0)
+	e.RequestID = chatwire.RequestID(res.Header)
+	return e
+}
+
+// fromReply marks an error found in the body of res with its status and
+// request id.
+func (p *Provider) fromReply(err error, res *http.Response) {
+	var pe *provider.Error
+	if errors.As(err, &pe) {
+		pe.StatusCode, pe.RequestID = res.StatusCode, chatwire.RequestID(res.Header)
 	}
-	resp, err := p.response(data)
-	if err != nil {
-		var pe *provider.Error
-		if errors.As(err, &pe) {
-			pe.StatusCode, pe.RequestID = res.StatusCode, chatwire.RequestID(res.Header)
-		}
-		return nil, err
-	}
-	return resp, nil
 }
 
 // invalid returns the error for a request the adapter cannot send.

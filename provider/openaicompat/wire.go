@@ -22,6 +22,8 @@ type (
 		ResponseFormat      *responseFormat `json:"response_format,omitempty"`
 		MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
 		MaxTokens           int             `json:"max_tokens,omitempty"`
+		Stream              bool            `json:"stream,omitempty"`
+		StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
 	}
 	chatMessage struct {
 		Role       string         `json:"role"`
@@ -65,44 +67,59 @@ type (
 		Strict      bool            `json:"strict,omitempty"`
 	}
 
+	streamOptions struct {
+		IncludeUsage bool `json:"include_usage"`
+	}
+
+	// A reply: a chat.completion, or, streamed, a chat.completion.chunk
+	// whose choices hold deltas (the fields of a message in pieces).
 	chatResponse struct {
-		Model   string `json:"model"`
-		Choices []struct {
-			Message struct {
-				Content   json.RawMessage `json:"content"`
-				Refusal   string          `json:"refusal"`
-				ToolCalls []struct {
-					ID       string `json:"id"`
-					Type     string `json:"type"`
-					Function struct {
-						Name      string          `json:"name"`
-						Arguments json.RawMessage `json:"arguments"`
-					} `json:"function"`
-				} `json:"tool_calls"`
-			} `json:"message"`
-			FinishReason string `json:"finish_reason"`
-		} `json:"choices"`
-		Usage struct {
-			PromptTokens        int `json:"prompt_tokens"`
-			CompletionTokens    int `json:"completion_tokens"`
-			TotalTokens         int `json:"total_tokens"`
-			PromptTokensDetails struct {
-				CachedTokens int `json:"cached_tokens"`
-			} `json:"prompt_tokens_details"`
-			CompletionTokensDetails struct {
-				ReasoningTokens int `json:"reasoning_tokens"`
-			} `json:"completion_tokens_details"`
-		} `json:"usage"`
-		Error json.RawMessage `json:"error"`
+		Model   string          `json:"model"`
+		Choices []chatChoice    `json:"choices"`
+		Usage   *chatUsage      `json:"usage"`
+		Error   json.RawMessage `json:"error"`
+	}
+	chatChoice struct {
+		Message      replyMessage `json:"message"`
+		Delta        replyMessage `json:"delta"`
+		FinishReason string       `json:"finish_reason"`
+	}
+	replyMessage struct {
+		Content   json.RawMessage `json:"content"`
+		Refusal   string          `json:"refusal"`
+		ToolCalls []replyCall     `json:"tool_calls"`
+	}
+	replyCall struct {
+		Index    *int   `json:"index"` // in a delta: which call the piece belongs to
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"function"`
+	}
+	chatUsage struct {
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		TotalTokens         int `json:"total_tokens"`
+		PromptTokensDetails struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
+		CompletionTokensDetails struct {
+			ReasoningTokens int `json:"reasoning_tokens"`
+		} `json:"completion_tokens_details"`
 	}
 )
 
 // emptyObjectSchema is the input schema of a tool that declares none.
 var emptyObjectSchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
-// body encodes req as a /chat/completions request.
-func (p *Provider) body(req *provider.Request) ([]byte, error) {
-	c := chatRequest{Model: p.model}
+// body encodes req as a /chat/completions request, streamed or not.
+func (p *Provider) body(req *provider.Request, stream bool) ([]byte, error) {
+	c := chatRequest{Model: p.model, Stream: stream}
+	if stream && !p.noUsage {
+		c.StreamOptions = &streamOptions{IncludeUsage: true}
+	}
 	if req.MaxTokens < 0 {
 		return nil, p.invalid(fmt.Sprintf("negative max tokens %d", req.MaxTokens))
 	}
@@ -216,6 +233,19 @@ func (p *Provider) message(m provider.Message) (chatMessage, error) {
 
 // response decodes a /chat/completions reply.
 func (p *Provider) response(data []byte) (*provider.Response, error) {
+	c, err := p.decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Choices) == 0 {
+		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "the reply has no choices"}
+	}
+	return p.mapResponse(c.Model, &c.Choices[0].Message, c.Choices[0].FinishReason, c.Usage)
+}
+
+// decode reads a reply, or a chunk of a streamed one: a body that is not
+// one, or that reports an error, is an error of kind other.
+func (p *Provider) decode(data []byte) (*chatResponse, error) {
 	var c chatResponse
 	if err := json.Unmarshal(data, &c); err != nil {
 		msg, _ := errorMessage(data)
@@ -225,19 +255,25 @@ func (p *Provider) response(data []byte) (*provider.Response, error) {
 		msg, code := errorMessage(data)
 		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Code: code, Message: msg}
 	}
-	if len(c.Choices) == 0 {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "the reply has no choices"}
-	}
-	choice, u := c.Choices[0], c.Usage
-	text, err := contentText(choice.Message.Content)
+	return &c, nil
+}
+
+// mapResponse maps the reply's message, finish reason and usage (nil for
+// none) to a Response.
+func (p *Provider) mapResponse(model string, msg *replyMessage, finish string, usage *chatUsage) (*provider.Response, error) {
+	text, err := contentText(msg.Content)
 	if err != nil {
 		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "the reply's content is neither text nor text parts", Err: err}
 	}
+	var u chatUsage
+	if usage != nil {
+		u = *usage
+	}
 	resp := &provider.Response{
 		Text:          text,
-		Refusal:       choice.Message.Refusal,
-		RawStopReason: choice.FinishReason,
-		Model:         c.Model,
+		Refusal:       msg.Refusal,
+		RawStopReason: finish,
+		Model:         model,
 		Usage: provider.Usage{
 			InputTokens:       u.PromptTokens,
 			OutputTokens:      u.CompletionTokens,
@@ -249,18 +285,27 @@ func (p *Provider) response(data []byte) (*provider.Response, error) {
 	if resp.Usage.TotalTokens == 0 {
 		resp.Usage.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
-	for i, tc := range choice.Message.ToolCalls {
-		if tc.Type != "" && tc.Type != "function" {
+	for i, tc := range msg.ToolCalls {
+		if !isFunction(tc.Type) {
 			continue
 		}
-		id := tc.ID
-		if id == "" {
-			id = fmt.Sprintf("call_%d", i)
-		}
-		resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{ID: id, Name: tc.Function.Name, Arguments: callArguments(tc.Function.Arguments)})
+		resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{ID: callID(tc.ID, i), Name: tc.Function.Name, Arguments: callArguments(tc.Function.Arguments)})
 	}
-	resp.StopReason = chatwire.StopReason(choice.FinishReason, resp)
+	resp.StopReason = chatwire.StopReason(finish, resp)
 	return resp, nil
+}
+
+// isFunction reports whether a tool call of the given type is a function
+// call, the only kind the adapter reads (servers may leave the type out).
+func isFunction(typ string) bool { return typ == "" || typ == "function" }
+
+// callID returns a tool call's id, or for a call the server sent without
+// one, call_<i>, i being its position among the message's calls.
+func callID(id string, i int) string {
+	if id == "" {
+		return fmt.Sprintf("call_%d", i)
+	}
+	return id
 }
 
 // contentText reads a message's content: a string, null, or a list of
