@@ -17,7 +17,8 @@
 //
 // # Mapping
 //
-// Each request is one non-streaming chat call (stream false). The system
+// [Provider.Generate] makes one non-streaming chat call (stream false);
+// [Provider.Stream] the same call, streamed (see Streaming). The system
 // prompt becomes a system message; user, assistant (with tool_calls, their
 // arguments as JSON objects) and tool messages (with tool_name and
 // tool_call_id) are sent in order; tools are function tools, their schemas
@@ -28,6 +29,20 @@
 // done_reason and token counts (prompt_eval_count as input, eval_count as
 // output) are mapped back; the thinking field of reasoning models is left
 // out.
+//
+// # Streaming
+//
+// The Provider is a [provider.Streamer], so enforce.Stream reads its
+// replies as they arrive and stops one that is already wrong.
+// [Provider.Stream] sends Generate's request with stream true and reads
+// the NDJSON lines of the reply: each piece of content is yielded as
+// text, each tool call whole (Ollama sends calls whole, their arguments a
+// JSON object), and the done line brings the whole Response, equal to
+// Generate's for the same reply. Thinking is left out, as in Generate. An
+// error line ({"error": "..."}) ends the stream with the error Generate
+// gives for that body; a stream that ends before its done line was cut
+// off (no Response, no error); a line longer than [MaxStreamLine] is an
+// error matching [ErrLineTooLong].
 //
 // # Capabilities
 //

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider/ollama"
@@ -55,4 +56,42 @@ func ExampleProvider_Generate() {
 	}
 	fmt.Println(res.Mode, string(res.JSON), res.Usage.TotalTokens)
 	// Output: native {"city":"Oslo"} 40
+}
+
+// Streaming through the adapter: enforce.Stream reads the reply as Ollama
+// writes it, showing each part of the value as it completes. A local
+// server stands in for Ollama, sending its NDJSON lines.
+func ExampleProvider_Stream() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		for _, piece := range []string{`{\"city\": \"Oslo\", `, `\"museum\": `, `\"Munch\"}`} {
+			_, _ = io.WriteString(w, `{"model":"qwen3","message":{"role":"assistant","content":"`+piece+`"},"done":false}`+"\n")
+		}
+		_, _ = io.WriteString(w, `{"model":"qwen3","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":31,"eval_count":12}`+"\n")
+	}))
+	defer srv.Close()
+
+	p, err := ollama.New(&ollama.Options{Model: "qwen3", BaseURL: srv.URL})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := schema.Parse([]byte(`{"type":"object","properties":{"city":{"type":"string"},"museum":{"type":"string"}},"required":["city","museum"]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	run := enforce.Stream(context.Background(), p, enforce.Request{Prompt: "Where is the Munch museum?"}, s)
+	for partial := range run.Partials() {
+		fmt.Println("so far:", string(partial.JSON), strings.Join(partial.Open, " "))
+	}
+	res, err := run.Result()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Mode, string(res.JSON), res.Usage.TotalTokens)
+	// Output:
+	// so far: {"city": "Oslo"} $
+	// native {"city": "Oslo", "museum": "Munch"} 43
 }

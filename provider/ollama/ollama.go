@@ -144,24 +144,18 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 	if req == nil {
 		return nil, invalid("nil request")
 	}
-	body, err := p.body(req)
+	body, err := p.body(req, false)
 	if err != nil {
 		return nil, err
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
+	res, err := p.send(ctx, body, "application/json")
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "cannot build the request", Err: err}
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
-	res, err := p.client.Do(hreq)
-	if err != nil {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "cannot reach the server at " + p.endpoint, Err: err}
+		return nil, err
 	}
 	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, maxReplyBody))
+	data, err := read(res)
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
+		return nil, err
 	}
 	if res.StatusCode >= 300 {
 		return nil, statusError(res.StatusCode, data, req.Output != nil || len(req.Tools) > 0)
@@ -169,14 +163,43 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 	return response(data)
 }
 
+// send posts body to the endpoint, asking for the accept media type.
+func (p *Provider) send(ctx context.Context, body []byte, accept string) (*http.Response, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "cannot build the request", Err: err}
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", accept)
+	res, err := p.client.Do(hreq)
+	if err != nil {
+		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "cannot reach the server at " + p.endpoint, Err: err}
+	}
+	return res, nil
+}
+
+// read reads a reply's whole body, up to maxReplyBody.
+func read(res *http.Response) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(res.Body, maxReplyBody))
+	if err != nil {
+		return nil, readFailure(res, err)
+	}
+	return data, nil
+}
+
+// readFailure is the error for a body that could not be read.
+func readFailure(res *http.Response, err error) *provider.Error {
+	return &provider.Error{Kind: provider.ErrorOther, Provider: Name, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
+}
+
 // invalid returns the error for a request the adapter cannot send.
 func invalid(msg string) *provider.Error {
 	return &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: Name, Message: msg}
 }
 
-// body encodes req as an /api/chat request.
-func (p *Provider) body(req *provider.Request) ([]byte, error) {
-	c := chatRequest{Model: p.model, Stream: false}
+// body encodes req as an /api/chat request, streamed or not.
+func (p *Provider) body(req *provider.Request, stream bool) ([]byte, error) {
+	c := chatRequest{Model: p.model, Stream: stream}
 	if req.MaxTokens < 0 {
 		return nil, invalid(fmt.Sprintf("negative max tokens %d", req.MaxTokens))
 	}

@@ -107,6 +107,16 @@ func callArguments(args json.RawMessage) json.RawMessage {
 
 // response decodes an /api/chat reply.
 func response(data []byte) (*provider.Response, error) {
+	c, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return mapResponse(c), nil
+}
+
+// decode reads a reply, or a line of a streamed one: a body that is not
+// one, or that reports an error, is an error of kind other.
+func decode(data []byte) (*chatResponse, error) {
 	var c chatResponse
 	if err := json.Unmarshal(data, &c); err != nil {
 		msg, _ := errorMessage(data)
@@ -115,6 +125,11 @@ func response(data []byte) (*provider.Response, error) {
 	if c.Error != "" {
 		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, StatusCode: 200, Message: c.Error}
 	}
+	return &c, nil
+}
+
+// mapResponse maps a whole reply to a Response.
+func mapResponse(c *chatResponse) *provider.Response {
 	resp := &provider.Response{
 		Text:          c.Message.Content,
 		RawStopReason: c.DoneReason,
@@ -126,15 +141,7 @@ func response(data []byte) (*provider.Response, error) {
 		},
 	}
 	for i, tc := range c.Message.ToolCalls {
-		id := tc.ID
-		if id == "" {
-			id = fmt.Sprintf("call_%d", i)
-		}
-		args := json.RawMessage(bytes.Clone(tc.Function.Arguments))
-		if len(args) == 0 || string(args) == "null" {
-			args = json.RawMessage(`{}`)
-		}
-		resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{ID: id, Name: tc.Function.Name, Arguments: args})
+		resp.ToolCalls = append(resp.ToolCalls, toolCall(tc, i))
 	}
 	switch c.DoneReason {
 	case "stop":
@@ -151,7 +158,21 @@ func response(data []byte) (*provider.Response, error) {
 	default: // load, unload, and reasons added later
 		resp.StopReason = provider.StopOther
 	}
-	return resp, nil
+	return resp
+}
+
+// toolCall maps the i-th tool call of a reply: an id is made up, call_<i>,
+// when the server sends none, and no arguments are {}.
+func toolCall(tc chatToolCall, i int) provider.ToolCall {
+	id := tc.ID
+	if id == "" {
+		id = fmt.Sprintf("call_%d", i)
+	}
+	args := json.RawMessage(bytes.Clone(tc.Function.Arguments))
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage(`{}`)
+	}
+	return provider.ToolCall{ID: id, Name: tc.Function.Name, Arguments: args}
 }
 
 // maxErrorText bounds a message taken from a body that is not Ollama's
