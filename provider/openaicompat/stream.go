@@ -114,15 +114,24 @@ func (s *chatStream) read(body io.Reader, yield func(provider.Chunk, error) bool
 		if err != nil {
 			return err
 		}
-		if strings.TrimSpace(ev.Data) == "[DONE]" {
-			break
+		switch strings.TrimSpace(ev.Data) {
+		case "":
+			continue // an empty event, a keep-alive
+		case "[DONE]":
+			return s.end(yield)
 		}
 		if !s.event(ev, yield) {
 			return nil
 		}
 	}
+	return s.end(yield)
+}
+
+// end yields the Response of a stream that ended: none when the model
+// had not finished (no finish_reason came), as the stream was cut off.
+func (s *chatStream) end(yield func(provider.Chunk, error) bool) error {
 	if s.finish == "" {
-		return nil // cut off before the model finished
+		return nil
 	}
 	resp, err := s.response()
 	if err != nil {

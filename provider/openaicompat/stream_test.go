@@ -95,6 +95,7 @@ func TestStreamEqualsGenerate(t *testing.T) {
 				event(chunk(`{"reasoning":"Still thinking."}`, "")),
 				event(textChunk(`{"title": `)),
 				": keep-alive\n\n",
+				"data:\n\n",
 				event(textChunk(`"Nil deref"}`)),
 				event(chunk(`{}`, "stop")),
 				event(usageChunk),
