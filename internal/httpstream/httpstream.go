@@ -42,9 +42,10 @@ type Call struct {
 }
 
 // Run makes the call and yields what it reads. A read error ends the
-// sequence with c.ReadFailure's error, except the end of the body, whole
-// or cut (io.EOF, io.ErrUnexpectedEOF), which ends it without one: a
-// reply Read has not finished was cut off.
+// sequence with c.ReadFailure's error, a dropped connection
+// (io.ErrUnexpectedEOF) included, as [provider.Streamer] asks of a network
+// failure; the end of the body (io.EOF, or the size limit) ends it without
+// one: a reply Read has not finished was cut off.
 func Run(ctx context.Context, c Call, yield func(provider.Chunk, error) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -63,7 +64,7 @@ func Run(ctx context.Context, c Call, yield func(provider.Chunk, error) bool) {
 		return
 	}
 	err = c.Read(res, io.LimitReader(res.Body, c.Limit), yield)
-	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+	if err == nil || errors.Is(err, io.EOF) {
 		return
 	}
 	e := c.ReadFailure(res, err)

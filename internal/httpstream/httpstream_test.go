@@ -65,7 +65,7 @@ func TestRun(t *testing.T) {
 	}{
 		{name: "a body read whole, cut at the limit", call: call(200, "abcdefgh", nil), text: "abcde"},
 		{name: "a body that ends", call: call(200, "ab", io.EOF), text: "ab"},
-		{name: "a body cut short", call: call(200, "ab", io.ErrUnexpectedEOF), text: "ab"},
+		{name: "a connection dropped", call: call(200, "ab", io.ErrUnexpectedEOF), text: "ab", err: io.ErrUnexpectedEOF, message: "cannot read the reply"},
 		{name: "a failure status", call: call(429, "slow down", nil), err: provider.ErrRateLimited, message: "slow down"},
 		{name: "a line too long", call: call(200, "ab", fmt.Errorf("%w: more", lines.ErrTooLong)), text: "ab", err: lines.ErrTooLong, message: "a line of the stream is longer than 8388608 bytes"},
 		{name: "a read error", call: call(200, "ab", boom), text: "ab", err: boom, message: "cannot read the reply"},

@@ -20,7 +20,11 @@ var _ provider.Streamer = (*Provider)(nil)
 // the whole [provider.Response], equal to what Generate returns for the
 // same reply (finish reason, refusal, usage of the last event). A stream
 // that ends without a finish reason or a blocked prompt was cut off: the
-// sequence then ends without a Response and without an error.
+// sequence then ends without a Response and without an error. Unlike the
+// other adapters, which report a connection dropped mid-stream as an
+// error, this one reads it as cut off too: the SDK does not report the
+// error of a read, only logs it, so the clients [New] builds end the body
+// there instead.
 //
 // A request the adapter cannot map, and API failures, before the reply (an
 // HTTP error status) or during it (an error object in the stream), end the

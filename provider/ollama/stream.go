@@ -39,10 +39,11 @@ const MaxStreamLine = httpstream.MaxLine
 //
 // A failure status ends the sequence with the *provider.Error Generate
 // would return, and so does an error line ({"error": "..."}) in the
-// stream. A stream that ends before its done line (the connection dropped,
-// or more than Generate's limit of 64 MiB sent) yields no Response and no
-// error: it was cut off, and [provider.Collect] reads it as a truncated
-// reply. A line longer than [MaxStreamLine] is an error matching
+// stream. A stream that ends before its done line (or after more than
+// Generate's limit of 64 MiB) yields no Response and no error: it was cut
+// off, and [provider.Collect] reads it as a truncated reply. A dropped
+// connection is a network failure: an error of kind other matching
+// io.ErrUnexpectedEOF. A line longer than [MaxStreamLine] is an error matching
 // [ErrLineTooLong]. Leaving the range loop cancels the request and closes
 // the connection.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[provider.Chunk, error] {

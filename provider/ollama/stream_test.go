@@ -3,6 +3,7 @@ package ollama_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"iter"
 	"net/http"
 	"strings"
@@ -192,9 +193,9 @@ func TestStreamErrors(t *testing.T) {
 	assert.Empty(t, s.Requests())
 }
 
-// TestStreamCutOff: a stream that ends before its done line, cleanly, in
-// the middle of a line or by a dropped connection, yields no Response and
-// no error; Collect reads it as truncated.
+// TestStreamCutOff: a stream that ends before its done line, cleanly or
+// in the middle of a line, yields no Response and no error; Collect reads
+// it as truncated.
 func TestStreamCutOff(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -202,7 +203,6 @@ func TestStreamCutOff(t *testing.T) {
 	}{
 		{name: "ends without the done line", reply: ndjson(textLine(`{"title": `), textLine(`"lo`))},
 		{name: "ends in a line", reply: ndjson(textLine(`{"title": `), textLine(`"lo`), `{"model":"qwen3:8b","mess`)},
-		{name: "connection dropped", reply: wireReply{Parts: []string{textLine(`{"title": `), textLine(`"lo`), `{"model":`}, Cut: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -213,6 +213,17 @@ func TestStreamCutOff(t *testing.T) {
 			assert.Equal(t, &provider.Response{Text: `{"title": "lo`, StopReason: provider.StopLength, RawStopReason: "stream_cut_off"}, resp)
 		})
 	}
+}
+
+// TestStreamConnectionDropped: a dropped connection is a network failure,
+// an error that matches io.ErrUnexpectedEOF, after the pieces that came.
+func TestStreamConnectionDropped(t *testing.T) {
+	s := newWireServer(t, wireReply{Parts: []string{textLine(`{"title": `), textLine(`"lo`), `{"model":`}, Cut: true})
+	p := newProvider(t, s)
+	chunks, err := streamtest.Chunks(p.Stream(context.Background(), request))
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	assert.Equal(t, []provider.Chunk{{Text: `{"title": `}, {Text: `"lo`}}, chunks)
 }
 
 // TestStreamLineTooLong: a server that never ends its line gets an error,

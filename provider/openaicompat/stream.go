@@ -42,9 +42,12 @@ const MaxStreamLine = httpstream.MaxLine
 // A failure status ends the sequence with the *provider.Error Generate
 // would return, and so does an error the server sends as an event of the
 // stream ({"error": {...}}, as Generate reads it in a body). A stream that
-// ends before a finish_reason (the connection dropped, or more than
-// Generate's limit of 64 MiB sent) yields no Response and no error: it was
-// cut off, and [provider.Collect] reads it as a truncated reply. A line
+// ends before a finish_reason (or after more than Generate's limit of
+// 64 MiB) yields no Response and no error: it was cut off, and
+// [provider.Collect] reads it as a truncated reply. A connection dropped
+// before the finish_reason is a network failure: an error of kind other
+// matching io.ErrUnexpectedEOF; dropped after it, only the usage is lost,
+// and the Response comes. A line
 // longer than [MaxStreamLine] is an error matching [ErrLineTooLong]. Leaving
 // the range loop cancels the request and closes the connection.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[provider.Chunk, error] {
@@ -108,10 +111,13 @@ func (s *chatStream) read(body io.Reader, yield func(provider.Chunk, error) bool
 	events := sse.NewReader(body, MaxStreamLine)
 	for {
 		ev, err := events.Next()
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			break // the end of the body, whole or cut
+		if errors.Is(err, io.EOF) {
+			break // the end of the body
 		}
 		if err != nil {
+			if s.finish != "" && errors.Is(err, io.ErrUnexpectedEOF) {
+				break // dropped after the model finished: only the usage is lost
+			}
 			return err
 		}
 		switch strings.TrimSpace(ev.Data) {

@@ -3,6 +3,7 @@ package openaicompat_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"iter"
 	"net/http"
 	"strings"
@@ -273,16 +274,14 @@ func TestStreamErrors(t *testing.T) {
 	assert.Empty(t, s.Requests())
 }
 
-// TestStreamCutOff: a stream that ends before its finish reason, cleanly
-// or by a dropped connection, yields no Response and no error; Collect
-// reads it as truncated.
+// TestStreamCutOff: a stream that ends before its finish reason yields no
+// Response and no error; Collect reads it as truncated.
 func TestStreamCutOff(t *testing.T) {
 	tests := []struct {
 		name  string
 		reply wiretest.Reply
 	}{
 		{name: "ends without a finish reason", reply: streamed(textChunk(`{"title": `), textChunk(`"lo`))},
-		{name: "connection dropped", reply: wiretest.Reply{Parts: []string{event(textChunk(`{"title": `)), event(textChunk(`"lo`)), "data: {\"choi"}, Cut: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -293,6 +292,26 @@ func TestStreamCutOff(t *testing.T) {
 			assert.Equal(t, &provider.Response{Text: `{"title": "lo`, StopReason: provider.StopLength, RawStopReason: "stream_cut_off"}, resp)
 		})
 	}
+}
+
+// TestStreamConnectionDropped: a connection dropped before the model
+// finished is a network failure, an error that matches
+// io.ErrUnexpectedEOF, after the pieces that came; dropped after the
+// finish reason, only the usage is lost and the Response comes.
+func TestStreamConnectionDropped(t *testing.T) {
+	s := newServer(t, wiretest.Reply{Parts: []string{event(textChunk(`{"title": `)), event(textChunk(`"lo`)), "data: {\"choi"}, Cut: true})
+	p := newProvider(t, s, openaicompat.Options{})
+	chunks, err := streamtest.Chunks(p.Stream(context.Background(), request))
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	assert.Equal(t, []provider.Chunk{{Text: `{"title": `}, {Text: `"lo`}}, chunks)
+
+	s = newServer(t, wiretest.Reply{Parts: []string{event(textChunk(`{}`)), event(chunk(`{}`, "stop")), "data: {\"usa"}, Cut: true})
+	p = newProvider(t, s, openaicompat.Options{})
+	resp, err := provider.Collect(p.Stream(context.Background(), request))
+	require.NoError(t, err)
+	assert.Equal(t, "{}", resp.Text)
+	assert.Equal(t, provider.StopEnd, resp.StopReason)
 }
 
 // TestStreamLineTooLong: a server that never ends its line gets an error,
