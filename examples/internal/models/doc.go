@@ -1,0 +1,24 @@
+// Package models chooses the model an example runs against: a real one
+// through its provider adapter when the environment configures it, else the
+// example's own scripted provider, so that every example runs offline.
+//
+// The kinds, in [Names] order, and the environment variables each reads:
+//
+//   - openai: OPENAI_API_KEY, or OPENAI_BASE_URL for a local
+//     OpenAI-compatible server (vLLM, llama.cpp, Ollama's /v1);
+//     AGENTIO_OPENAI_MODEL picks the model (gpt-4.1-mini by default, and
+//     required with OPENAI_BASE_URL).
+//   - anthropic: ANTHROPIC_API_KEY; AGENTIO_ANTHROPIC_MODEL picks the model
+//     (claude-haiku-4-5 by default).
+//   - gemini: GEMINI_API_KEY (or GOOGLE_API_KEY); AGENTIO_GEMINI_MODEL picks
+//     the model (gemini-2.5-flash by default); GOOGLE_GEMINI_BASE_URL sends
+//     it to a proxy.
+//   - ollama: OLLAMA_HOST names the server (Ollama's native API);
+//     AGENTIO_OLLAMA_MODEL picks a model it has pulled (qwen3 by default).
+//
+// An example reads its -provider flag and calls [Choose]:
+//
+//	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(models.Names, ", "))
+//	flag.Parse()
+//	p, name, err := models.Choose(*kind, os.Getenv, scripted)
+package models
