@@ -8,7 +8,8 @@
 //
 // Offline (the default), a scripted provider plays the model. When the
 // chosen provider is configured in the environment, the same run goes to a
-// real model through its adapter:
+// real model through its adapter (examples/internal/models lists the
+// variables each reads):
 //
 //   - openai (the default): OPENAI_API_KEY, or OPENAI_BASE_URL for a local
 //     OpenAI-compatible server (vLLM, llama.cpp, Ollama's /v1);
@@ -33,6 +34,7 @@ import (
 	"strings"
 
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/examples/internal/models"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 	"github.com/agentio/agentio/schema"
@@ -51,9 +53,9 @@ const diff = `--- a/server/files.go
 `
 
 func main() {
-	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(providerNames, ", "))
+	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(models.Names, ", "))
 	flag.Parse()
-	p, name, err := chooseProvider(*kind, os.Getenv)
+	p, name, err := models.Choose(*kind, os.Getenv, scripted)
 	if err == nil {
 		err = run(context.Background(), os.Stdout, p, name)
 	}
@@ -149,57 +151,6 @@ func foldSchema(text string) string {
 // quote prefixes every line of text with "  | ".
 func quote(text string) string {
 	return "  | " + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n  | ")
-}
-
-// A realProvider builds a provider from the environment: ok is false when
-// the environment does not configure it (no key), and the scripted
-// provider is used; hint names the variables that would.
-type realProvider struct {
-	configured func(getenv func(string) string) bool
-	build      func(getenv func(string) string) (provider.Provider, string, error)
-	hint       string
-}
-
-// providers are the -provider choices; providerNames lists them in order.
-var (
-	providers = map[string]realProvider{
-		"openai": {
-			configured: func(getenv func(string) string) bool {
-				return getenv("OPENAI_API_KEY") != "" || getenv("OPENAI_BASE_URL") != ""
-			},
-			build: openAIProvider,
-			hint:  "OPENAI_API_KEY or OPENAI_BASE_URL",
-		},
-		"anthropic": {
-			configured: func(getenv func(string) string) bool { return getenv("ANTHROPIC_API_KEY") != "" },
-			build:      anthropicProvider,
-			hint:       "ANTHROPIC_API_KEY",
-		},
-		"gemini": {
-			configured: func(getenv func(string) string) bool { return geminiKey(getenv) != "" },
-			build:      geminiProvider,
-			hint:       "GEMINI_API_KEY or GOOGLE_API_KEY",
-		},
-		"ollama": {
-			configured: func(getenv func(string) string) bool { return getenv("OLLAMA_HOST") != "" },
-			build:      ollamaProvider,
-			hint:       "OLLAMA_HOST",
-		},
-	}
-	providerNames = []string{"openai", "anthropic", "gemini", "ollama"}
-)
-
-// chooseProvider returns the real model of the given kind when the
-// environment configures it, else the scripted provider.
-func chooseProvider(kind string, getenv func(string) string) (provider.Provider, string, error) {
-	rp, ok := providers[kind]
-	if !ok {
-		return nil, "", fmt.Errorf("unknown provider %q: use one of %s", kind, strings.Join(providerNames, ", "))
-	}
-	if rp.configured(getenv) {
-		return rp.build(getenv)
-	}
-	return scripted(), fmt.Sprintf("scripted (offline; set %s to use a real model)", rp.hint), nil
 }
 
 // scripted plays a model whose first answer is realistically wrong and whose

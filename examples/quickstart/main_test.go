@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/examples/internal/models"
 	"github.com/agentio/agentio/internal/golden"
 	"github.com/agentio/agentio/provider/providertest"
 )
@@ -21,7 +22,7 @@ import (
 // does without a key, and checks what it prints against
 // testdata/output.golden (go test . -update rewrites it).
 func TestOutput(t *testing.T) {
-	p, name, err := chooseProvider("openai", func(string) string { return "" })
+	p, name, err := models.Choose("openai", func(string) string { return "" }, scripted)
 	require.NoError(t, err)
 	golden.CheckOutput(t, "output", func(w io.Writer) error { return run(context.Background(), w, p, name) })
 }
@@ -42,59 +43,6 @@ func TestNoValidAnswer(t *testing.T) {
 	assert.Zero(t, p.Remaining())
 }
 
-func TestChooseProvider(t *testing.T) {
-	env := func(vars map[string]string) func(string) string {
-		return func(k string) string { return vars[k] }
-	}
-	tests := []struct {
-		name    string
-		kind    string
-		env     map[string]string
-		want    string // the provider's description
-		wantErr string
-	}{
-		{name: "openai offline", kind: "openai", want: "scripted (offline; set OPENAI_API_KEY or OPENAI_BASE_URL to use a real model)"},
-		{name: "openai", kind: "openai", env: map[string]string{"OPENAI_API_KEY": "sk-test"}, want: "gpt-4.1-mini at OpenAI (provider/openai adapter)"},
-		{name: "openai-compatible server", kind: "openai", env: map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1", "AGENTIO_OPENAI_MODEL": "qwen3"},
-			want: "qwen3 at http://localhost:11434/v1 (provider/openai adapter)"},
-		{name: "openai-compatible server without a model", kind: "openai", env: map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1"}, wantErr: "AGENTIO_OPENAI_MODEL"},
-		{name: "anthropic offline", kind: "anthropic", env: map[string]string{"OPENAI_API_KEY": "sk-test"}, want: "scripted (offline; set ANTHROPIC_API_KEY to use a real model)"},
-		{name: "anthropic", kind: "anthropic", env: map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test"}, want: "claude-haiku-4-5 at Anthropic (provider/anthropic adapter)"},
-		{name: "gemini offline", kind: "gemini", env: map[string]string{"OPENAI_API_KEY": "sk-test"}, want: "scripted (offline; set GEMINI_API_KEY or GOOGLE_API_KEY to use a real model)"},
-		{name: "gemini", kind: "gemini", env: map[string]string{"GEMINI_API_KEY": "g-test"}, want: "gemini-2.5-flash at Google (provider/gemini adapter)"},
-		{name: "gemini google key, model", kind: "gemini", env: map[string]string{"GOOGLE_API_KEY": "g-test", "AGENTIO_GEMINI_MODEL": "gemini-2.5-pro"},
-			want: "gemini-2.5-pro at Google (provider/gemini adapter)"},
-		{name: "anthropic model", kind: "anthropic", env: map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "AGENTIO_ANTHROPIC_MODEL": "claude-sonnet-4-5"},
-			want: "claude-sonnet-4-5 at Anthropic (provider/anthropic adapter)"},
-		{name: "ollama offline", kind: "ollama", want: "scripted (offline; set OLLAMA_HOST to use a real model)"},
-		{name: "ollama", kind: "ollama", env: map[string]string{"OLLAMA_HOST": "127.0.0.1:11434", "AGENTIO_OLLAMA_MODEL": "llama3.2"},
-			want: "llama3.2 at 127.0.0.1:11434 (provider/ollama adapter)"},
-		{name: "ollama default model", kind: "ollama", env: map[string]string{"OLLAMA_HOST": "http://gpu-box:11434"}, want: "qwen3 at http://gpu-box:11434 (provider/ollama adapter)"},
-		{name: "unknown provider", kind: "mistral", wantErr: `unknown provider "mistral"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, name, err := chooseProvider(tt.kind, env(tt.env))
-			if tt.wantErr != "" {
-				assert.ErrorContains(t, err, tt.wantErr)
-				return
-			}
-			require.NoError(t, err)
-			assert.NotNil(t, p)
-			assert.Equal(t, tt.want, name)
-		})
-	}
-}
-
-// TestProvidersListed: every -provider choice is listed, in the flag's
-// help, once.
-func TestProvidersListed(t *testing.T) {
-	assert.Len(t, providerNames, len(providers))
-	for _, name := range providerNames {
-		assert.Contains(t, providers, name)
-	}
-}
-
 // TestOllamaServer runs the quickstart with -provider ollama against a
 // local stand-in for the server: the first reply misses a field, the
 // re-ask's answer is valid.
@@ -113,7 +61,7 @@ func TestOllamaServer(t *testing.T) {
 		_, _ = io.WriteString(w, `{"model":"qwen3","message":{"role":"assistant","content":`+string(text)+`},"done":true,"done_reason":"stop","prompt_eval_count":300,"eval_count":90}`)
 	}))
 	defer srv.Close()
-	p, name, err := chooseProvider("ollama", func(k string) string { return map[string]string{"OLLAMA_HOST": srv.URL}[k] })
+	p, name, err := models.Choose("ollama", func(k string) string { return map[string]string{"OLLAMA_HOST": srv.URL}[k] }, scripted)
 	require.NoError(t, err)
 	var out strings.Builder
 	require.NoError(t, run(context.Background(), &out, p, name))
@@ -147,7 +95,7 @@ func TestGeminiServer(t *testing.T) {
 	}))
 	defer srv.Close()
 	t.Setenv("GOOGLE_GEMINI_BASE_URL", srv.URL)
-	p, name, err := chooseProvider("gemini", func(k string) string { return map[string]string{"GEMINI_API_KEY": "g-test"}[k] })
+	p, name, err := models.Choose("gemini", func(k string) string { return map[string]string{"GEMINI_API_KEY": "g-test"}[k] }, scripted)
 	require.NoError(t, err)
 	var out strings.Builder
 	require.NoError(t, run(context.Background(), &out, p, name))

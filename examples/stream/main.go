@@ -4,12 +4,15 @@
 // schema does not allow, so it is stopped there, before the model is paid
 // for the rest, and re-asked.
 //
-//	go run ./examples/stream
+//	go run ./examples/stream [-provider openai|anthropic|gemini|ollama]
 //
 // Offline (the default), a scripted provider streams the replies in small
-// chunks. With OPENAI_API_KEY set (AGENTIO_OPENAI_MODEL picks the model;
-// OPENAI_BASE_URL an OpenAI-compatible server), the same run streams from
-// OpenAI through provider/openai.
+// chunks. When the chosen provider is configured in the environment
+// (openai, the default: OPENAI_API_KEY or OPENAI_BASE_URL; anthropic:
+// ANTHROPIC_API_KEY; gemini: GEMINI_API_KEY or GOOGLE_API_KEY; ollama:
+// OLLAMA_HOST; AGENTIO_<PROVIDER>_MODEL picks the model), the same run
+// streams from that model through its adapter. The models package,
+// examples/internal/models, lists every variable it reads.
 package main
 
 import (
@@ -21,11 +24,12 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/examples/internal/models"
 	"github.com/agentio/agentio/provider"
-	"github.com/agentio/agentio/provider/openai"
 	"github.com/agentio/agentio/provider/providertest"
 	"github.com/agentio/agentio/schema"
 )
@@ -50,8 +54,9 @@ const (
 
 func main() {
 	delay := flag.Duration("delay", 30*time.Millisecond, "pause between the scripted provider's chunks")
+	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(models.Names, ", "))
 	flag.Parse()
-	p, name, err := chooseProvider(os.Getenv, *delay)
+	p, name, err := models.Choose(*kind, os.Getenv, scripted(*delay))
 	if err == nil {
 		err = run(context.Background(), os.Stdout, p, name)
 	}
@@ -61,25 +66,15 @@ func main() {
 	}
 }
 
-// chooseProvider returns OpenAI when OPENAI_API_KEY or OPENAI_BASE_URL is
-// set, the scripted provider otherwise.
-func chooseProvider(getenv func(string) string, delay time.Duration) (provider.Provider, string, error) {
-	if getenv("OPENAI_API_KEY") == "" && getenv("OPENAI_BASE_URL") == "" {
-		p := providertest.New(
+// scripted returns the scripted provider, streaming its replies in chunks of
+// 24 bytes with delay between them.
+func scripted(delay time.Duration) func() provider.Provider {
+	return func() provider.Provider {
+		return providertest.New(
 			providertest.Reply{Text: wrongReply, ChunkSize: 24, Delay: delay},
 			providertest.Reply{Text: goodReply, ChunkSize: 24, Delay: delay},
 		)
-		return p, "scripted (set OPENAI_API_KEY to stream from OpenAI)", nil
 	}
-	model := getenv("AGENTIO_OPENAI_MODEL")
-	if model == "" {
-		model = "gpt-4.1-mini"
-	}
-	p, err := openai.New(&openai.Options{Model: model, APIKey: getenv("OPENAI_API_KEY"), BaseURL: getenv("OPENAI_BASE_URL")})
-	if err != nil {
-		return nil, "", err
-	}
-	return p, model + " (provider/openai, streaming)", nil
 }
 
 // run streams a review from p and prints each finding as it completes.

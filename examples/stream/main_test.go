@@ -8,13 +8,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentio/agentio/examples/internal/models"
 	"github.com/agentio/agentio/internal/golden"
 	"github.com/agentio/agentio/provider/providertest"
 )
 
 func offline(t *testing.T) *providertest.Provider {
 	t.Helper()
-	p, _, err := chooseProvider(func(string) string { return "" }, 0)
+	p, _, err := models.Choose("openai", func(string) string { return "" }, scripted(0))
 	require.NoError(t, err)
 	return p.(*providertest.Provider)
 }
@@ -36,12 +37,4 @@ func TestStopsEarly(t *testing.T) {
 	require.Len(t, chunks, 2)
 	assert.Less(t, chunks[0], (len(wrongReply)+23)/24, "the first reply was stopped before its end")
 	assert.Equal(t, (len(goodReply)+23)/24+1, chunks[1])
-}
-
-func TestChooseProvider(t *testing.T) {
-	env := map[string]string{"OPENAI_API_KEY": "sk-test"}
-	p, name, err := chooseProvider(func(k string) string { return env[k] }, 0)
-	require.NoError(t, err)
-	assert.NotNil(t, p)
-	assert.Contains(t, name, "gpt-4.1-mini")
 }

@@ -6,7 +6,7 @@
 //
 //	go run ./examples/temporal                       # offline: Temporal's test environment, a scripted model
 //	go run ./examples/temporal -hostport localhost:7233  # a Temporal server: starts a worker and runs the workflow
-//	go run ./examples/temporal -provider ollama      # the model: openai (default) or ollama, real when configured
+//	go run ./examples/temporal -provider ollama      # the model: openai (default), anthropic, gemini or ollama, real when configured
 //
 // Offline, the workflow runs in the SDK's in-process test environment
 // (go.temporal.io/sdk/testsuite), with the scripted model of
@@ -14,7 +14,10 @@
 // -hostport it registers the workflow and the activity on a worker of the
 // task queue -queue, starts the workflow, and waits for it; the model is
 // the scripted one unless the environment configures the -provider
-// (OPENAI_API_KEY or OPENAI_BASE_URL for openai, OLLAMA_HOST for ollama).
+// (OPENAI_API_KEY or OPENAI_BASE_URL for openai, ANTHROPIC_API_KEY for
+// anthropic, GEMINI_API_KEY or GOOGLE_API_KEY for gemini, OLLAMA_HOST for
+// ollama; AGENTIO_<PROVIDER>_MODEL picks the model). The models package,
+// examples/internal/models, lists every variable it reads.
 package main
 
 import (
@@ -26,6 +29,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -34,6 +38,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/agentio/agentio/examples/internal/models"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 )
@@ -51,7 +56,7 @@ const reviewSchema = `{
 func main() {
 	hostport := flag.String("hostport", "", "a Temporal server (host:port); empty runs offline in the SDK's test environment")
 	queue := flag.String("queue", "agentio-enforce", "the task queue, with -hostport")
-	kind := flag.String("provider", "openai", "the model: openai or ollama (scripted unless the environment configures it)")
+	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(models.Names, ", ")+" (scripted unless the environment configures it)")
 	flag.Parse()
 	if err := run(context.Background(), os.Stdout, os.Getenv, *kind, *hostport, *queue); err != nil {
 		fmt.Fprintln(os.Stderr, "temporal:", err)
@@ -62,7 +67,7 @@ func main() {
 // run picks the model of the given kind from getenv and runs the workflow:
 // offline when hostport is empty, else on that server's task queue.
 func run(ctx context.Context, w io.Writer, getenv func(string) string, kind, hostport, queue string) error {
-	model, name, err := chooseModel(kind, getenv)
+	model, name, err := models.Choose(kind, getenv, func() provider.Provider { return scriptedModel() })
 	if err != nil {
 		return err
 	}

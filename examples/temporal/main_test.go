@@ -308,31 +308,3 @@ func TestFirstTime(t *testing.T) {
 	assert.Equal(t, 1, out.Attempts)
 	assert.Len(t, model.Requests(), 1)
 }
-
-func TestChooseModel(t *testing.T) {
-	tests := []struct {
-		name, kind string
-		env        map[string]string
-		want       string
-		wantErr    bool
-	}{
-		{name: "openai without a key", kind: "openai", want: "scripted (offline; set OPENAI_API_KEY or OPENAI_BASE_URL to use a real model)"},
-		{name: "openai with a key", kind: "openai", env: map[string]string{"OPENAI_API_KEY": "sk-test"}, want: "gpt-4.1-mini (provider/openai)"},
-		{name: "openai-compatible server without a model", kind: "openai", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"}, wantErr: true},
-		{name: "ollama without a host", kind: "ollama", want: "scripted (offline; set OLLAMA_HOST to use a real model)"},
-		{name: "ollama with a host", kind: "ollama", env: map[string]string{"OLLAMA_HOST": "127.0.0.1:11434", "AGENTIO_OLLAMA_MODEL": "llama3.2:3b"}, want: "llama3.2:3b (provider/ollama)"},
-		{name: "unknown", kind: "bard", wantErr: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, name, err := chooseModel(tt.kind, func(k string) string { return tt.env[k] })
-			if tt.wantErr {
-				assert.Error(t, err)
-				return
-			}
-			require.NoError(t, err)
-			assert.NotNil(t, p)
-			assert.Equal(t, tt.want, name)
-		})
-	}
-}
