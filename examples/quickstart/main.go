@@ -8,7 +8,7 @@
 //
 // Offline (the default), a scripted provider plays the model. When the
 // chosen provider is configured in the environment, the same run goes to a
-// real model through its adapter (examples/internal/models lists the
+// real model through its adapter (examples/internal/choose lists the
 // variables each reads):
 //
 //   - openai (the default): OPENAI_API_KEY, or OPENAI_BASE_URL for a local
@@ -34,7 +34,7 @@ import (
 	"strings"
 
 	"github.com/agentio/agentio/enforce"
-	"github.com/agentio/agentio/examples/internal/models"
+	"github.com/agentio/agentio/examples/internal/choose"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 	"github.com/agentio/agentio/schema"
@@ -53,9 +53,9 @@ const diff = `--- a/server/files.go
 `
 
 func main() {
-	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(models.Names, ", "))
+	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(choose.Kinds, ", "))
 	flag.Parse()
-	p, name, err := models.Choose(*kind, os.Getenv, scripted)
+	p, name, err := choose.Model(*kind, os.Getenv, scripted)
 	if err == nil {
 		err = run(context.Background(), os.Stdout, p, name)
 	}

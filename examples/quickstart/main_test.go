@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/enforce"
-	"github.com/agentio/agentio/examples/internal/models"
+	"github.com/agentio/agentio/examples/internal/choose"
 	"github.com/agentio/agentio/internal/golden"
 	"github.com/agentio/agentio/provider/providertest"
 )
@@ -22,7 +22,7 @@ import (
 // does without a key, and checks what it prints against
 // testdata/output.golden (go test . -update rewrites it).
 func TestOutput(t *testing.T) {
-	p, name, err := models.Choose("openai", func(string) string { return "" }, scripted)
+	p, name, err := choose.Model("openai", func(string) string { return "" }, scripted)
 	require.NoError(t, err)
 	golden.CheckOutput(t, "output", func(w io.Writer) error { return run(context.Background(), w, p, name) })
 }
@@ -61,7 +61,7 @@ func TestOllamaServer(t *testing.T) {
 		_, _ = io.WriteString(w, `{"model":"qwen3","message":{"role":"assistant","content":`+string(text)+`},"done":true,"done_reason":"stop","prompt_eval_count":300,"eval_count":90}`)
 	}))
 	defer srv.Close()
-	p, name, err := models.Choose("ollama", func(k string) string { return map[string]string{"OLLAMA_HOST": srv.URL}[k] }, scripted)
+	p, name, err := choose.Model("ollama", func(k string) string { return map[string]string{"OLLAMA_HOST": srv.URL}[k] }, scripted)
 	require.NoError(t, err)
 	var out strings.Builder
 	require.NoError(t, run(context.Background(), &out, p, name))
@@ -95,7 +95,7 @@ func TestGeminiServer(t *testing.T) {
 	}))
 	defer srv.Close()
 	t.Setenv("GOOGLE_GEMINI_BASE_URL", srv.URL)
-	p, name, err := models.Choose("gemini", func(k string) string { return map[string]string{"GEMINI_API_KEY": "g-test"}[k] }, scripted)
+	p, name, err := choose.Model("gemini", func(k string) string { return map[string]string{"GEMINI_API_KEY": "g-test"}[k] }, scripted)
 	require.NoError(t, err)
 	var out strings.Builder
 	require.NoError(t, run(context.Background(), &out, p, name))

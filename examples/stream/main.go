@@ -11,8 +11,8 @@
 // (openai, the default: OPENAI_API_KEY or OPENAI_BASE_URL; anthropic:
 // ANTHROPIC_API_KEY; gemini: GEMINI_API_KEY or GOOGLE_API_KEY; ollama:
 // OLLAMA_HOST; AGENTIO_<PROVIDER>_MODEL picks the model), the same run
-// streams from that model through its adapter. The models package,
-// examples/internal/models, lists every variable it reads.
+// streams from that model through its adapter. The choose package,
+// examples/internal/choose, lists every variable it reads.
 package main
 
 import (
@@ -28,7 +28,7 @@ import (
 	"time"
 
 	"github.com/agentio/agentio/enforce"
-	"github.com/agentio/agentio/examples/internal/models"
+	"github.com/agentio/agentio/examples/internal/choose"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 	"github.com/agentio/agentio/schema"
@@ -54,9 +54,9 @@ const (
 
 func main() {
 	delay := flag.Duration("delay", 30*time.Millisecond, "pause between the scripted provider's chunks")
-	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(models.Names, ", "))
+	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(choose.Kinds, ", "))
 	flag.Parse()
-	p, name, err := models.Choose(*kind, os.Getenv, scripted(*delay))
+	p, name, err := choose.Model(*kind, os.Getenv, scripted(*delay))
 	if err == nil {
 		err = run(context.Background(), os.Stdout, p, name)
 	}

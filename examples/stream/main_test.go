@@ -8,14 +8,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/examples/internal/models"
+	"github.com/agentio/agentio/examples/internal/choose"
 	"github.com/agentio/agentio/internal/golden"
 	"github.com/agentio/agentio/provider/providertest"
 )
 
 func offline(t *testing.T) *providertest.Provider {
 	t.Helper()
-	p, _, err := models.Choose("openai", func(string) string { return "" }, scripted(0))
+	p, _, err := choose.Model("openai", func(string) string { return "" }, scripted(0))
 	require.NoError(t, err)
 	return p.(*providertest.Provider)
 }

@@ -4,7 +4,7 @@ go 1.23.0
 
 require (
 	github.com/agentio/agentio v0.0.0
-	github.com/agentio/agentio/examples/internal/models v0.0.0
+	github.com/agentio/agentio/examples/internal/choose v0.0.0
 	github.com/stretchr/testify v1.12.1
 	go.temporal.io/api v1.62.2
 	go.temporal.io/sdk v1.41.1
@@ -62,7 +62,7 @@ require (
 
 replace (
 	github.com/agentio/agentio => ../..
-	github.com/agentio/agentio/examples/internal/models => ../internal/models
+	github.com/agentio/agentio/examples/internal/choose => ../internal/choose
 	github.com/agentio/agentio/provider/anthropic => ../../provider/anthropic
 	github.com/agentio/agentio/provider/gemini => ../../provider/gemini
 	github.com/agentio/agentio/provider/openai => ../../provider/openai

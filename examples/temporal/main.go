@@ -16,8 +16,8 @@
 // the scripted one unless the environment configures the -provider
 // (OPENAI_API_KEY or OPENAI_BASE_URL for openai, ANTHROPIC_API_KEY for
 // anthropic, GEMINI_API_KEY or GOOGLE_API_KEY for gemini, OLLAMA_HOST for
-// ollama; AGENTIO_<PROVIDER>_MODEL picks the model). The models package,
-// examples/internal/models, lists every variable it reads.
+// ollama; AGENTIO_<PROVIDER>_MODEL picks the model). The choose package,
+// examples/internal/choose, lists every variable it reads.
 package main
 
 import (
@@ -38,7 +38,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 
-	"github.com/agentio/agentio/examples/internal/models"
+	"github.com/agentio/agentio/examples/internal/choose"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 )
@@ -56,7 +56,7 @@ const reviewSchema = `{
 func main() {
 	hostport := flag.String("hostport", "", "a Temporal server (host:port); empty runs offline in the SDK's test environment")
 	queue := flag.String("queue", "agentio-enforce", "the task queue, with -hostport")
-	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(models.Names, ", ")+" (scripted unless the environment configures it)")
+	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(choose.Kinds, ", ")+" (scripted unless the environment configures it)")
 	flag.Parse()
 	if err := run(context.Background(), os.Stdout, os.Getenv, *kind, *hostport, *queue); err != nil {
 		fmt.Fprintln(os.Stderr, "temporal:", err)
@@ -67,7 +67,7 @@ func main() {
 // run picks the model of the given kind from getenv and runs the workflow:
 // offline when hostport is empty, else on that server's task queue.
 func run(ctx context.Context, w io.Writer, getenv func(string) string, kind, hostport, queue string) error {
-	model, name, err := models.Choose(kind, getenv, func() provider.Provider { return scriptedModel() })
+	model, name, err := choose.Model(kind, getenv, func() provider.Provider { return scriptedModel() })
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,8 @@
-// Package models chooses the model an example runs against: a real one
+// Package choose chooses the model an example runs against: a real one
 // through its provider adapter when the environment configures it, else the
 // example's own scripted provider, so that every example runs offline.
 //
-// The kinds, in [Names] order, and the environment variables each reads:
+// The kinds, in [Kinds] order, and the environment variables each reads:
 //
 //   - openai: OPENAI_API_KEY, or OPENAI_BASE_URL for a local
 //     OpenAI-compatible server (vLLM, llama.cpp, Ollama's /v1);
@@ -16,9 +16,9 @@
 //   - ollama: OLLAMA_HOST names the server (Ollama's native API);
 //     AGENTIO_OLLAMA_MODEL picks a model it has pulled (qwen3 by default).
 //
-// An example reads its -provider flag and calls [Choose]:
+// An example reads its -provider flag and calls [Model]:
 //
-//	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(models.Names, ", "))
+//	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(choose.Kinds, ", "))
 //	flag.Parse()
-//	p, name, err := models.Choose(*kind, os.Getenv, scripted)
-package models
+//	p, name, err := choose.Model(*kind, os.Getenv, scripted)
+package choose

@@ -1,4 +1,4 @@
-package models
+package choose
 
 import (
 	"context"
@@ -21,10 +21,10 @@ func env(vars map[string]string) func(string) string {
 	return func(k string) string { return vars[k] }
 }
 
-// scripted is the fallback the tests give Choose.
+// scripted is the fallback the tests give Model.
 func scripted() provider.Provider { return providertest.New() }
 
-func TestChoose(t *testing.T) {
+func TestModel(t *testing.T) {
 	tests := []struct {
 		name    string
 		kind    string
@@ -55,7 +55,7 @@ func TestChoose(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, name, err := Choose(tt.kind, env(tt.env), scripted)
+			p, name, err := Model(tt.kind, env(tt.env), scripted)
 			if tt.wantErr != "" {
 				assert.ErrorContains(t, err, tt.wantErr)
 				return
@@ -69,20 +69,20 @@ func TestChoose(t *testing.T) {
 	}
 }
 
-// TestNamesListed: every kind is listed in Names, once.
-func TestNamesListed(t *testing.T) {
-	assert.Len(t, Names, len(adapters))
-	for _, name := range Names {
+// TestKindsListed: every kind is listed in Kinds, once.
+func TestKindsListed(t *testing.T) {
+	assert.Len(t, Kinds, len(adapters))
+	for _, name := range Kinds {
 		assert.Contains(t, adapters, name)
 	}
 }
 
-// TestChooseCallsServer points each kind at a local stand-in for its
+// TestModelCallsServer points each kind at a local stand-in for its
 // server, through the variables that name it, and checks that a call
 // reaches it with the chosen model and the key. The stand-in refuses the
 // call: what is checked is where it went, not the adapter's parsing, which
 // the adapters' own tests cover.
-func TestChooseCallsServer(t *testing.T) {
+func TestModelCallsServer(t *testing.T) {
 	tests := []struct {
 		kind    string
 		env     func(url string) map[string]string
@@ -121,7 +121,7 @@ func TestChooseCallsServer(t *testing.T) {
 			if tt.sdkEnv != "" {
 				t.Setenv(tt.sdkEnv, srv.URL)
 			}
-			p, name, err := Choose(tt.kind, env(tt.env(srv.URL)), scripted)
+			p, name, err := Model(tt.kind, env(tt.env(srv.URL)), scripted)
 			require.NoError(t, err)
 			assert.Contains(t, name, "test-model at ")
 

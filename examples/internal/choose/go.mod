@@ -1,4 +1,4 @@
-module github.com/agentio/agentio/examples/internal/models
+module github.com/agentio/agentio/examples/internal/choose
 
 go 1.23.0
 

@@ -1,4 +1,4 @@
-package models
+package choose
 
 import (
 	"fmt"
@@ -7,18 +7,18 @@ import (
 	"github.com/agentio/agentio/provider"
 )
 
-// Names are the kinds [Choose] knows, in the order help texts list them.
-var Names = []string{"openai", "anthropic", "gemini", "ollama"}
+// Kinds are the kinds [Model] knows, in the order help texts list them.
+var Kinds = []string{"openai", "anthropic", "gemini", "ollama"}
 
-// Choose returns the model of the given kind (one of [Names]) and a line
+// Model returns the model of the given kind (one of [Kinds]) and a line
 // that describes it: the real provider when getenv configures the kind (see
 // the package doc for the variables), else scripted(), described as
 // "scripted (offline; set ... to use a real model)". An unknown kind, or an
 // environment that configures the kind wrongly, is an error.
-func Choose(kind string, getenv func(string) string, scripted func() provider.Provider) (provider.Provider, string, error) {
+func Model(kind string, getenv func(string) string, scripted func() provider.Provider) (provider.Provider, string, error) {
 	a, ok := adapters[kind]
 	if !ok {
-		return nil, "", fmt.Errorf("unknown provider %q: use one of %s", kind, strings.Join(Names, ", "))
+		return nil, "", fmt.Errorf("unknown provider %q: use one of %s", kind, strings.Join(Kinds, ", "))
 	}
 	if !a.configured(getenv) {
 		return scripted(), fmt.Sprintf("scripted (offline; set %s to use a real model)", a.hint), nil

@@ -1,4 +1,4 @@
-package models
+package choose
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // An adapter builds one kind's provider from the environment.
 type adapter struct {
 	// configured reports whether the environment configures the kind (a
-	// key or a server is set); when not, Choose falls back to the scripted
+	// key or a server is set); when not, Model falls back to the scripted
 	// provider.
 	configured func(getenv func(string) string) bool
 	// hint names the variables that would configure the kind.
@@ -25,7 +25,7 @@ type adapter struct {
 	build func(getenv func(string) string, model string) (p provider.Provider, where string, err error)
 }
 
-// adapters are the kinds by name; Names lists them in order.
+// adapters are the kinds by name; Kinds lists them in order.
 var adapters = map[string]adapter{
 	"openai": {
 		configured: func(getenv func(string) string) bool {
