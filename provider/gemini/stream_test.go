@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/internal/streamtest"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/gemini"
 )
@@ -50,16 +51,9 @@ func userRequest() *provider.Request {
 	return &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}}
 }
 
-func streamAll(t *testing.T, p *gemini.Provider, req *provider.Request) ([]provider.Chunk, error) {
-	t.Helper()
-	var out []provider.Chunk
-	for c, err := range p.Stream(context.Background(), req) {
-		if err != nil {
-			return out, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
+// streamAll reads the whole reply p streams for req.
+func streamAll(p *gemini.Provider, req *provider.Request) ([]provider.Chunk, error) {
+	return streamtest.Chunks(p.Stream(context.Background(), req))
 }
 
 const (
@@ -141,7 +135,7 @@ func TestStreamChunks(t *testing.T) {
 		event(`[`+signedCall+`]`, ""),
 		event(`[`+bareCall+`]`, "STOP"),
 	))
-	chunks, err := streamAll(t, newProvider(t, s), userRequest())
+	chunks, err := streamAll(newProvider(t, s), userRequest())
 	require.NoError(t, err)
 	require.Len(t, chunks, 4, "no chunk for the thought")
 	assert.Equal(t, provider.Chunk{Text: "Calling."}, chunks[0])
@@ -182,7 +176,7 @@ func TestStreamErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newWireServer(t, tc.reply, tc.whole)
 			p := newProvider(t, s)
-			_, streamErr := streamAll(t, p, userRequest())
+			_, streamErr := streamAll(p, userRequest())
 			require.ErrorIs(t, streamErr, tc.want)
 			_, err := p.Generate(context.Background(), userRequest())
 			require.ErrorIs(t, err, tc.want)
@@ -286,7 +280,7 @@ func TestStreamCutOff(t *testing.T) {
 		"dropped": stepProvider(t, newStepServer(t, step{events: []string{head}, cut: true}, step{events: []string{head}, cut: true})),
 	} {
 		t.Run(name, func(t *testing.T) {
-			chunks, err := streamAll(t, p, userRequest())
+			chunks, err := streamAll(p, userRequest())
 			require.NoError(t, err)
 			require.Len(t, chunks, 1)
 			assert.Nil(t, chunks[0].Response)

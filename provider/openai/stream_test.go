@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/internal/streamtest"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/openai"
 )
@@ -46,16 +47,9 @@ func textDelta(s string) string {
 const usageChunk = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-test-2026","choices":[],` +
 	`"usage":{"prompt_tokens":50,"completion_tokens":20,"total_tokens":70}}`
 
-func streamAll(t *testing.T, p *openai.Provider, req *provider.Request) ([]provider.Chunk, error) {
-	t.Helper()
-	var out []provider.Chunk
-	for c, err := range p.Stream(context.Background(), req) {
-		if err != nil {
-			return out, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
+// streamAll reads the whole reply p streams for req.
+func streamAll(p *openai.Provider, req *provider.Request) ([]provider.Chunk, error) {
+	return streamtest.Chunks(p.Stream(context.Background(), req))
 }
 
 func TestStreamChat(t *testing.T) {
@@ -67,7 +61,7 @@ func TestStreamChat(t *testing.T) {
 		usageChunk,
 	))
 	p := newOfficial(t, s, openai.APIChatCompletions)
-	chunks, err := streamAll(t, p, &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}})
+	chunks, err := streamAll(p, &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}})
 	require.NoError(t, err)
 	require.Len(t, chunks, 3)
 	assert.Equal(t, `{"title": "Nil`, chunks[0].Text)
@@ -91,7 +85,7 @@ func TestStreamChatToolCalls(t *testing.T) {
 		usageChunk,
 	))
 	p := newOfficial(t, s, openai.APIChatCompletions)
-	chunks, err := streamAll(t, p, &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}})
+	chunks, err := streamAll(p, &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}})
 	require.NoError(t, err)
 	require.Len(t, chunks, 4)
 	assert.Equal(t, provider.ToolCallDelta{Index: 0, ID: "call_9", Name: "submit_result"}, *chunks[0].ToolCall)
@@ -109,7 +103,7 @@ func TestStreamChatTruncatedAndCutOff(t *testing.T) {
 	)
 	p := newOfficial(t, s, openai.APIChatCompletions)
 	req := &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}}
-	chunks, err := streamAll(t, p, req)
+	chunks, err := streamAll(p, req)
 	require.NoError(t, err)
 	assert.Equal(t, provider.StopLength, chunks[len(chunks)-1].Response.StopReason)
 
@@ -126,11 +120,11 @@ func TestStreamChatErrors(t *testing.T) {
 	)
 	p := newOfficial(t, s, openai.APIChatCompletions)
 	req := &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}}
-	_, err := streamAll(t, p, req)
+	_, err := streamAll(p, req)
 	require.ErrorIs(t, err, provider.ErrRateLimited)
-	_, err = streamAll(t, p, req)
+	_, err = streamAll(p, req)
 	require.ErrorIs(t, err, provider.ErrSchemaRejected)
-	_, err = streamAll(t, p, nil)
+	_, err = streamAll(p, nil)
 	require.ErrorIs(t, err, provider.ErrInvalidRequest)
 }
 
@@ -145,7 +139,7 @@ func TestStreamResponses(t *testing.T) {
 		`{"type":"response.completed","sequence_number":5,"response":`+final+`}`,
 	))
 	p := newOfficial(t, s, openai.APIResponses)
-	chunks, err := streamAll(t, p, &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}})
+	chunks, err := streamAll(p, &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}})
 	require.NoError(t, err)
 	require.Len(t, chunks, 5)
 	assert.Equal(t, "Calling.", chunks[0].Text)
@@ -160,7 +154,7 @@ func TestStreamResponses(t *testing.T) {
 func TestStreamResponsesErrorEvent(t *testing.T) {
 	s := newWireServer(t, sse(`{"type":"error","sequence_number":0,"code":"server_error","message":"The server had an error"}`))
 	p := newOfficial(t, s, openai.APIResponses)
-	_, err := streamAll(t, p, &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}})
+	_, err := streamAll(p, &provider.Request{Messages: []provider.Message{provider.UserMessage("Review.")}})
 	var pe *provider.Error
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "server_error", pe.Code)
