@@ -24,7 +24,7 @@ type runConfig struct {
 	registry  schema.Registry
 	enforce   []enforce.Option
 	maxTokens int
-	partials  func(enforce.Partial)
+	partials  []func(enforce.Partial)
 }
 
 // WithRegistry sets the registry in which a run's named output schema
@@ -75,13 +75,14 @@ func WithMaxTokens(n int) Option {
 // partial is never the result (see [enforce.Partial]): the last one comes
 // before the value is complete, and only Run's outcome says whether it is
 // valid. fn is called on the goroutine that called Run, and not at all in
-// a free-text run (no output schema).
+// a free-text run (no output schema). Several calls add up: each fn
+// receives every partial, in the order the options were given.
 func WithPartials(fn func(enforce.Partial)) Option {
 	return func(c *runConfig) error {
 		if fn == nil {
 			return fmt.Errorf("%w: nil partials function", ErrInvalidOption)
 		}
-		c.partials = fn
+		c.partials = append(c.partials, fn)
 		return nil
 	}
 }
@@ -152,7 +153,9 @@ func Run(ctx context.Context, b *Blueprint, p provider.Provider, params map[stri
 	if cfg.partials != nil {
 		st := e.Stream(ctx, p, req)
 		for part := range st.Partials() {
-			cfg.partials(part)
+			for _, fn := range cfg.partials {
+				fn(part)
+			}
 		}
 		er, err = st.Result()
 	} else {

@@ -272,10 +272,12 @@ func TestRunWithPartials(t *testing.T) {
 			} else {
 				p = providertest.New(tt.replies...)
 			}
-			var parts []enforce.Partial
+			var parts, again []enforce.Partial
 			r, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Review PR 7."}, blueprint.RunSpec{},
-				blueprint.WithPartials(func(part enforce.Partial) { parts = append(parts, part) }))
+				blueprint.WithPartials(func(part enforce.Partial) { parts = append(parts, part) }),
+				blueprint.WithPartials(func(part enforce.Partial) { again = append(again, part) }))
 			require.NoError(t, err)
+			assert.Equal(t, parts, again, "every function gets every partial")
 			assert.JSONEq(t, valid, string(r.Data()))
 
 			// The same run without the option has the same outcome.

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentio/agentio/blueprint"
+	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/schema"
 )
@@ -53,6 +54,16 @@ import (
 //   - for any other failure of the run (a refusal, a provider error), an
 //     error result with the error's JSON when it has one, else its text.
 //
+// A call whose client sent a progress token gets progress notifications:
+// one for each attempt the loop judged ("attempt 1: invalid, stopped
+// early: ..."), and one for each part of the output completed while the
+// model writes it, with the value so far under [PartialMetaKey] in the
+// notification's _meta: the run is streamed, as with
+// [blueprint.WithPartials], so a reply whose finished part already breaks
+// the schema is stopped and re-asked without waiting for its end. Parts are
+// reported when the provider streams ([provider.Streamer]). Without a
+// progress token the run is not streamed and nothing is sent.
+//
 // The error behind an error result is kept for the server's sending
 // middleware ([mcp.CallToolResult.GetError]). Only a call whose context
 // ended gets a JSON-RPC error: its client cancelled it or gave up.
@@ -93,7 +104,12 @@ func AgentTool(b *blueprint.Blueprint, p provider.Provider, opts ...blueprint.Op
 		if err != nil {
 			return toolError(argumentsError(name, params, err)), nil
 		}
-		r, err := blueprint.Run(ctx, b, p, args, spec, opts...)
+		runOpts := opts
+		if pr := newProgress(ctx, req); pr != nil {
+			runOpts = append(opts[:len(opts):len(opts)],
+				blueprint.WithEnforceOptions(enforce.WithAttemptHook(pr.attempt)), blueprint.WithPartials(pr.partial))
+		}
+		r, err := blueprint.Run(ctx, b, p, args, spec, runOpts...)
 		if err != nil {
 			return failed(ctx, err)
 		}

@@ -31,6 +31,15 @@
 //	var oe *mcpagentio.OutputError
 //	if errors.As(err, &oe) { ... } // oe.Violations: every path and message
 //
+// # Progress
+//
+// A client that sends a progress token with its call to an [AgentTool] or
+// a [TaskTool] gets a progress notification for each attempt of the
+// enforcement loop and, from a provider that streams, for each part of the
+// output completed while the model writes it, the value so far under
+// [PartialMetaKey]. Such a call is streamed, so a reply whose finished part
+// already breaks the schema is stopped there and re-asked.
+//
 // # Error results and tool errors
 //
 // MCP reports a tool's own failures inside its result (isError, with text

@@ -60,7 +60,11 @@ type Task struct {
 // match as an error result holding a [*blueprint.ParameterError]'s JSON
 // (its agent_name is the tool's name), without a model call; output that
 // never became valid as one holding the [*enforce.ValidationError]'s JSON;
-// a call whose context ended with a JSON-RPC error.
+// a call whose context ended with a JSON-RPC error. A call whose client
+// sent a progress token gets progress notifications, as from an
+// [AgentTool]: the run is streamed ([enforce.Stream]), each attempt and
+// each part of the output completed is reported, and a reply whose
+// finished part already breaks the schema is stopped and re-asked.
 //
 // The handler is safe for concurrent calls when p is.
 func TaskTool(t Task, p provider.Provider) (*mcp.Tool, mcp.ToolHandler, error) {
@@ -88,7 +92,8 @@ func TaskTool(t Task, p provider.Provider) (*mcp.Tool, mcp.ToolHandler, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("mcpagentio: task %q: outputSchema: %w", t.Name, err)
 	}
-	e, err := enforce.New(output, t.Options...)
+	opts := append([]enforce.Option(nil), t.Options...)
+	e, err := enforce.New(output, opts...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("mcpagentio: task %q: %w", t.Name, err)
 	}
@@ -112,11 +117,31 @@ func TaskTool(t Task, p provider.Provider) (*mcp.Tool, mcp.ToolHandler, error) {
 		if err != nil {
 			return toolError(fmt.Errorf("mcpagentio: task %q: prompt: %w", name, err)), nil
 		}
-		res, err := e.Run(ctx, p, enforce.Request{System: system, Prompt: text, MaxTokens: maxTokens})
+		req2 := enforce.Request{System: system, Prompt: text, MaxTokens: maxTokens}
+		var res *enforce.Result
+		if pr := newProgress(ctx, req); pr != nil {
+			res, err = streamTask(ctx, p, output, opts, req2, pr)
+		} else {
+			res, err = e.Run(ctx, p, req2)
+		}
 		if err != nil {
 			return failed(ctx, err)
 		}
 		return structured(res.JSON), nil
 	}
 	return tool, handler, nil
+}
+
+// streamTask runs a task's call with its progress reported: streamed, with
+// an attempt hook of its own added to the task's options.
+func streamTask(ctx context.Context, p provider.Provider, output *schema.Schema, opts []enforce.Option, req enforce.Request, pr *progress) (*enforce.Result, error) {
+	e, err := enforce.New(output, append(opts[:len(opts):len(opts)], enforce.WithAttemptHook(pr.attempt))...)
+	if err != nil {
+		return nil, err
+	}
+	run := e.Stream(ctx, p, req)
+	for part := range run.Partials() {
+		pr.partial(part)
+	}
+	return run.Result()
 }
