@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -16,11 +17,16 @@ import (
 
 // session connects a client to server over in-memory transports.
 func session(ctx context.Context, server *mcp.Server) (*mcp.ClientSession, error) {
+	return sessionWith(ctx, server, nil)
+}
+
+// sessionWith is session with the client's options.
+func sessionWith(ctx context.Context, server *mcp.Server, opts *mcp.ClientOptions) (*mcp.ClientSession, error) {
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := server.Connect(ctx, st, nil); err != nil {
 		return nil, err
 	}
-	return mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1.0.0"}, nil).Connect(ctx, ct, nil)
+	return mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1.0.0"}, opts).Connect(ctx, ct, nil)
 }
 
 // lookupTool is a tool whose output must be an object with a severity.
@@ -138,6 +144,66 @@ func ExampleAgentTool() {
 
 // A client catching a server's output that breaks the tool's own schema,
 // with every violation and its path.
+// A call with a progress token is streamed: the client hears of each
+// attempt and of each part of the output as the model writes it.
+func ExampleAgentTool_progress() {
+	ctx := context.Background()
+	bp, err := blueprint.Parse([]byte(`{
+		"name": "reviewer",
+		"output_schema": {"type": "object", "properties": {"verdict": {"enum": ["approve", "reject"]}}, "required": ["verdict"]}
+	}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// The first reply is stopped at its verdict, before the rest is paid for.
+	model := providertest.New(
+		providertest.Chunked(6, `{"verdict": "maybe", "reasons": ["a long explanation the model was about to write"]}`),
+		providertest.Chunked(6, `{"verdict": "approve", "reasons": ["small", "tested"]}`),
+	)
+	tool, handler, err := mcpagentio.AgentTool(bp, model)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "agents", Version: "v1.0.0"}, nil)
+	server.AddTool(tool, handler)
+
+	progress := make(chan string, 100)
+	cs, err := sessionWith(ctx, server, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			progress <- req.Params.Message
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer cs.Close()
+
+	params := &mcp.CallToolParams{Name: "reviewer", Arguments: map[string]any{"prompt": "Review PR 42."}}
+	params.Meta = mcp.Meta{"progressToken": "review-42"}
+	res, err := mcpagentio.NewClient(cs).CallTool(ctx, params)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for msg := range progress {
+		fmt.Println(msg)
+		if strings.HasSuffix(msg, ": valid") {
+			break
+		}
+	}
+	out, _ := json.Marshal(res.StructuredContent)
+	fmt.Println(string(out))
+	// Output:
+	// attempt 1: invalid, stopped early: 1 violation, $.verdict: 'maybe' is not one of ['approve', 'reject']
+	// attempt 2: writing $
+	// attempt 2: writing $.reasons
+	// attempt 2: valid
+	// {"reasons":["small","tested"],"verdict":"approve"}
+}
+
 func ExampleClient_CallTool() {
 	ctx := context.Background()
 	server := mcp.NewServer(&mcp.Implementation{Name: "unchecked", Version: "v1.0.0"}, nil)
