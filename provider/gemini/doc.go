@@ -51,8 +51,9 @@
 // then sends its error object instead of an event, possibly over several
 // lines), ends the sequence with the *provider.Error that Generate would
 // give; a stream that stops before a finish reason is read as cut off
-// (provider.Collect reports a truncated reply). Leaving the range loop
-// closes the connection.
+// (provider.Collect reports a truncated reply), and a dropped connection
+// is an error matching io.ErrUnexpectedEOF. Leaving the range loop closes
+// the connection.
 //
 // # Stop reasons and usage
 //

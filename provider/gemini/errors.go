@@ -136,7 +136,7 @@ func (t errorBodies) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	if resp.StatusCode < 400 {
 		if isStream(r) && resp.Body != nil {
-			resp.Body = newEventBody(resp.Body)
+			resp.Body = newEventBody(resp.Body, streamFailureOf(r.Context()))
 		}
 		return resp, nil
 	}

@@ -1,11 +1,16 @@
 package gemini
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"sync"
+
+	"github.com/agentio/agentio/internal/httpstream"
+	"github.com/agentio/agentio/internal/lines"
 )
 
 // isStream reports whether r asks for a streamed reply
@@ -28,20 +33,60 @@ func isStream(r *http.Request) bool {
 //     error instead of an empty response.
 //   - Comments (":" lines, a proxy's keep-alives) and the event, id and
 //     retry fields, which Gemini does not send, are dropped.
-//   - A read error (a cut connection, a cancelled request) ends the body
-//     as its end would: the SDK only logs such an error, and Stream reads a
-//     reply without a finish reason as cut off and checks its context.
+//   - A read error (a dropped connection, a cancelled request, a line
+//     longer than [httpstream.MaxLine]) ends the body as its end would, for
+//     the SDK only logs such an error; the error is kept in the request's
+//     [streamFailure], where Stream finds it.
 type eventBody struct {
-	src  *bufio.Reader
-	body io.Closer
-	out  []byte // read from src, not yet from the body
-	obj  []byte // the lines of a JSON object being joined
-	end  bool   // src ended
+	src     *lines.Reader
+	body    io.Closer
+	failure *streamFailure // where a read error goes; nil to drop it
+	out     []byte         // read from src, not yet from the body
+	obj     []byte         // the lines of a JSON object being joined
+	end     bool           // src ended
 }
 
-// newEventBody returns an eventBody reading body.
-func newEventBody(body io.ReadCloser) *eventBody {
-	return &eventBody{src: bufio.NewReader(body), body: body}
+// newEventBody returns an eventBody reading body, which keeps a read error
+// in failure when it is not nil.
+func newEventBody(body io.ReadCloser, failure *streamFailure) *eventBody {
+	return &eventBody{src: lines.NewReader(body, httpstream.MaxLine), body: body, failure: failure}
+}
+
+// A streamFailure holds the error that ended the read of a streamed body:
+// the SDK does not report it, and Stream, which puts one in the request's
+// context ([withStreamFailure]), ends the sequence with it.
+type streamFailure struct {
+	mu  sync.Mutex
+	err error
+}
+
+// set keeps err, unless an error is kept already.
+func (f *streamFailure) set(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
+}
+
+// get returns the error kept, or nil.
+func (f *streamFailure) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
+type streamFailureKey struct{}
+
+// withStreamFailure returns ctx carrying f, for the transport to find.
+func withStreamFailure(ctx context.Context, f *streamFailure) context.Context {
+	return context.WithValue(ctx, streamFailureKey{}, f)
+}
+
+// streamFailureOf returns the streamFailure ctx carries, or nil.
+func streamFailureOf(ctx context.Context) *streamFailure {
+	f, _ := ctx.Value(streamFailureKey{}).(*streamFailure)
+	return f
 }
 
 // Read reads the mended stream.
@@ -62,13 +107,19 @@ func (b *eventBody) Close() error { return b.body.Close() }
 
 // fill reads the next line.
 func (b *eventBody) fill() {
-	line, err := b.src.ReadBytes('\n')
+	line, err := b.src.Next()
+	if err == nil {
+		line = append(line, '\n') // a last line without an end stays so
+	}
 	if len(line) > 0 {
 		b.line(line)
 	}
 	if err != nil {
 		b.flush()
 		b.end = true
+		if !errors.Is(err, io.EOF) && b.failure != nil {
+			b.failure.set(err)
+		}
 	}
 }
 

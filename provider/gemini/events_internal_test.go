@@ -10,22 +10,28 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/internal/httpstream"
+	"github.com/agentio/agentio/internal/lines"
 )
 
-// readEvents reads body through an eventBody, a few bytes at a time.
+// readEvents reads body through an eventBody, a few bytes at a time. Line
+// ends come out as \n.
 func readEvents(t testing.TB, body string) string {
 	t.Helper()
-	out, err := io.ReadAll(iotest.OneByteReader(newEventBody(io.NopCloser(strings.NewReader(body)))))
+	out, err := io.ReadAll(iotest.OneByteReader(newEventBody(io.NopCloser(strings.NewReader(body)), nil)))
 	require.NoError(t, err)
 	return string(out)
 }
 
 func TestEventBody(t *testing.T) {
-	event := `data: {"candidates":[{"content":{"parts":[{"text":"{"}]}}]}` + "\r\n\r\n"
+	data := `data: {"candidates":[{"content":{"parts":[{"text":"{"}]}}]}`
+	event := data + "\n\n"
 	tests := []struct {
 		name, body, want string
 	}{
 		{name: "events pass", body: event + event, want: event + event},
+		{name: "CRLF line ends", body: data + "\r\n\r\n" + data + "\r\n\r\n", want: event + event},
 		{name: "no final line end", body: event + `data: {}`, want: event + `data: {}`},
 		{name: "error over lines", body: event + "{\n  \"error\": {\n    \"code\": 500\n  }\n}\n", want: event + `{"error":{"code":500}}` + "\n"},
 		{name: "error as an event", body: event + `data: {"error": {"code": 500}}` + "\r\n", want: event + `{"error": {"code": 500}}` + "\n"},
@@ -42,12 +48,28 @@ func TestEventBody(t *testing.T) {
 }
 
 // TestEventBodyReadError: a read error ends the body like its end, after
-// what came before it.
+// what came before it, and is kept for Stream; so is a line too long.
 func TestEventBodyReadError(t *testing.T) {
-	src := io.MultiReader(strings.NewReader("data: {}\n"), iotest.ErrReader(errors.New("connection reset")))
-	out, err := io.ReadAll(newEventBody(io.NopCloser(src)))
+	reset := errors.New("connection reset")
+	src := io.MultiReader(strings.NewReader("data: {}\n"), iotest.ErrReader(reset))
+	var failure streamFailure
+	out, err := io.ReadAll(newEventBody(io.NopCloser(src), &failure))
 	require.NoError(t, err)
 	assert.Equal(t, "data: {}\n", string(out))
+	assert.ErrorIs(t, failure.get(), reset)
+
+	long := strings.NewReader("data: {}\n\ndata: " + strings.Repeat("x", httpstream.MaxLine))
+	failure = streamFailure{}
+	out, err = io.ReadAll(newEventBody(io.NopCloser(long), &failure))
+	require.NoError(t, err)
+	assert.Equal(t, "data: {}\n\n", string(out), "the long line is not buffered")
+	assert.ErrorIs(t, failure.get(), lines.ErrTooLong)
+
+	// The end of the body is no failure.
+	failure = streamFailure{}
+	_, err = io.ReadAll(newEventBody(io.NopCloser(strings.NewReader("data: {}")), &failure))
+	require.NoError(t, err)
+	assert.NoError(t, failure.get())
 }
 
 // dataLines returns the trimmed lines of s that are events, leaving out

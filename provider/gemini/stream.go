@@ -20,11 +20,11 @@ var _ provider.Streamer = (*Provider)(nil)
 // the whole [provider.Response], equal to what Generate returns for the
 // same reply (finish reason, refusal, usage of the last event). A stream
 // that ends without a finish reason or a blocked prompt was cut off: the
-// sequence then ends without a Response and without an error. Unlike the
-// other adapters, which report a connection dropped mid-stream as an
-// error, this one reads it as cut off too: the SDK does not report the
-// error of a read, only logs it, so the clients [New] builds end the body
-// there instead.
+// sequence then ends without a Response and without an error. A connection
+// dropped mid-stream is a network failure, an error of kind other matching
+// io.ErrUnexpectedEOF, and so is a line longer than 8 MiB: the SDK only logs
+// the error of a read, so the clients [New] build keep it for Stream. With
+// a client of Options.Client, such a stream reads as cut off.
 //
 // A request the adapter cannot map, and API failures, before the reply (an
 // HTTP error status) or during it (an error object in the stream), end the
@@ -40,7 +40,8 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		next, stop := iter.Pull2(p.stream(ctx, contents, cfg))
+		var failure streamFailure
+		next, stop := iter.Pull2(p.stream(withStreamFailure(ctx, &failure), contents, cfg))
 		defer stop()
 		var acc accumulator
 		for {
@@ -63,6 +64,8 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 			yield(provider.Chunk{Response: response(acc.reply())}, nil)
 		case ctx.Err() != nil:
 			yield(provider.Chunk{}, classify(ctx.Err(), withSchema(cfg)))
+		case failure.get() != nil:
+			yield(provider.Chunk{}, classify(failure.get(), withSchema(cfg)))
 		}
 	}
 }

@@ -270,14 +270,12 @@ func stepProvider(t *testing.T, s *stepServer) *gemini.Provider {
 	return p
 }
 
-// TestStreamCutOff: a stream that ends without a finish reason, or whose
-// connection drops, yields no Response and no error; Collect reads it as
-// truncated.
+// TestStreamCutOff: a stream that ends without a finish reason yields no
+// Response and no error; Collect reads it as truncated.
 func TestStreamCutOff(t *testing.T) {
 	head := event(`[`+textPart(`{"title": "lo`)+`]`, "")
 	for name, p := range map[string]*gemini.Provider{
-		"ended":   newProvider(t, newWireServer(t, sse(head), sse(head))),
-		"dropped": stepProvider(t, newStepServer(t, step{events: []string{head}, cut: true}, step{events: []string{head}, cut: true})),
+		"ended": newProvider(t, newWireServer(t, sse(head), sse(head))),
 	} {
 		t.Run(name, func(t *testing.T) {
 			chunks, err := streamAll(p, userRequest())
@@ -292,6 +290,17 @@ func TestStreamCutOff(t *testing.T) {
 			assert.Equal(t, `{"title": "lo`, resp.Text)
 		})
 	}
+}
+
+// TestStreamConnectionDropped: a dropped connection is a network failure,
+// an error that matches io.ErrUnexpectedEOF, after the pieces that came.
+func TestStreamConnectionDropped(t *testing.T) {
+	head := event(`[`+textPart(`{"title": "lo`)+`]`, "")
+	p := stepProvider(t, newStepServer(t, step{events: []string{head}, cut: true}))
+	chunks, err := streamAll(p, userRequest())
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	assert.Equal(t, []provider.Chunk{{Text: `{"title": "lo`}}, chunks)
 }
 
 // TestStreamBreakClosesConnection: leaving the range loop ends the request
