@@ -77,8 +77,9 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 func readStream(_ *http.Response, body io.Reader, yield func(provider.Chunk, error) bool) error {
 	r := lines.NewReader(body, MaxStreamLine)
 	var (
-		reply chatResponse // the reply gathered, as Generate reads it
+		model string
 		text  strings.Builder
+		calls []chatToolCall
 	)
 	for {
 		line, err := r.Next()
@@ -98,14 +99,15 @@ func readStream(_ *http.Response, body io.Reader, yield func(provider.Chunk, err
 			yield(provider.Chunk{}, err)
 			return nil
 		}
-		if !pieces(c, &reply, &text, yield) {
+		if !pieces(c, &text, &calls, yield) {
 			return nil
 		}
 		if c.Model != "" {
-			reply.Model = c.Model
+			model = c.Model
 		}
 		if c.Done {
-			c.Model, c.Message.Content, c.Message.ToolCalls = reply.Model, text.String(), reply.Message.ToolCalls
+			// The reply gathered, as Generate reads it.
+			c.Model, c.Message.Content, c.Message.ToolCalls = model, text.String(), calls
 			yield(provider.Chunk{Response: mapResponse(c)}, nil)
 			return nil
 		}
@@ -116,8 +118,8 @@ func readStream(_ *http.Response, body io.Reader, yield func(provider.Chunk, err
 }
 
 // pieces yields the text and the tool calls of one line, gathering them
-// in reply and text, and reports whether to read on.
-func pieces(c *chatResponse, reply *chatResponse, text *strings.Builder, yield func(provider.Chunk, error) bool) bool {
+// in text and calls, and reports whether to read on.
+func pieces(c *chatResponse, text *strings.Builder, calls *[]chatToolCall, yield func(provider.Chunk, error) bool) bool {
 	if s := c.Message.Content; s != "" {
 		text.WriteString(s)
 		if !yield(provider.Chunk{Text: s}, nil) {
@@ -125,8 +127,8 @@ func pieces(c *chatResponse, reply *chatResponse, text *strings.Builder, yield f
 		}
 	}
 	for _, tc := range c.Message.ToolCalls {
-		i := len(reply.Message.ToolCalls)
-		reply.Message.ToolCalls = append(reply.Message.ToolCalls, tc)
+		i := len(*calls)
+		*calls = append(*calls, tc)
 		call := toolCall(tc, i)
 		d := &provider.ToolCallDelta{Index: i, ID: call.ID, Name: call.Name, Arguments: string(call.Arguments)}
 		if !yield(provider.Chunk{ToolCall: d}, nil) {
