@@ -42,13 +42,12 @@ func (n *notes) await(t *testing.T, want int) []*mcp.ProgressNotificationParams 
 	return append([]*mcp.ProgressNotificationParams(nil), n.list...)
 }
 
-// replies are a wrong reply, stopped at its verdict, and a valid one, both
-// streamed in small pieces.
+// replies are, twice, a wrong reply, stopped at its verdict when
+// streamed, and a valid one, both streamed in small pieces.
 func replies() *providertest.Provider {
-	return providertest.New(
-		providertest.Chunked(4, `{"verdict": "maybe", "reasons": ["the tests do not cover the new branch", "the name is unclear"]}`),
-		providertest.Chunked(4, `{"verdict": "approve", "reasons": ["small", "tested"]}`),
-	)
+	wrong := providertest.Chunked(4, `{"verdict": "maybe", "reasons": ["the tests do not cover the new branch", "the name is unclear"]}`)
+	valid := providertest.Chunked(4, `{"verdict": "approve", "reasons": ["small", "tested"]}`)
+	return providertest.New(wrong, valid, wrong, valid)
 }
 
 // wantProgress are the notifications of a call answered by replies.
@@ -75,41 +74,39 @@ func checkProgress(t *testing.T, got []*mcp.ProgressNotificationParams) {
 	assert.Nil(t, got[0].Meta[mcpagentio.PartialMetaKey], "an attempt carries no value")
 }
 
+// checkToolProgress serves tool, calls it twice with args, first without
+// a progress token, then with one, and checks what its client heard: the
+// notifications of the second call only, and a stream for it only.
+func checkToolProgress(t *testing.T, tl *mcp.Tool, h mcp.ToolHandler, p *providertest.Provider, args map[string]any) {
+	t.Helper()
+	server := newServer()
+	server.AddTool(tl, h)
+	var n notes
+	c := mcpagentio.NewClient(connectWith(t, server, &mcp.ClientOptions{ProgressNotificationHandler: n.handle}))
+	for _, token := range []string{"", "tok-1"} {
+		params := &mcp.CallToolParams{Name: tl.Name, Arguments: args}
+		if token != "" {
+			params.Meta = mcp.Meta{"progressToken": token} // SetProgressToken drops a token into a nil Meta
+		}
+		res, err := c.CallTool(context.Background(), params)
+		require.NoError(t, err)
+		require.False(t, res.IsError)
+		assert.JSONEq(t, `{"verdict": "approve", "reasons": ["small", "tested"]}`, structuredJSON(t, res))
+	}
+	// A notification of the first call would come before the second's.
+	checkProgress(t, n.await(t, len(wantProgress)))
+	streamed := p.Streamed()
+	require.Len(t, streamed, 2, "only the call with a token streams")
+	assert.Less(t, streamed[0], 10, "the wrong reply was stopped at its verdict")
+}
+
 func TestAgentToolProgress(t *testing.T) {
 	bp, err := blueprint.Parse([]byte(reviewerAgent))
 	require.NoError(t, err)
 	p := replies()
 	tl, h, err := mcpagentio.AgentTool(bp, p)
 	require.NoError(t, err)
-	server := newServer()
-	server.AddTool(tl, h)
-	var n notes
-	c := mcpagentio.NewClient(connectWith(t, server, &mcp.ClientOptions{ProgressNotificationHandler: n.handle}))
-
-	params := &mcp.CallToolParams{Name: "reviewer", Arguments: map[string]any{"prompt": "Review PR 42.", "language": "Go"}}
-	params.Meta = mcp.Meta{"progressToken": "tok-1"} // SetProgressToken drops a token into a nil Meta
-	res, err := c.CallTool(context.Background(), params)
-	require.NoError(t, err)
-	require.False(t, res.IsError)
-	assert.JSONEq(t, `{"verdict": "approve", "reasons": ["small", "tested"]}`, structuredJSON(t, res))
-	checkProgress(t, n.await(t, len(wantProgress)))
-	streamed := p.Streamed()
-	require.Len(t, streamed, 2)
-	assert.Less(t, streamed[0], 10, "the wrong reply was stopped at its verdict")
-
-	// Without a progress token: no notification, and no stream.
-	p = replies()
-	tl, h, err = mcpagentio.AgentTool(bp, p)
-	require.NoError(t, err)
-	server = newServer()
-	server.AddTool(tl, h)
-	var none notes
-	c = mcpagentio.NewClient(connectWith(t, server, &mcp.ClientOptions{ProgressNotificationHandler: none.handle}))
-	res, err = c.CallTool(context.Background(), &mcp.CallToolParams{Name: "reviewer", Arguments: map[string]any{"prompt": "Review PR 42.", "language": "Go"}})
-	require.NoError(t, err)
-	require.False(t, res.IsError)
-	assert.Empty(t, p.Streamed())
-	assert.Empty(t, none.list)
+	checkToolProgress(t, tl, h, p, map[string]any{"prompt": "Review PR 42.", "language": "Go"})
 }
 
 func TestTaskToolProgress(t *testing.T) {
@@ -118,17 +115,5 @@ func TestTaskToolProgress(t *testing.T) {
 	p := replies()
 	tl, h, err := mcpagentio.TaskTool(mcpagentio.Task{Name: "review", Output: out}, p)
 	require.NoError(t, err)
-	server := newServer()
-	server.AddTool(tl, h)
-	var n notes
-	c := mcpagentio.NewClient(connectWith(t, server, &mcp.ClientOptions{ProgressNotificationHandler: n.handle}))
-
-	params := &mcp.CallToolParams{Name: "review", Arguments: map[string]any{"prompt": "Review PR 42."}}
-	params.Meta = mcp.Meta{"progressToken": "tok-1"} // SetProgressToken drops a token into a nil Meta
-	res, err := c.CallTool(context.Background(), params)
-	require.NoError(t, err)
-	require.False(t, res.IsError)
-	assert.JSONEq(t, `{"verdict": "approve", "reasons": ["small", "tested"]}`, structuredJSON(t, res))
-	checkProgress(t, n.await(t, len(wantProgress)))
-	assert.Len(t, p.Streamed(), 2)
+	checkToolProgress(t, tl, h, p, map[string]any{"prompt": "Review PR 42."})
 }
