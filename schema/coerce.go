@@ -44,7 +44,8 @@ const (
 	// no other member or property matches.
 	CoerceKeyMatch CoercionKind = "key_match"
 	// CoerceScalarToArray wraps a scalar in a one-element array where the
-	// schema wants an array whose items take that scalar.
+	// schema wants an array whose items take that scalar, and the scalar
+	// is not a string holding a JSON array (see [CoerceParseString]).
 	CoerceScalarToArray CoercionKind = "scalar_to_array"
 	// CoerceWrapRoot turns a bare root array into {"<name>": [...]} when
 	// the root schema is an object with exactly one required property and
@@ -139,6 +140,14 @@ func WithCoercions(kinds ...CoercionKind) CoerceOption {
 // a value that fits none is coerced only when exactly one alternative
 // accepts its coerced form. if/then/else and not are not used to guide it.
 //
+// Where kinds conflict, giving one value two readings (a one-element root
+// array unwrapped, or wrapped in the root object; "8" as a number, or as
+// an array of one string), each reading is coerced through and the one
+// whose result the schema accepts is taken. When both are accepted with
+// different results, or neither is, the value keeps its type: the schema
+// does not say which was meant. A string holding a JSON array is read as
+// that array ([CoerceParseString]), never as one item of another.
+//
 // v is a decoded JSON value; numbers may be float64 or json.Number (decode
 // with UseNumber to keep "5.0" apart from "5", which CoerceFloatToInteger
 // needs). The options are checked first: an unknown kind is an error
@@ -215,10 +224,15 @@ func (k *coercer) allows(kind CoercionKind) bool {
 // as they are.
 const maxCoerceDepth = 512
 
+// record notes a change of kind at the current path.
 func (k *coercer) record(kind CoercionKind, before, after any) {
-	segs := k.path
-	k.out = append(k.out, Coercion{Path: segs.jsonPath(), Pointer: segs.pointer(), Kind: kind,
-		Before: compactRepr(before), After: compactRepr(after)})
+	k.out = append(k.out, k.made(kind, before, after))
+}
+
+// made returns the record of a change of kind at the current path.
+func (k *coercer) made(kind CoercionKind, before, after any) Coercion {
+	return Coercion{Path: k.path.jsonPath(), Pointer: k.path.pointer(), Kind: kind,
+		Before: compactRepr(before), After: compactRepr(after)}
 }
 
 // compactRepr renders v as compact JSON cut to 200 bytes.
@@ -437,10 +451,22 @@ func (k *coercer) value(x any, ss schemaSet) (any, bool) {
 	}
 	_, isNumber := x.(json.Number)
 	if isNumber || (v.typed || v.hasEnum) && !v.fits(x) {
-		if y, ok := k.shape(x, v); ok {
+		y, ok, whole := k.reshape(x, v, ss)
+		if whole {
+			return y, true
+		}
+		if ok {
 			x, changed = y, true
 		}
 	}
+	y, ok := k.inside(x, v)
+	return y, changed || ok
+}
+
+// inside does what follows a value's reshaping: it matches a string to its
+// enum, and coerces the members of an object or the items of an array.
+func (k *coercer) inside(x any, v *view) (any, bool) {
+	changed := false
 	if _, isString := x.(string); isString && v.hasEnum {
 		if y, ok := k.enum(x, v); ok {
 			x, changed = y, true
@@ -459,13 +485,213 @@ func (k *coercer) value(x any, ss schemaSet) (any, bool) {
 	return x, changed
 }
 
+// A reading is one way to give a value the type its schema wants: the
+// value so read, and the coercions that read it so.
+type reading struct {
+	value any
+	made  []Coercion
+}
+
+// reshape gives x the type v wants, when one reading of it does. With one
+// reading it returns that reading (ok). With more than one (a one-element
+// root array may be unwrapped or wrapped in the root object; "5" may be a
+// number or a one-element array), each is carried through the rest of the
+// coercion, and the one whose result fits the schemas ss is returned
+// complete (whole); when several fit with different results, or none
+// fits, x is not reshaped at all: the schema does not say which is meant.
+func (k *coercer) reshape(x any, v *view, ss schemaSet) (y any, ok, whole bool) {
+	rs := k.readings(x, v)
+	switch len(rs) {
+	case 0:
+		return x, false, false
+	case 1:
+		k.out = append(k.out, rs[0].made...)
+		return rs[0].value, true, false
+	}
+	var (
+		found bool
+		best  any
+		made  []Coercion
+	)
+	for _, r := range rs {
+		mark := len(k.out)
+		z, _ := k.inside(r.value, v)
+		rest := slices.Clone(k.out[mark:])
+		k.out = k.out[:mark]
+		if !k.acceptsAll(z, ss) {
+			continue
+		}
+		if found {
+			if !equal(best, z) {
+				return x, false, false // two readings fit: no guess
+			}
+			continue
+		}
+		found, best, made = true, z, append(slices.Clone(r.made), rest...)
+	}
+	if !found {
+		return x, false, false
+	}
+	k.out = append(k.out, made...)
+	return best, true, true
+}
+
+// acceptsAll reports whether x is valid against every schema of ss.
+func (k *coercer) acceptsAll(x any, ss schemaSet) bool {
+	if ss.one != nil && !k.accepts(x, ss.one) {
+		return false
+	}
+	for _, s := range ss.more {
+		if !k.accepts(x, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// numberLiteral is a JSON number, the only form a string may hold to be
+// read as one.
+var numberLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// maxReshape is the most steps one reading takes: a list quoted in a
+// string, whose one item is a number written as a string, is three.
+const maxReshape = 3
+
+// readings returns each way of giving x the type v wants: one step that
+// changes its type (a JSON value inside a string, a one-element array's
+// element, a number or boolean in a string, a scalar in an array, a bare
+// root array in its object), or a chain of such steps of different kinds
+// when one alone does not get there, and a float with a zero fraction
+// written as an integer. The readings are not recorded: [coercer.reshape]
+// records the one it takes.
+func (k *coercer) readings(x any, v *view) []reading {
+	if v.fits(x) {
+		// Only a number that fits may still be reshaped: 5.0 where an
+		// integer is wanted.
+		if y, c, ok := k.integral(x, v); ok {
+			return []reading{{y, []Coercion{c}}}
+		}
+		return nil
+	}
+	var rs []reading
+	var chain func(r reading)
+	chain = func(r reading) {
+		for _, s := range k.steps(r.value, v) {
+			if slices.ContainsFunc(r.made, func(c Coercion) bool { return c.Kind == s.made[0].Kind }) {
+				continue
+			}
+			next := reading{s.value, append(slices.Clone(r.made), s.made...)}
+			switch {
+			case v.fits(next.value):
+				if y, c, ok := k.integral(next.value, v); ok {
+					next = reading{y, append(next.made, c)}
+				}
+				rs = append(rs, next)
+			case len(next.made) < maxReshape:
+				chain(next)
+			}
+		}
+	}
+	chain(reading{value: x})
+	if y, c, ok := k.integral(x, v); ok && v.fits(y) {
+		rs = append(rs, reading{y, []Coercion{c}})
+	}
+	return rs
+}
+
+// steps returns each one-step change of x's type towards what v wants.
+func (k *coercer) steps(x any, v *view) []reading {
+	var rs []reading
+	one := func(kind CoercionKind, y any) {
+		rs = append(rs, reading{y, []Coercion{k.made(kind, x, y)}})
+	}
+	switch x := x.(type) {
+	case string:
+		if y, ok := k.parsed(x, v); ok {
+			one(CoerceParseString, y)
+		}
+		if y, c, ok := k.scalar(x, v); ok {
+			rs = append(rs, reading{y, []Coercion{c}})
+		}
+	case []any:
+		if len(x) == 1 && k.allows(CoerceUnwrapArray) && !v.wants("array") {
+			one(CoerceUnwrapArray, x[0])
+		}
+		if len(k.path) == 0 && k.allows(CoerceWrapRoot) && v.wants("object") {
+			if name, ok := k.onlyRequiredArray(v); ok {
+				one(CoerceWrapRoot, map[string]any{name: x})
+			}
+		}
+	}
+	if k.allows(CoerceScalarToArray) && v.wants("array") {
+		switch x.(type) {
+		case string, bool, float64, json.Number:
+			// A string that holds a JSON array is that array, not the one
+			// item of another: the model wrote the array, then quoted it.
+			if s, ok := x.(string); ok {
+				if y, ok := k.parsed(s, v); ok && v.fits(y) {
+					break
+				}
+			}
+			if k.itemsTake(x, v) {
+				one(CoerceScalarToArray, []any{x})
+			}
+		}
+	}
+	return rs
+}
+
+// parsed returns the object or array s holds, where v wants one of them.
+func (k *coercer) parsed(s string, v *view) (any, bool) {
+	if !k.allows(CoerceParseString) || !v.wants("object") && !v.wants("array") {
+		return nil, false
+	}
+	return parseJSONString(s)
+}
+
+// scalar reads the string x as the number or boolean v wants, when it is
+// exactly such a literal.
+func (k *coercer) scalar(x any, v *view) (any, Coercion, bool) {
+	s, ok := x.(string)
+	if !ok {
+		return nil, Coercion{}, false
+	}
+	y, ok := k.fromString(s, v)
+	if !ok {
+		return nil, Coercion{}, false
+	}
+	kind := CoerceStringToNumber
+	if _, isBool := y.(bool); isBool {
+		kind = CoerceStringToBoolean
+	}
+	return y, k.made(kind, x, y), true
+}
+
+// integral writes the number x with a zero fraction as an integer where v
+// wants an integer and not any number.
+func (k *coercer) integral(x any, v *view) (any, Coercion, bool) {
+	n, ok := x.(json.Number)
+	if !ok || !k.allows(CoerceFloatToInteger) || !v.wants("integer") || v.wants("number") {
+		return nil, Coercion{}, false
+	}
+	y, ok := integerLiteral(n)
+	if !ok || y == n {
+		return nil, Coercion{}, false
+	}
+	return y, k.made(CoerceFloatToInteger, x, y), true
+}
+
 // alternative coerces x towards one of alts when it fits none as written
 // and exactly one accepts its coerced form.
 func (k *coercer) alternative(x any, alts []*jsonschema.Schema) (any, bool) {
+	var fit []*jsonschema.Schema
 	for _, s := range alts {
 		if k.accepts(x, s) {
-			return x, false
+			fit = append(fit, s)
 		}
+	}
+	if len(fit) > 0 {
+		return k.respell(x, fit)
 	}
 	var (
 		found bool
@@ -492,66 +718,34 @@ func (k *coercer) alternative(x any, alts []*jsonschema.Schema) (any, bool) {
 	return best, true
 }
 
-// numberLiteral is a JSON number, the only form a string may hold to be
-// read as one.
-var numberLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+// respell coerces x, which every schema of fit accepts as written, as
+// each of them would (5.0 written 5 where an integer is wanted), when they
+// all make the same change; else x stays as it is.
+func (k *coercer) respell(x any, fit []*jsonschema.Schema) (any, bool) {
+	var (
+		spelt any
+		recs  []Coercion
+	)
+	mark := len(k.out)
+	for i, s := range fit {
+		y, changed := k.value(x, schemaSet{one: s})
+		made := slices.Clone(k.out[mark:])
+		k.out = k.out[:mark]
+		if !changed || !k.accepts(y, s) || i > 0 && !sameJSON(y, spelt) {
+			return x, false
+		}
+		spelt, recs = y, made
+	}
+	k.out = append(k.out, recs...)
+	return spelt, true
+}
 
-// shape changes x's type to the one the schema wants: a JSON value inside
-// a string, a one-element array's element, a number or boolean in a
-// string, a float with a zero fraction, a scalar in an array, a bare root
-// array in its object.
-func (k *coercer) shape(x any, v *view) (any, bool) {
-	changed := false
-	if !v.fits(x) {
-		if s, ok := x.(string); ok && k.allows(CoerceParseString) && (v.wants("object") || v.wants("array")) {
-			if y, ok := parseJSONString(s); ok && v.fits(y) {
-				k.record(CoerceParseString, x, y)
-				x, changed = y, true
-			}
-		}
-	}
-	if !v.fits(x) {
-		if a, ok := x.([]any); ok && len(a) == 1 && k.allows(CoerceUnwrapArray) && !v.wants("array") {
-			if v.fits(a[0]) || k.scalarFits(a[0], v) {
-				k.record(CoerceUnwrapArray, x, a[0])
-				x, changed = a[0], true
-			}
-		}
-	}
-	if s, ok := x.(string); ok && !v.fits(x) {
-		if y, ok := k.fromString(s, v); ok {
-			kind := CoerceStringToNumber
-			if _, isBool := y.(bool); isBool {
-				kind = CoerceStringToBoolean
-			}
-			k.record(kind, x, y)
-			x, changed = y, true
-		}
-	}
-	if n, ok := x.(json.Number); ok && k.allows(CoerceFloatToInteger) && v.wants("integer") && !v.wants("number") {
-		if y, ok := integerLiteral(n); ok && y != n {
-			k.record(CoerceFloatToInteger, x, y)
-			x, changed = y, true
-		}
-	}
-	if !v.fits(x) && k.allows(CoerceScalarToArray) && v.wants("array") {
-		switch x.(type) {
-		case string, bool, float64, json.Number:
-			if k.itemsTake(x, v) {
-				y := []any{x}
-				k.record(CoerceScalarToArray, x, y)
-				x, changed = y, true
-			}
-		}
-	}
-	if a, ok := x.([]any); ok && len(k.path) == 0 && !v.fits(x) && k.allows(CoerceWrapRoot) && v.wants("object") {
-		if name, ok := k.onlyRequiredArray(v); ok {
-			y := map[string]any{name: a}
-			k.record(CoerceWrapRoot, x, y)
-			x, changed = y, true
-		}
-	}
-	return x, changed
+// sameJSON reports whether a and b encode to the same JSON, numbers
+// spelt alike.
+func sameJSON(a, b any) bool {
+	da, errA := json.Marshal(a)
+	db, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(da, db)
 }
 
 // scalarFits reports whether the string s would fit v once read as a

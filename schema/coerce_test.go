@@ -45,6 +45,8 @@ func TestCoerce(t *testing.T) {
 		"answerText":{"type":"string"},
 		"meta":{"type":"object","properties":{"a":{"type":"integer"}}}
 	},"required":["severity"]}`
+	const answers = `{"type":"object","properties":{"answers":{"type":"array","items":{"type":"object",
+		"properties":{"answer":{"type":"string"},"confidence":{"type":"integer"}},"required":["answer","confidence"]}}},"required":["answers"]}`
 	tests := []struct {
 		name   string
 		schema string
@@ -130,6 +132,25 @@ func TestCoerce(t *testing.T) {
 		{name: "two properties one loose form", schema: `{"type":"object","properties":{"a_b":{"type":"string"},"aB":{"type":"string"}},"required":["a_b"]}`, value: `{"AB":"x"}`},
 		{name: "two alternatives, two readings", schema: `{"anyOf":[{"type":"integer"},{"type":"array"}]}`, value: `"8"`},
 		{name: "two alternatives take different values", schema: `{"anyOf":[{"type":"integer"},{"type":"boolean"},{"type":"array","items":{"type":"string"}}]}`, value: `"true"`},
+		{name: "number or array, both readings fit", schema: `{"type":["number","array"],"items":{"type":"string"}}`, value: `"8"`},
+		{name: "unwrap or wrap root, both fit", schema: `{"type":"object","properties":{"xs":{"type":"array"}},"required":["xs"]}`, value: `[{"xs":[1]}]`},
+
+		// Readings that conflict, settled by which one makes the value fit.
+		{name: "one-element root array wrapped, not unwrapped", schema: answers,
+			value: `[{"answer":"x","confidence":4}]`, want: `{"answers":[{"answer":"x","confidence":4}]}`,
+			kinds: []schema.CoercionKind{schema.CoerceWrapRoot}, paths: []string{"$"}},
+		{name: "one-element root array wrapped, then its keys matched", schema: answers,
+			value: `[{"Answer":"x","Confidence":"4"}]`, want: `{"answers":[{"answer":"x","confidence":4}]}`,
+			kinds: []schema.CoercionKind{schema.CoerceWrapRoot, schema.CoerceKeyMatch, schema.CoerceKeyMatch, schema.CoerceStringToNumber},
+			paths: []string{"$", "$.answers[0].answer", "$.answers[0].confidence", "$.answers[0].confidence"}},
+		{name: "one-element root array unwrapped, not wrapped", schema: `{"type":"object","properties":{"xs":{"type":"array","items":{"type":"integer"}}},"required":["xs"]}`,
+			value: `[{"xs":[1]}]`, want: `{"xs":[1]}`, kinds: []schema.CoercionKind{schema.CoerceUnwrapArray}},
+		{name: "a string holding an array is that array, not its one item", schema: review, value: `{"severity":"high","tags":"[\"a\"]"}`,
+			want: `{"severity":"high","tags":["a"]}`, kinds: []schema.CoercionKind{schema.CoerceParseString}},
+		{name: "string read as the number that fits, not wrapped", schema: `{"type":["integer","array"],"items":{"type":"boolean"}}`, value: `"8"`,
+			want: `8`, kinds: []schema.CoercionKind{schema.CoerceStringToNumber}},
+		{name: "string wrapped where the number does not fit", schema: `{"type":["integer","array"],"minimum":10,"items":{"type":"string"}}`, value: `"8"`,
+			want: `["8"]`, kinds: []schema.CoercionKind{schema.CoerceScalarToArray}},
 		{name: "policy forbids the kind", schema: review, value: `{"severity":"high","line":"4"}`,
 			opts: []schema.CoerceOption{schema.WithCoercions(schema.CoerceEnumMatch)}},
 	}
