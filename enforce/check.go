@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,7 +59,8 @@ type checked struct {
 }
 
 // better reports whether c is closer to valid than d: it passed the schema
-// where d did not, else it has fewer violations, else it is longer (the real
+// where d did not, else it has fewer violations, else it passed as the
+// model wrote it where d needed coercion, else it is longer (the real
 // answer rather than an example).
 func (c *checked) better(d *checked) bool {
 	switch {
@@ -68,9 +70,17 @@ func (c *checked) better(d *checked) bool {
 		return c.schemaOK
 	case len(c.violations) != len(d.violations):
 		return len(c.violations) < len(d.violations)
+	case (len(c.coercions) == 0) != (len(d.coercions) == 0):
+		return len(c.coercions) == 0
 	default:
 		return len(c.json) > len(d.json)
 	}
+}
+
+// final reports whether no other candidate can be better than c: it is
+// valid as the model wrote it.
+func (c *checked) final() bool {
+	return c != nil && len(c.violations) == 0 && len(c.coercions) == 0
 }
 
 // check is Check, with the request that was sent and the time it was sent
@@ -190,21 +200,21 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *diale
 		if e.cfg.repair {
 			memo = map[string]schemaVerdict{}
 		}
-		cands, err := e.extract(out, e.validator(mode, d, memo))
+		cands, inner, err := e.extract(out, e.validator(mode, d, memo))
 		if err != nil && xerr == nil {
 			xerr = err
 		}
-		for _, cand := range cands {
-			c := e.try(ctx, *a, mode, d, cand, memo)
+		for i, cand := range cands {
+			c := e.try(ctx, *a, mode, d, cand, memo, i < inner)
 			c.output, c.call = out, i
 			if c.better(best) {
 				best = c
 			}
-			if len(c.violations) == 0 {
+			if c.final() {
 				break
 			}
 		}
-		if best != nil && len(best.violations) == 0 {
+		if best.final() {
 			break
 		}
 	}
@@ -240,15 +250,17 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *diale
 }
 
 // extract returns the JSON values found in out, best first, or why there
-// are none.
-func (e *Enforcer) extract(out string, valid func(json.RawMessage) bool) ([]extract.Candidate, error) {
+// are none. The candidates from index inner on are objects found inside
+// another candidate (an object in a list): they may be taken as written,
+// but are not coerced, as the list they are part of is.
+func (e *Enforcer) extract(out string, valid func(json.RawMessage) bool) (cands []extract.Candidate, inner int, err error) {
 	if !e.cfg.extraction {
 		trimmed := strings.TrimSpace(out)
 		if !json.Valid([]byte(trimmed)) {
-			return nil, &extract.ReplyError{Err: ErrNoJSON, Description: "the reply is not a JSON value", Offset: -1}
+			return nil, 0, &extract.ReplyError{Err: ErrNoJSON, Description: "the reply is not a JSON value", Offset: -1}
 		}
 		start := strings.Index(out, trimmed)
-		return []extract.Candidate{{JSON: []byte(trimmed), Start: start, End: start + len(trimmed), Source: extract.SourceWhole}}, nil
+		return []extract.Candidate{{JSON: []byte(trimmed), Start: start, End: start + len(trimmed), Source: extract.SourceWhole}}, 1, nil
 	}
 	x := e.extractOpts
 	if valid != nil {
@@ -261,25 +273,46 @@ func (e *Enforcer) extract(out string, valid func(json.RawMessage) bool) ([]extr
 	if e.cfg.strict {
 		c, err := extract.JSON(out, x.strict...)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		return []extract.Candidate{c}, nil
+		return []extract.Candidate{c}, 1, nil
 	}
-	if e.objectRoot {
+	switch {
+	case e.objectRoot && e.cfg.lenient:
+		// Coercion may make an object of an array (a bare list, a
+		// one-element array) or of a string: every value is offered, then
+		// the objects inside arrays, as strict mode would take them.
+		all := extract.Candidates(out, x.all...)
+		if cands := union(all, extract.Candidates(out, x.objects...)); len(cands) > 0 {
+			return cands, len(all), nil
+		}
+	case e.objectRoot:
 		// Values other than objects can never be valid: skip them, unless
 		// they are all there is (then they show the model what is wrong).
 		if cands := extract.Candidates(out, x.objects...); len(cands) > 0 {
-			return cands, nil
+			return cands, len(cands), nil
 		}
 	}
 	if cands := extract.Candidates(out, x.all...); len(cands) > 0 {
-		return cands, nil
+		return cands, len(cands), nil
 	}
-	_, err := extract.JSON(out, x.all...)
+	_, err = extract.JSON(out, x.all...)
 	if err == nil {
 		err = ErrNoJSON
 	}
-	return nil, err
+	return nil, 0, err
+}
+
+// union returns a followed by the candidates of b found at a place no
+// candidate of a was.
+func union(a, b []extract.Candidate) []extract.Candidate {
+	out := a
+	for _, c := range b {
+		if !slices.ContainsFunc(a, func(d extract.Candidate) bool { return d.Start == c.Start && d.End == c.End }) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // extractOptions are the extract options of an Enforcer's configuration,
@@ -305,8 +338,10 @@ func newExtractOptions(c config) extractOptions {
 }
 
 // try decodes one candidate, transforms it and validates it against the
-// schema and, when the schema accepts it, the validators.
-func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, cand extract.Candidate, memo map[string]schemaVerdict) *checked {
+// schema and, when the schema accepts it, the validators. In lenient mode
+// a value that fails is coerced when coercible: it is not part of another
+// candidate.
+func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, cand extract.Candidate, memo map[string]schemaVerdict, coercible bool) *checked {
 	c := &checked{cand: cand, json: cand.JSON}
 	sv, ok := memo[string(cand.JSON)]
 	if !ok {
@@ -318,7 +353,7 @@ func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, ca
 		return c
 	}
 	c.json, c.value, c.changes, c.wrappedIn, c.violations = sv.json, sv.value, sv.changes, sv.wrappedIn, sv.violations
-	if len(c.violations) > 0 && e.cfg.lenient && !cand.Truncated() {
+	if len(c.violations) > 0 && e.cfg.lenient && coercible && !cand.Truncated() {
 		e.coerce(c)
 	}
 	if len(c.violations) > 0 {

@@ -62,10 +62,12 @@
 // {"answer": ...}, a bare list into {"answers": [...]}) and validated
 // again, strictly; every change is listed in [Result.Coercions]. Lenient
 // mode never fills a missing property, turns prose into data, rounds,
-// clips, or accepts a cut-off reply. On the 67 near-miss replies of
-// testdata/lenient (TestLenientCorpus, one attempt each, repair on), strict
-// mode accepts 7 and lenient mode 39, each with the expected value, while
-// it keeps the 28 that must fail.
+// clips, or accepts a cut-off reply. Every value the reply holds is
+// offered to coercion (a bare list, a quoted object, a scalar), and a value
+// valid as the model wrote it is preferred to one that needed coercion. On
+// the 139 near-miss replies of testdata/lenient (TestLenientCorpus, one
+// attempt each, repair on), strict mode accepts 10 and lenient mode 88,
+// each with the expected value, while it keeps the 51 that must fail.
 //
 // # Streaming
 //

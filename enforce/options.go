@@ -255,6 +255,13 @@ func WithSchemaFallback(enabled bool) Option {
 // had to be completed because it was cut off is never accepted, lenient or
 // not ([OutcomeTruncated]).
 //
+// Every value the reply holds is offered to coercion, whatever the root's
+// type: a bare list or a quoted object may become the object the schema
+// wants. Among the values, one valid as written wins over one valid after
+// coercion, which wins over one that fails with fewer violations. An object
+// found inside a list is taken as written or not at all: the list is what
+// the model wrote.
+//
 // opts choose the coercions ([schema.WithCoercions]); none means
 // [schema.DefaultCoercions]. An unknown coercion is an error matching
 // [ErrInvalidOption], from [New] or the run.
