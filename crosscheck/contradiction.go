@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+
+	"github.com/agentio/agentio/internal/jsonpath"
 )
 
 // ErrInvalidRule is returned (wrapped, with the rule and the field at
@@ -293,7 +295,7 @@ func (r *compiledRule) check(outputs []Output) []Contradiction {
 // hasContainer reports whether the items path selects an empty list or
 // object in v: the output speaks of the items and raises none.
 func (r *compiledRule) hasContainer(v any) bool {
-	if len(r.items.steps) == 0 || r.items.steps[len(r.items.steps)-1].kind != stepAll {
+	if len(r.items.steps) == 0 || r.items.steps[len(r.items.steps)-1].Kind != jsonpath.KindAll {
 		return false
 	}
 	parent := &Path{steps: r.items.steps[:len(r.items.steps)-1]}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -281,17 +282,7 @@ func pointerOf(path string) string {
 	if err != nil {
 		return ""
 	}
-	var b strings.Builder
-	for _, st := range p.steps {
-		b.WriteByte('/')
-		switch st.kind {
-		case stepKey:
-			b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(st.key))
-		case stepIndex:
-			fmt.Fprint(&b, st.index)
-		}
-	}
-	return b.String()
+	return jsonpath.Pointer(p.steps)
 }
 
 func quoteValue(v any) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -111,8 +112,8 @@ func modelPaths(vs []schema.Violation, key string) []schema.Violation {
 	}
 	out := make([]schema.Violation, len(vs))
 	for i, v := range vs {
-		v.Path = "$." + key + strings.TrimPrefix(v.Path, "$")
-		v.Pointer = "/" + key + v.Pointer
+		v.Path = string(jsonpath.AppendKey([]byte("$"), key)) + strings.TrimPrefix(v.Path, "$")
+		v.Pointer = "/" + jsonpath.EscapeToken(key) + v.Pointer
 		out[i] = v
 	}
 	return out

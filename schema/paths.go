@@ -3,6 +3,8 @@ package schema
 import (
 	"strconv"
 	"strings"
+
+	"github.com/agentio/agentio/internal/jsonpath"
 )
 
 // A segment is one step of a location: an object member or an array index.
@@ -18,85 +20,40 @@ type segments []segment
 func (p *segments) push(s segment) { *p = append(*p, s) }
 func (p *segments) pop()           { *p = (*p)[:len(*p)-1] }
 
-// jsonPath renders the location JSONPath style: "$", "$.issues[0].severity",
-// "$['odd key']".
+// jsonPath renders the location in agentio's one path syntax
+// (internal/jsonpath): "$", "$.issues[0].severity", "$['odd key']".
 func (p segments) jsonPath() string {
-	var b strings.Builder
-	b.WriteByte('$')
+	b := make([]byte, 0, 16*len(p)+1)
+	b = append(b, '$')
 	for _, s := range p {
-		s.appendPath(&b)
+		b = jsonpath.AppendStep(b, s.step())
 	}
-	return b.String()
+	return string(b)
 }
 
 // pointer renders the location as a JSON Pointer: "", "/issues/0/severity".
 func (p segments) pointer() string {
-	var b strings.Builder
-	for _, s := range p {
-		s.appendPointer(&b)
+	path := make(jsonpath.Path, len(p))
+	for i, s := range p {
+		path[i] = s.step()
 	}
-	return b.String()
+	return jsonpath.Pointer(path)
 }
 
-func (s segment) appendPath(b *strings.Builder) {
-	if !s.isKey {
-		b.WriteByte('[')
-		b.WriteString(strconv.Itoa(s.index))
-		b.WriteByte(']')
-		return
+// step returns s as a step of internal/jsonpath.
+func (s segment) step() jsonpath.Step {
+	if s.isKey {
+		return jsonpath.Key(s.key)
 	}
-	if isPlainName(s.key) {
-		b.WriteByte('.')
-		b.WriteString(s.key)
-		return
-	}
-	b.WriteString("['")
-	for _, r := range s.key {
-		switch r {
-		case '\'', '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\n':
-			b.WriteString(`\n`)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteString("']")
+	return jsonpath.Index(s.index)
 }
-
-func (s segment) appendPointer(b *strings.Builder) {
-	b.WriteByte('/')
-	if !s.isKey {
-		b.WriteString(strconv.Itoa(s.index))
-		return
-	}
-	b.WriteString(escapePointer(s.key))
-}
-
-// The escapes of a JSON Pointer reference token (RFC 6901). A Replacer is
-// immutable and safe for concurrent use.
-var (
-	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
-	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
-)
 
 // escapePointer escapes a JSON Pointer reference token (RFC 6901).
-func escapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return pointerEscaper.Replace(s)
-}
+func escapePointer(s string) string { return jsonpath.EscapeToken(s) }
 
 // unescapePointer decodes the ~1 and ~0 escapes of a JSON Pointer
 // reference token.
-func unescapePointer(tok string) string {
-	if !strings.Contains(tok, "~") {
-		return tok
-	}
-	return pointerUnescaper.Replace(tok)
-}
+func unescapePointer(tok string) string { return jsonpath.UnescapeToken(tok) }
 
 // unescapeRefToken decodes one reference token of a $ref's fragment: the
 // percent-encoding of the URI fragment (a malformed escape stays as it is),
@@ -117,27 +74,6 @@ func unescapeRefToken(tok string) string {
 		tok = b.String()
 	}
 	return unescapePointer(tok)
-}
-
-// isPlainName reports whether key can follow a dot in a JSONPath: ASCII
-// letters, digits, '_' and '$', not starting with a digit.
-func isPlainName(key string) bool {
-	if key == "" {
-		return false
-	}
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c == '$':
-		case c >= '0' && c <= '9':
-			if i == 0 {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // An ipath is a location built while a pass descends (the diagnostic pass

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/agentio/agentio/blueprint"
+	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsonpos"
 	"github.com/agentio/agentio/schema"
 )
@@ -242,7 +243,7 @@ func (l *linter) blueprint(name string, data []byte) {
 	schemaFields := []string{"parameters_schema", "output_schema", "default_output_schema"}
 	for _, f := range schemaFields {
 		if raw, ok := top[f]; ok && string(raw) != "null" {
-			l.schema(name, data, "$."+f, f+": ")
+			l.schema(name, data, jsonpath.Path{jsonpath.Key(f)}.String(), f+": ")
 		}
 	}
 	if err == nil {
@@ -260,7 +261,11 @@ func (l *linter) blueprint(name string, data []byte) {
 		}
 		path := "$"
 		if fe.Field != "" {
-			path = "$." + fe.Field
+			var p jsonpath.Path // fe.Field is the dotted name of a field
+			for _, k := range strings.Split(fe.Field, ".") {
+				p = append(p, jsonpath.Key(k))
+			}
+			path = p.String()
 		}
 		l.add(name, data, path, "error", strings.TrimPrefix(fe.Error(), "blueprint: "))
 	}

@@ -1,0 +1,314 @@
+// Package jsonpath is the one syntax agentio writes and reads instance
+// locations in: violation paths, coercion and repair records, crosscheck
+// rules, lint positions and re-ask texts all go through it, so a path one
+// package writes is a path every other reads back to the same place.
+//
+// The syntax is the JSONPath subset agentio needs:
+//
+//	$                 the root
+//	$.name            a member whose name is ASCII letters, digits, '_'
+//	                  and '$' (not starting with a digit): $.$defs.item
+//	$['any name']     any other member name, quoted; \' \\ \n \r \t
+//	                  \uXXXX and \xHH escape what cannot stand raw
+//	$[3]              an element
+//	$[*]              every element or member (a pattern, see Parse)
+//
+// [Format] writes the quoted form for every name that is not plain, so
+// Parse(Format(p)) is p for every path, whatever its names hold: '$', '.',
+// quotes, brackets, control characters, invalid UTF-8. [Parse] also reads
+// what people write by hand: "-" in a dotted name ($.due-date) and
+// double-quoted names.
+package jsonpath
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// A Kind is what a [Step] selects.
+type Kind uint8
+
+// The kinds of step.
+const (
+	// KindKey is one member of an object, by name.
+	KindKey Kind = iota
+	// KindIndex is one element of an array, by index.
+	KindIndex
+	// KindAll is every element of an array or member of an object.
+	KindAll
+)
+
+// A Step is one step of a path.
+type Step struct {
+	Kind  Kind
+	Key   string // for KindKey
+	Index int    // for KindIndex, never negative
+}
+
+// Key returns the step to the member named k.
+func Key(k string) Step { return Step{Kind: KindKey, Key: k} }
+
+// Index returns the step to element i.
+func Index(i int) Step { return Step{Kind: KindIndex, Index: i} }
+
+// A Path is a location, root first; the empty Path is the root.
+type Path []Step
+
+// String returns p as [Format] writes it.
+func (p Path) String() string { return Format(p) }
+
+// Format writes p: "$", "$.issues[0].severity", "$['a$b']".
+func Format(p Path) string {
+	b := make([]byte, 0, 16*len(p)+1)
+	b = append(b, '$')
+	for _, s := range p {
+		b = AppendStep(b, s)
+	}
+	return string(b)
+}
+
+// AppendStep appends s as Format writes it to b.
+func AppendStep(b []byte, s Step) []byte {
+	switch s.Kind {
+	case KindIndex:
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(s.Index), 10)
+		return append(b, ']')
+	case KindAll:
+		return append(b, "[*]"...)
+	}
+	return AppendKey(b, s.Key)
+}
+
+// AppendKey appends the step to the member named k to b: ".k" when k is a
+// plain name, else "['k']" with the escapes Parse reads.
+func AppendKey(b []byte, k string) []byte {
+	if plain(k) {
+		b = append(b, '.')
+		return append(b, k...)
+	}
+	b = append(b, "['"...)
+	for i := 0; i < len(k); {
+		r, size := utf8.DecodeRuneInString(k[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b = append(b, `\x`...)
+			b = append(b, hex[k[i]>>4], hex[k[i]&0xf])
+		case r == '\'' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\r':
+			b = append(b, `\r`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case r < 0x20 || r == 0x7f:
+			b = append(b, `\u00`...)
+			b = append(b, hex[r>>4], hex[r&0xf])
+		default:
+			b = append(b, k[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, "']"...)
+}
+
+const hex = "0123456789abcdef"
+
+// plain reports whether k can follow a dot: ASCII letters, digits, '_'
+// and '$', not starting with a digit.
+func plain(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c == '$':
+		case c >= '0' && c <= '9':
+			if i == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// An Error is a path that does not parse: what was wanted, and where.
+type Error struct {
+	Path   string
+	Offset int // byte offset in Path
+	Reason string
+}
+
+// Error returns "invalid path <path> at byte <offset>: <reason>".
+func (e *Error) Error() string {
+	return fmt.Sprintf("invalid path %q at byte %d: %s", e.Path, e.Offset, e.Reason)
+}
+
+// Parse reads a path. "[*]" steps are read only when patterns is true (a
+// crosscheck rule); a location has none. The error is an [*Error].
+func Parse(s string, patterns bool) (Path, error) {
+	bad := func(at int, why string) error { return &Error{Path: s, Offset: at, Reason: why} }
+	if !strings.HasPrefix(s, "$") {
+		return nil, bad(0, "a path starts with $")
+	}
+	var p Path
+	i := 1
+	for i < len(s) {
+		switch s[i] {
+		case '.':
+			j := i + 1
+			for j < len(s) && nameByte(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				return nil, bad(i+1, "a member name after '.' (letters, digits, '_', '$', '-'; quote others as ['name'])")
+			}
+			p = append(p, Key(s[i+1:j]))
+			i = j
+		case '[':
+			if i+1 >= len(s) {
+				return nil, bad(i, "an unclosed [")
+			}
+			switch c := s[i+1]; {
+			case c == '*' && patterns:
+				if i+2 >= len(s) || s[i+2] != ']' {
+					return nil, bad(i+2, "] after *")
+				}
+				p = append(p, Step{Kind: KindAll})
+				i += 3
+			case c == '\'' || c == '"':
+				key, end, err := unquote(s, i+1)
+				if err != nil {
+					return nil, err
+				}
+				if end >= len(s) || s[end] != ']' {
+					return nil, bad(end, "] after a quoted member name")
+				}
+				p = append(p, Key(key))
+				i = end + 1
+			case c >= '0' && c <= '9':
+				j := i + 1
+				for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+					j++
+				}
+				n, err := strconv.Atoi(s[i+1 : j])
+				if err != nil || j >= len(s) || s[j] != ']' || (j-i > 2 && s[i+1] == '0') {
+					return nil, bad(i+1, "an index (a non-negative integer, no leading zero) closed by ]")
+				}
+				p = append(p, Index(n))
+				i = j + 1
+			case patterns:
+				return nil, bad(i+1, "an index, * or a quoted name after [")
+			default:
+				return nil, bad(i+1, "an index or a quoted name after [")
+			}
+		default:
+			return nil, bad(i, "'.' or '[' between steps")
+		}
+	}
+	return p, nil
+}
+
+// nameByte reports whether c may stand in a dotted name as Parse reads it.
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$' || c == '-'
+}
+
+// unquote reads the quoted name whose quote is s[i] and returns it and the
+// offset after its closing quote.
+func unquote(s string, i int) (string, int, error) {
+	q := s[i]
+	var b []byte
+	for j := i + 1; j < len(s); j++ {
+		c := s[j]
+		switch {
+		case c == q:
+			return string(b), j + 1, nil
+		case c != '\\':
+			b = append(b, c)
+			continue
+		}
+		if j+1 >= len(s) {
+			break
+		}
+		j++
+		switch e := s[j]; e {
+		case '\'', '"', '\\', '/':
+			b = append(b, e)
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'x':
+			n, ok := hexValue(s, j+1, 2)
+			if !ok {
+				return "", 0, &Error{Path: s, Offset: j - 1, Reason: `\x takes two hex digits`}
+			}
+			b = append(b, byte(n))
+			j += 2
+		case 'u':
+			n, ok := hexValue(s, j+1, 4)
+			if !ok {
+				return "", 0, &Error{Path: s, Offset: j - 1, Reason: `\u takes four hex digits`}
+			}
+			b = utf8.AppendRune(b, rune(n))
+			j += 4
+		default:
+			return "", 0, &Error{Path: s, Offset: j - 1, Reason: fmt.Sprintf(`unknown escape \%c`, e)}
+		}
+	}
+	return "", 0, &Error{Path: s, Offset: i, Reason: "an unclosed quoted member name"}
+}
+
+// hexValue reads n hex digits at s[i:].
+func hexValue(s string, i, n int) (uint64, bool) {
+	if i+n > len(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(s[i:i+n], 16, 32)
+	return v, err == nil
+}
+
+// Pointer returns p as a JSON Pointer (RFC 6901): "/issues/0/severity",
+// "" for the root. A KindAll step is written "*".
+func Pointer(p Path) string {
+	var b strings.Builder
+	for _, s := range p {
+		b.WriteByte('/')
+		switch s.Kind {
+		case KindIndex:
+			b.WriteString(strconv.Itoa(s.Index))
+		case KindAll:
+			b.WriteByte('*')
+		default:
+			b.WriteString(EscapeToken(s.Key))
+		}
+	}
+	return b.String()
+}
+
+// EscapeToken escapes a member name as a JSON Pointer reference token:
+// "~" as "~0", "/" as "~1".
+func EscapeToken(k string) string {
+	if !strings.ContainsAny(k, "~/") {
+		return k
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+}
+
+// UnescapeToken decodes the "~1" and "~0" escapes of a JSON Pointer
+// reference token.
+func UnescapeToken(tok string) string {
+	if !strings.Contains(tok, "~") {
+		return tok
+	}
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+}
