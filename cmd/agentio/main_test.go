@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/internal/wiretest"
+	"github.com/agentio/agentio/provider/wiretest"
 )
 
 // binary is the agentio command built for the tests.

@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/internal/streamtest"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/anthropic"
+	"github.com/agentio/agentio/provider/providertest"
 )
 
 func TestGenerateText(t *testing.T) {
@@ -318,7 +318,7 @@ func TestInvalidRequests(t *testing.T) {
 			p := newProvider(t, s)
 			_, err := p.Generate(context.Background(), tt.req)
 			assert.ErrorIs(t, err, provider.ErrInvalidRequest)
-			chunks, streamErr := streamtest.Chunks(p.Stream(context.Background(), tt.req))
+			chunks, streamErr := providertest.Chunks(p.Stream(context.Background(), tt.req))
 			assert.Equal(t, err, streamErr, "Stream refuses it as Generate does")
 			assert.Empty(t, chunks)
 			assert.Empty(t, s.Requests(), "nothing is sent")

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 
-	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/provider"
 )
 
@@ -143,5 +143,18 @@ func bodyMessage(body string) (message, errType string) {
 			return v.Message, ""
 		}
 	}
-	return clip.Ellipsis(strings.TrimSpace(body), maxErrorText), ""
+	return cut(strings.TrimSpace(body), maxErrorText), ""
+}
+
+// cut returns s cut to at most n bytes on a character boundary, with "…"
+// added when anything was cut. (Each adapter module keeps this copy: it is
+// smaller than a dependency on a shared package would be.)
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

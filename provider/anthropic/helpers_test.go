@@ -8,8 +8,8 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/internal/wiretest"
 	"github.com/agentio/agentio/provider/anthropic"
+	"github.com/agentio/agentio/provider/wiretest"
 )
 
 // The wire test server: the Messages API's wire format from a script (see

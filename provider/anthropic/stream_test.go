@@ -20,9 +20,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/enforce"
-	"github.com/agentio/agentio/internal/streamtest"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/anthropic"
+	"github.com/agentio/agentio/provider/providertest"
 )
 
 // event is one server-sent event of the Messages API's stream: its name
@@ -243,7 +243,7 @@ func TestStreamMatchesGenerate(t *testing.T) {
 			want, err := p.Generate(context.Background(), tt.req)
 			require.NoError(t, err)
 
-			chunks, err := streamtest.Chunks(p.Stream(context.Background(), tt.req))
+			chunks, err := providertest.Chunks(p.Stream(context.Background(), tt.req))
 			require.NoError(t, err)
 			require.NotEmpty(t, chunks)
 			last := chunks[len(chunks)-1]
@@ -300,7 +300,7 @@ func TestStreamTextPieces(t *testing.T) {
 		{Type: "tool_use", ID: "toolu_1", Name: "submit_result", Pieces: []string{`{"ok":`, `true}`}},
 	}, Stop: "tool_use"}
 	s := newWireServer(t, msg.streamed())
-	chunks, err := streamtest.Chunks(newProvider(t, s).Stream(context.Background(), toolRequest))
+	chunks, err := providertest.Chunks(newProvider(t, s).Stream(context.Background(), toolRequest))
 	require.NoError(t, err)
 	require.Len(t, chunks, 6)
 	assert.Equal(t, []provider.Chunk{
@@ -348,7 +348,7 @@ func TestStreamErrors(t *testing.T) {
 			p := newProvider(t, s)
 			_, genErr := p.Generate(context.Background(), req)
 			require.ErrorIs(t, genErr, tt.want)
-			chunks, err := streamtest.Chunks(p.Stream(context.Background(), req))
+			chunks, err := providertest.Chunks(p.Stream(context.Background(), req))
 			require.ErrorIs(t, err, tt.want)
 			assert.Empty(t, chunks)
 			sameError(t, genErr, err)
@@ -359,7 +359,7 @@ func TestStreamErrors(t *testing.T) {
 			s := newWireServer(t, wireReply{Status: tt.status, Body: apiError(tt.errTyp, tt.msg)}, sse(cut...))
 			p := newProvider(t, s)
 			_, genErr := p.Generate(context.Background(), req)
-			chunks, err := streamtest.Chunks(p.Stream(context.Background(), req))
+			chunks, err := providertest.Chunks(p.Stream(context.Background(), req))
 			require.ErrorIs(t, err, tt.want)
 			assert.Equal(t, []provider.Chunk{{Text: "Hel"}, {Text: "lo."}}, chunks, "the text before the error")
 			sameError(t, genErr, err)
@@ -436,7 +436,7 @@ func TestStreamConnectionDropped(t *testing.T) {
 	t.Cleanup(srv.Close)
 	p, err := anthropic.New(&anthropic.Options{Model: "claude-test", APIKey: "k", BaseURL: srv.URL})
 	require.NoError(t, err)
-	chunks, err := streamtest.Chunks(p.Stream(context.Background(), &provider.Request{Messages: reviewPrompt}))
+	chunks, err := providertest.Chunks(p.Stream(context.Background(), &provider.Request{Messages: reviewPrompt}))
 	assert.Equal(t, []provider.Chunk{{Text: "Hel"}, {Text: "lo "}}, chunks)
 	var pe *provider.Error
 	require.ErrorAs(t, err, &pe)
@@ -458,7 +458,7 @@ func TestStreamMalformedEvent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newWireServer(t, sse(start, tt.event))
-			_, err := streamtest.Chunks(newProvider(t, s).Stream(context.Background(), &provider.Request{Messages: reviewPrompt}))
+			_, err := providertest.Chunks(newProvider(t, s).Stream(context.Background(), &provider.Request{Messages: reviewPrompt}))
 			var pe *provider.Error
 			require.ErrorAs(t, err, &pe)
 			assert.Equal(t, provider.ErrorOther, pe.Kind)
@@ -679,7 +679,7 @@ func TestStreamEnforceStopsEarly(t *testing.T) {
 // *provider.Error, as in Generate.
 func TestStreamSDKErrorKept(t *testing.T) {
 	s := newWireServer(t, wireReply{Status: 529, Body: apiError("overloaded_error", "Overloaded")})
-	_, err := streamtest.Chunks(newProvider(t, s).Stream(context.Background(), &provider.Request{Messages: reviewPrompt}))
+	_, err := providertest.Chunks(newProvider(t, s).Stream(context.Background(), &provider.Request{Messages: reviewPrompt}))
 	var pe *provider.Error
 	require.ErrorAs(t, err, &pe)
 	assert.Error(t, errors.Unwrap(pe))

@@ -7,10 +7,10 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"google.golang.org/genai"
 
-	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/provider"
 )
 
@@ -41,7 +41,7 @@ func classify(err error, withSchema bool) error {
 		// ("502 Bad Gateway") here: not a code of the API's.
 		e.Code = apiErr.Status
 	}
-	e.Message = clip.Ellipsis(e.Message, maxErrorText)
+	e.Message = cut(e.Message, maxErrorText)
 	e.Kind = kindOf(apiErr.Code, e.Code, apiErr.Message, withSchema)
 	if e.Kind == provider.ErrorInvalidRequest && keyRejected(apiErr.Details) {
 		e.Kind = provider.ErrorAuth
@@ -184,10 +184,23 @@ func apiErrorBody(status int, body string) []byte {
 			msg = v.Error
 		}
 	}
-	msg = clip.Ellipsis(msg, maxErrorText)
+	msg = cut(msg, maxErrorText)
 	if msg == "" {
 		msg = http.StatusText(status)
 	}
 	out, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": msg}}) // an int and a string always marshal
 	return out
+}
+
+// cut returns s cut to at most n bytes on a character boundary, with "…"
+// added when anything was cut. (Each adapter module keeps this copy: it is
+// smaller than a dependency on a shared package would be.)
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

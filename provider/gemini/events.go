@@ -1,16 +1,13 @@
 package gemini
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"sync"
-
-	"github.com/agentio/agentio/internal/httpstream"
-	"github.com/agentio/agentio/internal/lines"
 )
 
 // isStream reports whether r asks for a streamed reply
@@ -34,11 +31,11 @@ func isStream(r *http.Request) bool {
 //   - Comments (":" lines, a proxy's keep-alives) and the event, id and
 //     retry fields, which Gemini does not send, are dropped.
 //   - A read error (a dropped connection, a cancelled request, a line
-//     longer than [httpstream.MaxLine]) ends the body as its end would, for
+//     longer than [maxLine]) ends the body as its end would, for
 //     the SDK only logs such an error; the error is kept in the request's
 //     [streamFailure], where Stream finds it.
 type eventBody struct {
-	src     *lines.Reader
+	src     *bufio.Scanner
 	body    io.Closer
 	failure *streamFailure // where a read error goes; nil to drop it
 	out     []byte         // read from src, not yet from the body
@@ -49,7 +46,30 @@ type eventBody struct {
 // newEventBody returns an eventBody reading body, which keeps a read error
 // in failure when it is not nil.
 func newEventBody(body io.ReadCloser, failure *streamFailure) *eventBody {
-	return &eventBody{src: lines.NewReader(body, httpstream.MaxLine), body: body, failure: failure}
+	return &eventBody{src: scanLines(body), body: body, failure: failure}
+}
+
+// maxLine bounds a line of a streamed reply, in bytes: a server that never
+// ends its line gets an error matching bufio.ErrTooLong.
+const maxLine = 8 << 20
+
+// scanLines returns a Scanner of r's lines, each with its end ("\n" or
+// "\r\n") when it has one, a line of more than maxLine bytes being an
+// error. (bufio.ScanLines would drop the end, which tells a last line cut
+// off from a whole one.)
+func scanLines(r io.Reader) *bufio.Scanner {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine+2)
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			return i + 1, data[:i+1], nil
+		}
+		if atEOF && len(data) > 0 {
+			return len(data), data, nil
+		}
+		return 0, nil, nil
+	})
+	return sc
 }
 
 // A streamFailure holds the error that ended the read of a streamed body:
@@ -107,19 +127,29 @@ func (b *eventBody) Close() error { return b.body.Close() }
 
 // fill reads the next line.
 func (b *eventBody) fill() {
-	line, err := b.src.Next()
-	if err == nil {
-		line = append(line, '\n') // a last line without an end stays so
-	}
-	if len(line) > 0 {
-		b.line(line)
-	}
-	if err != nil {
-		b.flush()
-		b.end = true
-		if !errors.Is(err, io.EOF) && b.failure != nil {
-			b.failure.set(err)
+	if b.src.Scan() {
+		raw := b.src.Bytes()
+		line := bytes.TrimSuffix(bytes.TrimSuffix(raw, []byte("\n")), []byte("\r"))
+		if len(line) > maxLine {
+			b.stop(bufio.ErrTooLong)
+			return
 		}
+		if len(line) < len(raw) {
+			line = append(line[:len(line):len(line)], '\n') // a last line without an end stays so
+		}
+		b.line(line)
+		return
+	}
+	b.stop(b.src.Err())
+}
+
+// stop ends the body after what was read, keeping err, a read error, for
+// Stream.
+func (b *eventBody) stop(err error) {
+	b.flush()
+	b.end = true
+	if err != nil && b.failure != nil {
+		b.failure.set(err)
 	}
 }
 

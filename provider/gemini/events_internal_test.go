@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -10,9 +11,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/agentio/agentio/internal/httpstream"
-	"github.com/agentio/agentio/internal/lines"
 )
 
 // readEvents reads body through an eventBody, a few bytes at a time. Line
@@ -58,12 +56,12 @@ func TestEventBodyReadError(t *testing.T) {
 	assert.Equal(t, "data: {}\n", string(out))
 	assert.ErrorIs(t, failure.get(), reset)
 
-	long := strings.NewReader("data: {}\n\ndata: " + strings.Repeat("x", httpstream.MaxLine))
+	long := strings.NewReader("data: {}\n\ndata: " + strings.Repeat("x", maxLine))
 	failure = streamFailure{}
 	out, err = io.ReadAll(newEventBody(io.NopCloser(long), &failure))
 	require.NoError(t, err)
 	assert.Equal(t, "data: {}\n\n", string(out), "the long line is not buffered")
-	assert.ErrorIs(t, failure.get(), lines.ErrTooLong)
+	assert.ErrorIs(t, failure.get(), bufio.ErrTooLong)
 
 	// The end of the body is no failure.
 	failure = streamFailure{}

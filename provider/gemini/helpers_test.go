@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/internal/wiretest"
 	"github.com/agentio/agentio/provider/gemini"
+	"github.com/agentio/agentio/provider/wiretest"
 )
 
 // The wire test server: the Gemini API's wire format from a script (see

@@ -15,9 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/enforce"
-	"github.com/agentio/agentio/internal/streamtest"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/gemini"
+	"github.com/agentio/agentio/provider/providertest"
 )
 
 // sse is a streamGenerateContent body: each event a data line ended by a
@@ -53,7 +53,7 @@ func userRequest() *provider.Request {
 
 // streamAll reads the whole reply p streams for req.
 func streamAll(p *gemini.Provider, req *provider.Request) ([]provider.Chunk, error) {
-	return streamtest.Chunks(p.Stream(context.Background(), req))
+	return providertest.Chunks(p.Stream(context.Background(), req))
 }
 
 const (

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentio/agentio/internal/streamtest"
 	"github.com/agentio/agentio/provider/ollama"
+	"github.com/agentio/agentio/provider/providertest"
 )
 
 // FuzzStream feeds any streamed body to Stream: it never panics, yields
@@ -27,6 +27,6 @@ func FuzzStream(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		streamtest.Check(t, p.Stream(context.Background(), request), p.Stream(context.Background(), request))
+		providertest.CheckStream(t, p.Stream(context.Background(), request), p.Stream(context.Background(), request))
 	})
 }

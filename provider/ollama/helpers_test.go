@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/internal/wiretest"
 	"github.com/agentio/agentio/provider/ollama"
+	"github.com/agentio/agentio/provider/wiretest"
 )
 
 // The wire test server: Ollama's wire format from a script (see

@@ -10,9 +10,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/agentio/agentio/internal/httpstream"
 	"github.com/agentio/agentio/internal/lines"
 	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/internal/httpstream"
 )
 
 var _ provider.Streamer = (*Provider)(nil)

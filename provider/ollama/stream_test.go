@@ -13,9 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/enforce"
-	"github.com/agentio/agentio/internal/streamtest"
+	"github.com/agentio/agentio/enforce/enforcetest"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/ollama"
+	"github.com/agentio/agentio/provider/providertest"
 )
 
 // line is one NDJSON line of a streamed reply, not the last, with the
@@ -119,7 +120,7 @@ func TestStreamEqualsGenerate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newWireServer(t, wireReply{Body: tt.whole}, tt.stream, tt.stream)
 			p := newProvider(t, s)
-			text, calls := streamtest.SameAsGenerate(t, p, tt.req)
+			text, calls := providertest.SameAsGenerate(t, p, tt.req)
 			assert.Equal(t, tt.text, text)
 			assert.Equal(t, tt.calls, calls)
 
@@ -178,7 +179,7 @@ func TestStreamErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newWireServer(t, tt.whole, tt.stream)
 			p := newProvider(t, s)
-			err := streamtest.SameError(t, p, tt.req)
+			err := providertest.SameError(t, p, tt.req)
 			if tt.kind != nil {
 				assert.ErrorIs(t, err, tt.kind)
 			}
@@ -188,7 +189,7 @@ func TestStreamErrors(t *testing.T) {
 	s := newWireServer(t)
 	p := newProvider(t, s)
 	for _, req := range []*provider.Request{nil, {MaxTokens: -1}} {
-		assert.ErrorIs(t, streamtest.SameError(t, p, req), provider.ErrInvalidRequest)
+		assert.ErrorIs(t, providertest.SameError(t, p, req), provider.ErrInvalidRequest)
 	}
 	assert.Empty(t, s.Requests())
 }
@@ -220,7 +221,7 @@ func TestStreamCutOff(t *testing.T) {
 func TestStreamConnectionDropped(t *testing.T) {
 	s := newWireServer(t, wireReply{Parts: []string{textLine(`{"title": `), textLine(`"lo`), `{"model":`}, Cut: true})
 	p := newProvider(t, s)
-	chunks, err := streamtest.Chunks(p.Stream(context.Background(), request))
+	chunks, err := providertest.Chunks(p.Stream(context.Background(), request))
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
 	assert.Equal(t, []provider.Chunk{{Text: `{"title": `}, {Text: `"lo`}}, chunks)
@@ -231,7 +232,7 @@ func TestStreamConnectionDropped(t *testing.T) {
 func TestStreamLineTooLong(t *testing.T) {
 	s := newWireServer(t, ndjson(textLine("a"), `{"model":"`+strings.Repeat("x", ollama.MaxStreamLine)))
 	p := newProvider(t, s)
-	chunks, err := streamtest.Chunks(p.Stream(context.Background(), request))
+	chunks, err := providertest.Chunks(p.Stream(context.Background(), request))
 	require.ErrorIs(t, err, ollama.ErrLineTooLong)
 	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
 	assert.Len(t, chunks, 1)
@@ -244,7 +245,7 @@ func TestStreamBreak(t *testing.T) {
 	reply.HoldAfter = 1
 	s := newWireServer(t, reply)
 	p := newProvider(t, s)
-	first, err := streamtest.First(p.Stream(context.Background(), request))
+	first, err := providertest.First(p.Stream(context.Background(), request))
 	require.NoError(t, err)
 	assert.Equal(t, "one", first.Text)
 	assert.True(t, s.AwaitCancel(), "the server saw the request cancelled")
@@ -257,7 +258,7 @@ func TestStreamCancelled(t *testing.T) {
 	reply.HoldAfter = 1
 	s := newWireServer(t, reply)
 	p := newProvider(t, s)
-	first, err := streamtest.CancelAfterFirst(func(ctx context.Context) iter.Seq2[provider.Chunk, error] { return p.Stream(ctx, request) })
+	first, err := providertest.CancelAfterFirst(func(ctx context.Context) iter.Seq2[provider.Chunk, error] { return p.Stream(ctx, request) })
 	assert.Equal(t, "one", first.Text)
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
@@ -285,14 +286,14 @@ func TestStreamThroughEnforce(t *testing.T) {
 	t.Run("valid", func(t *testing.T) {
 		whole := newWireServer(t, wireReply{Body: textChat(answer, "stop")})
 		s := newWireServer(t, ndjson(textLines(answer, 3)...))
-		streamtest.SameRun(t, newProvider(t, whole), newProvider(t, s), enforce.Request{Prompt: "Review."}, sch)
+		enforcetest.SameRun(t, newProvider(t, whole), newProvider(t, s), enforce.Request{Prompt: "Review."}, sch)
 	})
 
 	t.Run("wrong early", func(t *testing.T) {
 		wrong := ndjson(textLines(`{"severity": "critical", "title": "a long title the model would be paid to write"}`, 8)...)
 		wrong.HoldAfter = 4 // `{"severity": "critical", "title"` and no more
 		s := newWireServer(t, wrong, ndjson(textLines(answer, 5)...))
-		res := streamtest.StoppedEarly(t, newProvider(t, s), enforce.Request{Prompt: "Review."}, sch, "$.severity")
+		res := enforcetest.StoppedEarly(t, newProvider(t, s), enforce.Request{Prompt: "Review."}, sch, "$.severity")
 		assert.Equal(t, enforce.ModeNative, res.Mode)
 		assert.JSONEq(t, answer, string(res.JSON))
 		assert.True(t, s.AwaitCancel(), "the first reply was cancelled before its end")

@@ -10,8 +10,8 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
-	"github.com/agentio/agentio/internal/chatwire"
 	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/openaicompat"
 )
 
 // generateChat calls the Chat Completions API.
@@ -139,7 +139,7 @@ func chatResponseFormat(o *provider.OutputSpec) (sdk.ChatCompletionNewParamsResp
 		return f, nil
 	}
 	js := shared.ResponseFormatJSONSchemaJSONSchemaParam{
-		Name:   chatwire.OutputName(o.Name),
+		Name:   openaicompat.OutputName(o.Name),
 		Schema: json.RawMessage(o.Schema),
 	}
 	if o.Description != "" {
@@ -178,6 +178,6 @@ func chatResponse(out *sdk.ChatCompletion) (*provider.Response, error) {
 			resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{ID: c.ID, Name: c.Custom.Name, Arguments: args})
 		}
 	}
-	resp.StopReason = chatwire.StopReason(choice.FinishReason, resp)
+	resp.StopReason = openaicompat.StopReason(choice.FinishReason, resp)
 	return resp, nil
 }

@@ -7,13 +7,13 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/agentio/agentio/internal/chatwire"
-	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/openaicompat"
 )
 
 // maxErrorBody bounds the error body kept for classification;
@@ -39,7 +39,7 @@ func (r *recorder) middleware(req *http.Request, next option.MiddlewareNext) (*h
 		return res, err
 	}
 	r.status = res.StatusCode
-	r.requestID = chatwire.RequestID(res.Header)
+	r.requestID = openaicompat.RequestID(res.Header)
 	r.body = nil
 	if res.StatusCode >= 400 && res.Body != nil {
 		body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
@@ -75,7 +75,7 @@ func classify(err error, rec *recorder) error {
 			e.Message = strings.TrimSpace(apiErr.RawJSON())
 		}
 		if apiErr.Response != nil {
-			e.RequestID = chatwire.RequestID(apiErr.Response.Header)
+			e.RequestID = openaicompat.RequestID(apiErr.Response.Header)
 		}
 		e.Kind = kindOf(apiErr.StatusCode, apiErr.Param, e.Message)
 		return e
@@ -156,5 +156,18 @@ func bodyMessage(body []byte) (message, code string) {
 			return string(b), ""
 		}
 	}
-	return clip.Ellipsis(strings.TrimSpace(string(body)), maxErrorText), ""
+	return cut(strings.TrimSpace(string(body)), maxErrorText), ""
+}
+
+// cut returns s cut to at most n bytes on a character boundary, with "…"
+// added when anything was cut. (Each adapter module keeps this copy: it is
+// smaller than a dependency on a shared package would be.)
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/internal/wiretest"
 	"github.com/agentio/agentio/provider/openai"
+	"github.com/agentio/agentio/provider/wiretest"
 )
 
 // The wire test server: OpenAI's wire format from a script (see

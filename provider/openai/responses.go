@@ -11,8 +11,8 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 
-	"github.com/agentio/agentio/internal/chatwire"
 	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/openaicompat"
 )
 
 // generateResponses calls the Responses API. Nothing is stored on
@@ -77,7 +77,7 @@ func (p *Provider) responsesParams(req *provider.Request) (responses.ResponseNew
 		if o.Format == provider.FormatJSONObject {
 			params.Text.Format.OfJSONObject = &shared.ResponseFormatJSONObjectParam{}
 		} else {
-			js := responses.ResponseFormatTextJSONSchemaConfigParam{Name: chatwire.OutputName(o.Name)}
+			js := responses.ResponseFormatTextJSONSchemaConfigParam{Name: openaicompat.OutputName(o.Name)}
 			if o.Description != "" {
 				js.Description = param.NewOpt(o.Description)
 			}
@@ -161,9 +161,9 @@ func responsesResponse(out *responses.Response) *provider.Response {
 	case out.Status == responses.ResponseStatusIncomplete:
 		resp.StopReason = provider.StopLength
 	case out.Status == responses.ResponseStatusCompleted || out.Status == "":
-		resp.StopReason = chatwire.EndStop(resp, provider.StopEnd)
+		resp.StopReason = openaicompat.EndReason(resp, provider.StopEnd)
 	default: // failed, cancelled, ...
-		resp.StopReason = chatwire.EndStop(resp, provider.StopOther)
+		resp.StopReason = openaicompat.EndReason(resp, provider.StopOther)
 	}
 	u := out.Usage
 	resp.Usage = usage(u.InputTokens, u.OutputTokens, u.TotalTokens, u.InputTokensDetails.CachedTokens, u.OutputTokensDetails.ReasoningTokens)

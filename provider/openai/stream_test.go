@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/enforce"
-	"github.com/agentio/agentio/internal/streamtest"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/openai"
+	"github.com/agentio/agentio/provider/providertest"
 )
 
 // sse is a server-sent-events body of the given data lines, ended by
@@ -49,7 +49,7 @@ const usageChunk = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created
 
 // streamAll reads the whole reply p streams for req.
 func streamAll(p *openai.Provider, req *provider.Request) ([]provider.Chunk, error) {
-	return streamtest.Chunks(p.Stream(context.Background(), req))
+	return providertest.Chunks(p.Stream(context.Background(), req))
 }
 
 func TestStreamChat(t *testing.T) {

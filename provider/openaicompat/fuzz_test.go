@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentio/agentio/internal/streamtest"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/openaicompat"
+	"github.com/agentio/agentio/provider/providertest"
 )
 
 // bodyTransport answers every request with the status and body it holds.
@@ -68,6 +68,6 @@ func FuzzStream(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		streamtest.Check(t, p.Stream(context.Background(), request), p.Stream(context.Background(), request))
+		providertest.CheckStream(t, p.Stream(context.Background(), request), p.Stream(context.Background(), request))
 	})
 }

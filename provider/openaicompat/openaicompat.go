@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/agentio/agentio/internal/chatwire"
 	"github.com/agentio/agentio/provider"
 )
 
@@ -227,7 +226,7 @@ func (p *Provider) readFailure(res *http.Response, err error) *provider.Error {
 // failure classifies a reply with a failure status whose body is data.
 func (p *Provider) failure(res *http.Response, data []byte, req *provider.Request) error {
 	e := p.statusError(res.StatusCode, data, req.Output != nil || len(req.Tools) > 0)
-	e.RequestID = chatwire.RequestID(res.Header)
+	e.RequestID = RequestID(res.Header)
 	return e
 }
 
@@ -236,7 +235,7 @@ func (p *Provider) failure(res *http.Response, data []byte, req *provider.Reques
 func (p *Provider) fromReply(err error, res *http.Response) {
 	var pe *provider.Error
 	if errors.As(err, &pe) {
-		pe.StatusCode, pe.RequestID = res.StatusCode, chatwire.RequestID(res.Header)
+		pe.StatusCode, pe.RequestID = res.StatusCode, RequestID(res.Header)
 	}
 }
 

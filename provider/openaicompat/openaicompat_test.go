@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/enforce"
-	"github.com/agentio/agentio/internal/wiretest"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/openaicompat"
+	"github.com/agentio/agentio/provider/wiretest"
 	"github.com/agentio/agentio/schema"
 )
 

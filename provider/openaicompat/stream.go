@@ -9,11 +9,10 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/agentio/agentio/internal/chatwire"
-	"github.com/agentio/agentio/internal/httpstream"
 	"github.com/agentio/agentio/internal/lines"
 	"github.com/agentio/agentio/internal/sse"
 	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/internal/httpstream"
 )
 
 var _ provider.Streamer = (*Provider)(nil)
@@ -179,7 +178,7 @@ func (s *chatStream) event(ev sse.Event, yield func(provider.Chunk, error) bool)
 	text, err := contentText(d.Content)
 	if err != nil {
 		yield(provider.Chunk{}, &provider.Error{Kind: provider.ErrorOther, Provider: s.p.name, StatusCode: s.res.StatusCode,
-			RequestID: chatwire.RequestID(s.res.Header), Message: "the reply's content is neither text nor text parts", Err: err})
+			RequestID: RequestID(s.res.Header), Message: "the reply's content is neither text nor text parts", Err: err})
 		return false
 	}
 	s.refusal.WriteString(d.Refusal)

@@ -13,10 +13,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/enforce"
-	"github.com/agentio/agentio/internal/streamtest"
-	"github.com/agentio/agentio/internal/wiretest"
+	"github.com/agentio/agentio/enforce/enforcetest"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/openaicompat"
+	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/provider/wiretest"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -164,7 +165,7 @@ func TestStreamEqualsGenerate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newServer(t, wiretest.Reply{Body: tt.whole}, tt.stream, tt.stream)
 			p := newProvider(t, s, openaicompat.Options{})
-			text, calls := streamtest.SameAsGenerate(t, p, tt.req)
+			text, calls := providertest.SameAsGenerate(t, p, tt.req)
 			assert.Equal(t, tt.text, text)
 			assert.Equal(t, tt.calls, calls)
 
@@ -187,7 +188,7 @@ func TestStreamOmitUsage(t *testing.T) {
 	refusal := wiretest.Reply{Status: http.StatusBadRequest, Body: `{"error":{"message":"Unrecognized request argument supplied: stream_options","type":"invalid_request_error"}}`}
 	s := newServer(t, refusal, streamed(textChunk("ok"), chunk(`{}`, "stop")))
 	p := newProvider(t, s, openaicompat.Options{})
-	_, err := streamtest.Chunks(p.Stream(context.Background(), request))
+	_, err := providertest.Chunks(p.Stream(context.Background(), request))
 	require.ErrorIs(t, err, provider.ErrInvalidRequest)
 
 	p = newProvider(t, s, openaicompat.Options{OmitStreamUsage: true})
@@ -256,7 +257,7 @@ func TestStreamErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newServer(t, tt.whole, tt.stream)
 			p := newProvider(t, s, openaicompat.Options{})
-			err := streamtest.SameError(t, p, tt.req)
+			err := providertest.SameError(t, p, tt.req)
 			if tt.kind != nil {
 				assert.ErrorIs(t, err, tt.kind)
 			}
@@ -269,7 +270,7 @@ func TestStreamErrors(t *testing.T) {
 	s := newServer(t)
 	p := newProvider(t, s, openaicompat.Options{})
 	for _, req := range []*provider.Request{nil, {MaxTokens: -1}} {
-		assert.ErrorIs(t, streamtest.SameError(t, p, req), provider.ErrInvalidRequest)
+		assert.ErrorIs(t, providertest.SameError(t, p, req), provider.ErrInvalidRequest)
 	}
 	assert.Empty(t, s.Requests())
 }
@@ -301,7 +302,7 @@ func TestStreamCutOff(t *testing.T) {
 func TestStreamConnectionDropped(t *testing.T) {
 	s := newServer(t, wiretest.Reply{Parts: []string{event(textChunk(`{"title": `)), event(textChunk(`"lo`)), "data: {\"choi"}, Cut: true})
 	p := newProvider(t, s, openaicompat.Options{})
-	chunks, err := streamtest.Chunks(p.Stream(context.Background(), request))
+	chunks, err := providertest.Chunks(p.Stream(context.Background(), request))
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
 	assert.Equal(t, []provider.Chunk{{Text: `{"title": `}, {Text: `"lo`}}, chunks)
@@ -319,7 +320,7 @@ func TestStreamConnectionDropped(t *testing.T) {
 func TestStreamLineTooLong(t *testing.T) {
 	s := newServer(t, wiretest.Reply{Parts: []string{event(textChunk("a")), "data: " + strings.Repeat("x", openaicompat.MaxStreamLine+1)}})
 	p := newProvider(t, s, openaicompat.Options{})
-	chunks, err := streamtest.Chunks(p.Stream(context.Background(), request))
+	chunks, err := providertest.Chunks(p.Stream(context.Background(), request))
 	require.ErrorIs(t, err, openaicompat.ErrLineTooLong)
 	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
 	assert.Len(t, chunks, 1)
@@ -332,7 +333,7 @@ func TestStreamBreak(t *testing.T) {
 	reply.HoldAfter = 1
 	s := newServer(t, reply)
 	p := newProvider(t, s, openaicompat.Options{})
-	first, err := streamtest.First(p.Stream(context.Background(), request))
+	first, err := providertest.First(p.Stream(context.Background(), request))
 	require.NoError(t, err)
 	assert.Equal(t, "one", first.Text)
 	assert.True(t, s.AwaitCancel(), "the server saw the request cancelled")
@@ -345,7 +346,7 @@ func TestStreamCancelled(t *testing.T) {
 	reply.HoldAfter = 1
 	s := newServer(t, reply)
 	p := newProvider(t, s, openaicompat.Options{})
-	first, err := streamtest.CancelAfterFirst(func(ctx context.Context) iter.Seq2[provider.Chunk, error] { return p.Stream(ctx, request) })
+	first, err := providertest.CancelAfterFirst(func(ctx context.Context) iter.Seq2[provider.Chunk, error] { return p.Stream(ctx, request) })
 	assert.Equal(t, "one", first.Text)
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
@@ -373,7 +374,7 @@ func TestStreamThroughEnforce(t *testing.T) {
 	t.Run("valid", func(t *testing.T) {
 		whole := newServer(t, wiretest.Reply{Body: textCompletion(answer, "stop")})
 		s := newServer(t, streamed(append(pieces(answer, 3), chunk(`{}`, "stop"), usageChunk)...))
-		streamtest.SameRun(t, newProvider(t, whole, openaicompat.Options{}), newProvider(t, s, openaicompat.Options{}), enforce.Request{Prompt: "Review."}, sc)
+		enforcetest.SameRun(t, newProvider(t, whole, openaicompat.Options{}), newProvider(t, s, openaicompat.Options{}), enforce.Request{Prompt: "Review."}, sc)
 	})
 
 	t.Run("wrong early", func(t *testing.T) {
@@ -383,7 +384,7 @@ func TestStreamThroughEnforce(t *testing.T) {
 		p := newProvider(t, s, openaicompat.Options{})
 		// The openai dialect's strict mode keeps a native reply to the
 		// schema: prompt mode is where a wrong value streams in.
-		res := streamtest.StoppedEarly(t, p, enforce.Request{Prompt: "Review."}, sc, "$.severity", enforce.WithMode(enforce.ModePrompt))
+		res := enforcetest.StoppedEarly(t, p, enforce.Request{Prompt: "Review."}, sc, "$.severity", enforce.WithMode(enforce.ModePrompt))
 		assert.JSONEq(t, answer, string(res.JSON))
 		assert.True(t, s.AwaitCancel(), "the first reply was cancelled before its end")
 		assert.Len(t, s.Requests(), 2)

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/agentio/agentio/internal/chatwire"
 	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/provider"
 )
@@ -184,7 +183,7 @@ func (p *Provider) body(req *provider.Request, stream bool) ([]byte, error) {
 				return nil, p.invalid("output spec has no schema")
 			}
 			c.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: &jsonSchema{
-				Name: chatwire.OutputName(o.Name), Description: o.Description, Schema: o.Schema, Strict: o.Strict,
+				Name: OutputName(o.Name), Description: o.Description, Schema: o.Schema, Strict: o.Strict,
 			}}
 		case provider.FormatJSONObject:
 			c.ResponseFormat = &responseFormat{Type: "json_object"}
@@ -291,7 +290,7 @@ func (p *Provider) mapResponse(model string, msg *replyMessage, finish string, u
 		}
 		resp.ToolCalls = append(resp.ToolCalls, provider.ToolCall{ID: callID(tc.ID, i), Name: tc.Function.Name, Arguments: callArguments(tc.Function.Arguments)})
 	}
-	resp.StopReason = chatwire.StopReason(finish, resp)
+	resp.StopReason = StopReason(finish, resp)
 	return resp, nil
 }
 

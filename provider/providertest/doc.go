@@ -29,4 +29,14 @@
 // A call made after the last scripted reply fails with an [*ExhaustedError]
 // that says how many replies were scripted; the request is still recorded,
 // so the test can show what the extra call asked.
+//
+// # Testing an adapter
+//
+// The package is also the test kit for a [provider.Streamer] adapter, as
+// schema/registrytest is for a registry: [SameAsGenerate] and [SameError]
+// hold a stream to what Generate returns for the same reply, [First] and
+// [CancelAfterFirst] leave a stream early, and [CheckStream] asserts what
+// holds of any stream a fuzz test feeds an adapter. An HTTP adapter's
+// replies are scripted with package provider/wiretest; the checks that
+// need the enforcement loop are in package enforce/enforcetest.
 package providertest

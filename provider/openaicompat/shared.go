@@ -1,7 +1,8 @@
-// Package chatwire holds what the adapters for OpenAI's Chat Completions
-// wire format share, whether they speak it through the SDK
-// (provider/openai) or with net/http (provider/openaicompat).
-package chatwire
+package openaicompat
+
+// What the adapters for OpenAI's APIs share, whether they speak them with
+// net/http (this package) or through the SDK (provider/openai): the names,
+// headers and finish reasons of the wire format.
 
 import (
 	"net/http"
@@ -10,7 +11,8 @@ import (
 	"github.com/agentio/agentio/provider"
 )
 
-// DefaultOutputName names an output schema a request leaves unnamed.
+// DefaultOutputName names an output schema a request leaves unnamed, in a
+// response format.
 const DefaultOutputName = "output"
 
 // badNameChars are the characters OpenAI refuses in a response format name.
@@ -41,10 +43,10 @@ func RequestID(h http.Header) string {
 	return ""
 }
 
-// EndStop returns the stop reason of a reply the API reports as ended
+// EndReason returns the stop reason of a reply the API reports as ended
 // without a problem: OpenAI reports a refusal, and a call forced by a named
 // tool choice, that way too. plain is the reason for a plain reply.
-func EndStop(resp *provider.Response, plain provider.StopReason) provider.StopReason {
+func EndReason(resp *provider.Response, plain provider.StopReason) provider.StopReason {
 	switch {
 	case resp.Refusal != "":
 		return provider.StopRefusal
@@ -61,9 +63,9 @@ func EndStop(resp *provider.Response, plain provider.StopReason) provider.StopRe
 func StopReason(finish string, resp *provider.Response) provider.StopReason {
 	switch finish {
 	case "stop", "STOP", "end_turn":
-		return EndStop(resp, provider.StopEnd)
+		return EndReason(resp, provider.StopEnd)
 	case "":
-		return EndStop(resp, "")
+		return EndReason(resp, "")
 	case "length", "max_tokens":
 		return provider.StopLength
 	case "tool_calls", "function_call", "tool_use":

@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/internal/httpstream"
 	"github.com/agentio/agentio/internal/lines"
 	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/internal/httpstream"
 )
 
 // call is a Call answered with status and body, whose Read yields the

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/internal/wiretest"
+	"github.com/agentio/agentio/provider/wiretest"
 )
 
 func TestServer(t *testing.T) {

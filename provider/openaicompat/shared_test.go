@@ -1,4 +1,4 @@
-package chatwire
+package openaicompat_test
 
 import (
 	"net/http"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/openaicompat"
 )
 
 func TestOutputName(t *testing.T) {
@@ -19,15 +20,15 @@ func TestOutputName(t *testing.T) {
 		strings.Repeat("a", 70): strings.Repeat("a", 64),
 	}
 	for in, want := range tests {
-		assert.Equal(t, want, OutputName(in), in)
+		assert.Equal(t, want, openaicompat.OutputName(in), in)
 	}
 }
 
 func TestRequestID(t *testing.T) {
-	assert.Equal(t, "", RequestID(http.Header{}))
-	assert.Equal(t, "a", RequestID(http.Header{"X-Request-Id": {"a"}, "Request-Id": {"b"}}))
-	assert.Equal(t, "b", RequestID(http.Header{"Request-Id": {"b"}}))
-	assert.Equal(t, "c", RequestID(http.Header{"Openai-Request-Id": {"c"}}))
+	assert.Equal(t, "", openaicompat.RequestID(http.Header{}))
+	assert.Equal(t, "a", openaicompat.RequestID(http.Header{"X-Request-Id": {"a"}, "Request-Id": {"b"}}))
+	assert.Equal(t, "b", openaicompat.RequestID(http.Header{"Request-Id": {"b"}}))
+	assert.Equal(t, "c", openaicompat.RequestID(http.Header{"Openai-Request-Id": {"c"}}))
 }
 
 func TestStopReason(t *testing.T) {
@@ -52,6 +53,6 @@ func TestStopReason(t *testing.T) {
 		{"recitation", plain, provider.StopOther},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, StopReason(tt.finish, tt.resp), tt.finish)
+		assert.Equal(t, tt.want, openaicompat.StopReason(tt.finish, tt.resp), tt.finish)
 	}
 }
