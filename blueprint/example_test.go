@@ -196,7 +196,7 @@ func ExampleRun() {
 	// </agent-callback>
 }
 
-func ExampleWithPartials() {
+func ExampleRun_partials() {
 	bp, _ := blueprint.Load("testdata/agents/pr-reviewer")
 	p := providertest.New(
 		// A verdict that is not one of the enum: the reply is stopped there.
@@ -204,9 +204,9 @@ func ExampleWithPartials() {
 		providertest.Chunked(8, `{"verdict": "comment", "comments": [{"file": "a.go", "line": 3, "message": "typo"}], "summary": "One typo."}`),
 	)
 	r, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Review pull request 42."}, blueprint.RunSpec{},
-		blueprint.WithPartials(func(part enforce.Partial) {
+		blueprint.WithEnforceOptions(enforce.WithPartials(func(part enforce.Partial) {
 			fmt.Printf("attempt %d: %s open %v\n", part.Attempt, part.JSON, part.Open)
-		}))
+		})))
 	if err != nil {
 		fmt.Println(err)
 		return

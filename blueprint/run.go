@@ -24,7 +24,6 @@ type runConfig struct {
 	registry  schema.Registry
 	enforce   []enforce.Option
 	maxTokens int
-	partials  []func(enforce.Partial)
 }
 
 // WithRegistry sets the registry in which a run's named output schema
@@ -65,28 +64,6 @@ func WithMaxTokens(n int) Option {
 	}
 }
 
-// WithPartials streams the run: the reply is read while the model writes
-// it, fn receives each partial value as a part of it completes (as
-// [enforce.Streaming.Partials] yields them), and a reply whose finished
-// part can no longer be valid is stopped there and re-asked, without
-// waiting for its end. The outcome is the same as without the option. A
-// provider that does not stream (not a [provider.Streamer]) is called as
-// without the option: its replies arrive whole, with no partials. A
-// partial is never the result (see [enforce.Partial]): the last one comes
-// before the value is complete, and only Run's outcome says whether it is
-// valid. fn is called on the goroutine that called Run, and not at all in
-// a free-text run (no output schema). Several calls add up: each fn
-// receives every partial, in the order the options were given.
-func WithPartials(fn func(enforce.Partial)) Option {
-	return func(c *runConfig) error {
-		if fn == nil {
-			return fmt.Errorf("%w: nil partials function", ErrInvalidOption)
-		}
-		c.partials = append(c.partials, fn)
-		return nil
-	}
-}
-
 // Run is the one-call path for an orchestrator: it runs an autonomous
 // agent once, from its parameters to its [Result].
 //
@@ -95,8 +72,8 @@ func WithPartials(fn func(enforce.Partial)) Option {
 //  3. the user prompt by [Blueprint.Prompt], the system prompt by
 //     [Blueprint.Instructions];
 //  4. with an output schema, enforce.Run with the effective options (then
-//     the options of [WithEnforceOptions]), or enforce.Stream with
-//     [WithPartials]; the schema reaches the model as
+//     the options of [WithEnforceOptions]: enforce.WithPartials streams
+//     the run and shows its partial values); the schema reaches the model as
 //     the enforcement mode says (enforce.ModeAuto by default; pass
 //     enforce.WithMode(enforce.ModeSystem) for a system-prompt section as
 //     [Blueprint.SystemPrompt] renders it). The Result holds result_data.
@@ -149,18 +126,7 @@ func Run(ctx context.Context, b *Blueprint, p provider.Provider, params map[stri
 		return nil, err
 	}
 	req := enforce.Request{System: b.systemPrompt, Prompt: prompt, MaxTokens: cfg.maxTokens}
-	var er *enforce.Result
-	if cfg.partials != nil {
-		st := e.Stream(ctx, p, req)
-		for part := range st.Partials() {
-			for _, fn := range cfg.partials {
-				fn(part)
-			}
-		}
-		er, err = st.Result()
-	} else {
-		er, err = e.Run(ctx, p, req)
-	}
+	er, err := e.Run(ctx, p, req)
 	if err != nil {
 		return nil, err
 	}

@@ -274,8 +274,8 @@ func TestRunWithPartials(t *testing.T) {
 			}
 			var parts, again []enforce.Partial
 			r, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "Review PR 7."}, blueprint.RunSpec{},
-				blueprint.WithPartials(func(part enforce.Partial) { parts = append(parts, part) }),
-				blueprint.WithPartials(func(part enforce.Partial) { again = append(again, part) }))
+				blueprint.WithEnforceOptions(enforce.WithPartials(func(part enforce.Partial) { parts = append(parts, part) })),
+				blueprint.WithEnforceOptions(enforce.WithPartials(func(part enforce.Partial) { again = append(again, part) })))
 			require.NoError(t, err)
 			assert.Equal(t, parts, again, "every function gets every partial")
 			assert.JSONEq(t, valid, string(r.Data()))
@@ -314,7 +314,7 @@ func TestRunWithPartials(t *testing.T) {
 func TestRunWithPartialsNil(t *testing.T) {
 	bp := loadAgent(t, "pr-reviewer")
 	p := providertest.New()
-	_, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "x"}, blueprint.RunSpec{}, blueprint.WithPartials(nil))
-	require.ErrorIs(t, err, blueprint.ErrInvalidOption)
+	_, err := blueprint.Run(context.Background(), bp, p, map[string]any{"prompt": "x"}, blueprint.RunSpec{}, blueprint.WithEnforceOptions(enforce.WithPartials(nil)))
+	require.ErrorIs(t, err, enforce.ErrInvalidOption)
 	assert.Empty(t, p.Requests())
 }

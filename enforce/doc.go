@@ -71,14 +71,17 @@
 //
 // # Streaming
 //
-// Stream runs the same loop over a provider that streams (provider.Streamer)
-// and hands out Partial values as the reply is written: the complete members
-// so far, with Partial.Open naming what is still being written. Every part
+// [WithPartials] streams a run: over a provider that streams
+// (provider.Streamer), each reply is read as it is written, and the option's
+// function gets Partial values: the complete members so far, with
+// Partial.Open naming what is still being written. Every part
 // that completes is checked at once against the subschemas that certainly
 // apply to it (schema.Cursor); a part that can no longer become valid stops
 // the stream and is re-asked at once (Attempt.StoppedEarly), so a wrong
 // answer is not paid for to its end. The finished value gets Run's full
-// validation; a partial is never the result. TypedStream yields partial Ts.
+// validation; a partial is never the result. [WithTypedPartials] decodes
+// each partial into a T. The same option streams a blueprint run and the
+// MCP tools: there is one way to stream.
 //
 // # Step by step
 //

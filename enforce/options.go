@@ -49,6 +49,7 @@ type config struct {
 	raiseMaxTokens int
 	tokenBudget    int
 	lenient        bool
+	partials       []func(Partial)
 	coercions      []schema.CoerceOption
 }
 
@@ -240,6 +241,39 @@ func WithTokenBudget(tokens int) Option {
 func WithSchemaFallback(enabled bool) Option {
 	return func(c *config) error {
 		c.schemaFallback = enabled
+		return nil
+	}
+}
+
+// WithPartials streams the run: each attempt's reply is read while the
+// model writes it (when the provider is a [provider.Streamer]; another is
+// called as without the option, with no partials), and fn receives the
+// value each time a part of it completes, on the goroutine that called
+// Run. Partials of a re-asked attempt follow those of the failed one, with
+// a higher Partial.Attempt. Several calls add up: each fn receives every
+// partial, in the order the options were given. To stop a run from fn,
+// cancel the context it was given.
+//
+// While the reply streams in, every part of the value that completes (a
+// string, a number, an object, an array) is checked at once against the
+// parts of the schema that certainly apply to it (see schema.Cursor). When
+// a complete part can no longer become valid (a wrong enum value, a type
+// mismatch, a property the schema forbids, an item too many), the stream is
+// stopped and the model re-asked at once; the stopped attempt counts as an
+// attempt (Attempt.StoppedEarly). Parts are checked this way when the value
+// is the model's whole answer: in native and tool modes, and in prompt and
+// system modes when the value begins the reply or a fenced block; not
+// under [WithLenient], whose coercions may still mend a part; and not in
+// native or tool mode when the provider's dialect rewrites values (OpenAI's
+// strict mode, which constrains the output to the schema anyway). Whatever
+// was checked early, the complete output gets the full validation before
+// it is returned. A nil fn is an error matching [ErrInvalidOption].
+func WithPartials(fn func(Partial)) Option {
+	return func(c *config) error {
+		if fn == nil {
+			return fmt.Errorf("%w: WithPartials: nil function", ErrInvalidOption)
+		}
+		c.partials = append(c.partials, fn)
 		return nil
 	}
 }

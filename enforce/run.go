@@ -25,6 +25,12 @@ import (
 // usage so far; before (a bad option, an empty request, a mode the provider
 // lacks, matching [ErrInvalidOption] or [ErrInvalidRequest]) it returns nil.
 //
+// With [WithPartials] and a provider that streams ([provider.Streamer]),
+// each reply is read as it arrives: the functions see the value as each
+// part of it completes, and a reply whose complete part can no longer be
+// valid is stopped there and re-asked at once. The outcome is the same as
+// without the option.
+//
 // Run is safe for concurrent use with the same schema and provider.
 // Validators and hooks run on the caller's goroutine. Each call prepares s
 // anew (the prompt text and, in native and tool modes, the conversion to the
@@ -44,6 +50,9 @@ func (e *Enforcer) Run(ctx context.Context, p provider.Provider, req Request) (*
 	if p == nil {
 		return nil, fmt.Errorf("%w: nil provider", ErrInvalidRequest)
 	}
+	if s, ok := p.(provider.Streamer); ok && len(e.cfg.partials) > 0 {
+		return e.stream(ctx, s, req)
+	}
 	return e.loop(ctx, p, req, func(ctx context.Context, call *provider.Request, _ State) (*provider.Response, *stopped, error) {
 		resp, err := p.Generate(ctx, call)
 		return resp, nil, err
@@ -56,7 +65,7 @@ func (e *Enforcer) Run(ctx context.Context, p provider.Provider, req Request) (*
 // the reply so far and why it stopped.
 type caller func(ctx context.Context, call *provider.Request, st State) (*provider.Response, *stopped, error)
 
-// loop is the enforcement loop of Run and Stream: call makes each attempt.
+// loop is the enforcement loop, whole or streamed: call makes each attempt.
 func (e *Enforcer) loop(ctx context.Context, p provider.Provider, req Request, call caller) (*Result, error) {
 	caps := p.Capabilities()
 	first, st, err := e.Start(req, caps)

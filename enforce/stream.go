@@ -3,23 +3,16 @@ package enforce
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"iter"
 
 	"github.com/agentio/agentio/extract"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/schema"
 )
 
-// ErrStopped matches the error of a streamed run that the caller stopped by
-// leaving the range loop over [Streaming.Partials] before the run ended.
-var ErrStopped = errors.New("enforce: stream stopped by the caller")
-
 // A Partial is the value a model is writing, as far as it is complete: a
-// snapshot taken while the reply streams in. It is never the result: the
-// model may still change its mind, and only [Streaming.Result] says whether
-// the output is valid.
+// snapshot taken while the reply streams in (see [WithPartials]). It is
+// never the result: the model may still change its mind, and only what
+// [Run] returns says whether the output is valid.
 type Partial struct {
 	// Attempt is the attempt the value belongs to, from 1. A partial of a
 	// later attempt replaces every earlier one: the earlier attempt failed
@@ -37,108 +30,17 @@ type Partial struct {
 	Open []string
 }
 
-// Stream runs the loop of [Run] over a provider that streams its replies
-// ([provider.Streamer]; any other provider is called with Generate and
-// gives no partials): the same modes, options, failure classes and
-// re-asks, with the reply read as it arrives.
-//
-// While the reply streams in, every part of the value that completes (a
-// string, a number, an object, an array) is checked at once against the
-// parts of the schema that certainly apply to it (see schema.Cursor). When
-// a complete part can no longer become valid (a wrong enum value, a type
-// mismatch, a property the schema forbids, an item too many), the stream is
-// stopped and the model re-asked at once; the stopped attempt counts as an
-// attempt (Attempt.StoppedEarly). Parts are checked this way when the value
-// is the model's whole answer: in native and tool modes, and in prompt and
-// system modes when the value begins the reply or a fenced block; not
-// under [WithLenient], whose coercions may still mend a part; and not in
-// native or tool mode when the provider's dialect rewrites values (OpenAI's
-// strict mode, which constrains the output to the schema anyway). Whatever
-// was checked early, the complete output gets the full validation of Run
-// before it is returned.
-//
-// The loop runs as [Streaming.Partials] is iterated, on the caller's
-// goroutine, or within [Streaming.Result]. Validators and hooks run on that
-// goroutine.
-func Stream(ctx context.Context, p provider.Provider, req Request, s *schema.Schema, opts ...Option) *Streaming {
-	e, err := New(s, opts...)
-	if err != nil {
-		return &Streaming{err: err, done: true}
-	}
-	return e.Stream(ctx, p, req)
-}
-
-// Stream is [Stream] with the Enforcer's schema and options.
-func (e *Enforcer) Stream(ctx context.Context, p provider.Provider, req Request) *Streaming {
-	if p == nil {
-		return &Streaming{err: fmt.Errorf("%w: nil provider", ErrInvalidRequest), done: true}
-	}
-	return &Streaming{e: e, ctx: ctx, p: p, req: req}
-}
-
-// A Streaming is a run started by [Stream]: iterate its partial values with
-// [Streaming.Partials], then read the outcome with [Streaming.Result]. It
-// is used by one goroutine.
-type Streaming struct {
-	e    *Enforcer
-	ctx  context.Context
-	p    provider.Provider
-	req  Request
-	ran  bool // the loop was started
-	done bool
-	res  *Result
-	err  error
-}
-
-// Partials runs the loop and yields the value being written each time a
-// part of it completes. Partials of a re-asked attempt follow those of the
-// failed one, with a higher Attempt. When the loop ends, so does the
-// sequence; [Streaming.Result] then has the outcome.
-//
-// Leaving the range loop early stops the run: the reply being streamed is
-// abandoned, and Result returns an error matching [ErrStopped]. The
-// sequence runs the loop once; iterating it again yields nothing.
-func (s *Streaming) Partials() iter.Seq[Partial] {
-	return func(yield func(Partial) bool) {
-		if s.ran || s.done {
-			return
+// run streams each attempt's reply from p, which is a
+// [provider.Streamer], giving partials to the functions of [WithPartials].
+func (e *Enforcer) stream(ctx context.Context, p provider.Streamer, req Request) (*Result, error) {
+	give := func(part Partial) {
+		for _, fn := range e.cfg.partials {
+			fn(part)
 		}
-		s.run(yield)
 	}
-}
-
-// Result returns the outcome of the run, as [Run] returns it. When
-// [Streaming.Partials] was not iterated, Result runs the loop itself,
-// discarding the partial values.
-func (s *Streaming) Result() (*Result, error) {
-	if !s.ran && !s.done {
-		s.run(func(Partial) bool { return true })
-	}
-	return s.res, s.err
-}
-
-// run runs the loop once, yielding partials.
-func (s *Streaming) run(yield func(Partial) bool) {
-	s.ran = true
-	defer func() { s.done = true }()
-	e := s.e
-	streamer, streams := s.p.(provider.Streamer)
-	stoppedByCaller := false
-	s.res, s.err = e.loop(s.ctx, s.p, s.req, func(ctx context.Context, call *provider.Request, st State) (*provider.Response, *stopped, error) {
-		if !streams {
-			resp, err := s.p.Generate(ctx, call)
-			return resp, nil, err
-		}
-		resp, early, more, err := e.streamAttempt(ctx, streamer, call, st, yield)
-		if !more {
-			stoppedByCaller = true
-			return nil, nil, ErrStopped
-		}
-		return resp, early, err
+	return e.loop(ctx, p, req, func(ctx context.Context, call *provider.Request, st State) (*provider.Response, *stopped, error) {
+		return e.streamAttempt(ctx, p, call, st, give)
 	})
-	if stoppedByCaller && s.err != nil && !errors.Is(s.err, ErrStopped) {
-		s.err = errors.Join(ErrStopped, s.err)
-	}
 }
 
 // A stopped describes a streamed reply stopped early: the violations of
@@ -153,9 +55,8 @@ type stopped struct {
 
 // streamAttempt streams one attempt's reply, feeding the output (the text,
 // or in ModeTool the submit_result call's arguments) to a tracker that
-// checks parts as they complete and yields partials. more is false when
-// the caller stopped iterating.
-func (e *Enforcer) streamAttempt(ctx context.Context, p provider.Streamer, call *provider.Request, st State, yield func(Partial) bool) (resp *provider.Response, early *stopped, more bool, err error) {
+// checks parts as they complete and gives partials to give.
+func (e *Enforcer) streamAttempt(ctx context.Context, p provider.Streamer, call *provider.Request, st State, give func(Partial)) (resp *provider.Response, early *stopped, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	mode := e.mode(st)
@@ -168,7 +69,7 @@ func (e *Enforcer) streamAttempt(ctx context.Context, p provider.Streamer, call 
 	toolCall := -1 // index of the submit_result call, once named
 	for ch, err := range p.Stream(ctx, call) {
 		if err != nil {
-			return nil, nil, true, err
+			return nil, nil, err
 		}
 		col.Add(ch)
 		piece := ch.Text
@@ -190,13 +91,13 @@ func (e *Enforcer) streamAttempt(ctx context.Context, p provider.Streamer, call 
 			resp := col.Response()
 			resp.StopReason, resp.RawStopReason = provider.StopOther, "stopped_early"
 			return resp, &stopped{violations: t.violations, at: len(t.r.Text()), output: string(t.r.Text()),
-				wrappedIn: t.wrappedIn(), call: max(toolCall, 0)}, true, nil
+				wrappedIn: t.wrappedIn(), call: max(toolCall, 0)}, nil
 		}
-		if part, ok := t.partial(); ok && !yield(part) {
-			return nil, nil, false, nil
+		if part, ok := t.partial(); ok {
+			give(part)
 		}
 	}
-	return col.Response(), nil, true, nil
+	return col.Response(), nil, nil
 }
 
 // A tracker follows the value of one streamed attempt: it feeds the output

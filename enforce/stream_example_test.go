@@ -9,10 +9,11 @@ import (
 	"github.com/agentio/agentio/schema"
 )
 
-// Stream shows the answer while the model writes it, and stops a reply as
-// soon as a complete part of it is wrong: here the first reply's verdict is
-// not one the schema allows, so it is stopped there and re-asked.
-func ExampleStream() {
+// WithPartials shows the answer while the model writes it, and stops a
+// reply as soon as a complete part of it is wrong: here the first reply's
+// verdict is not one the schema allows, so it is stopped there and
+// re-asked.
+func ExampleWithPartials() {
 	s, err := schema.Parse([]byte(`{
 		"type": "object",
 		"required": ["verdict", "summary"],
@@ -29,11 +30,10 @@ func ExampleStream() {
 		providertest.Pieces(`{"verdict": "reject", `, `"summary": "too long to pay for"}`),
 		providertest.Pieces(`{"verdict": "approve", `, `"summary": "LGTM"}`),
 	)
-	run := enforce.Stream(context.Background(), p, enforce.Request{Prompt: "Review the diff."}, s)
-	for part := range run.Partials() {
+	show := func(part enforce.Partial) {
 		fmt.Printf("attempt %d so far: %s\n", part.Attempt, part.JSON)
 	}
-	res, err := run.Result()
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review the diff."}, s, enforce.WithPartials(show))
 	if err != nil {
 		fmt.Println(err)
 		return

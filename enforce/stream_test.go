@@ -15,6 +15,15 @@ import (
 	"github.com/agentio/agentio/schema"
 )
 
+// stream runs enforce.Run with WithPartials and returns the partials it
+// gave, in order, with Run's outcome.
+func stream(ctx context.Context, p provider.Provider, req enforce.Request, s *schema.Schema, opts ...enforce.Option) ([]enforce.Partial, *enforce.Result, error) {
+	var parts []enforce.Partial
+	opts = append(opts, enforce.WithPartials(func(part enforce.Partial) { parts = append(parts, part) }))
+	res, err := enforce.Run(ctx, p, req, s, opts...)
+	return parts, res, err
+}
+
 // streamedReplies are replies that Run accepts, in the shapes models write.
 var streamedReplies = []string{
 	validReview,
@@ -39,12 +48,7 @@ func TestStreamSplitsAgreeWithRun(t *testing.T) {
 		}
 		for i, script := range scripts {
 			p := providertest.New(script...)
-			st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
-			var partials []enforce.Partial
-			for part := range st.Partials() {
-				partials = append(partials, part)
-			}
-			res, err := st.Result()
+			partials, res, err := stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
 			require.NoError(t, err, "script %d of %q", i, text)
 			require.Equal(t, string(want.JSON), string(res.JSON), "script %d", i)
 			assert.Len(t, res.Attempts, 1)
@@ -64,14 +68,13 @@ func TestStreamPartials(t *testing.T) {
 		`"major": 0, "minor": 0}, "summary": "one`,
 		` blocker"}`,
 	))
-	st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
+	parts, res, err := stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
 	var got []string
 	var open [][]string
-	for part := range st.Partials() {
+	for _, part := range parts {
 		got = append(got, string(part.JSON))
 		open = append(open, part.Open)
 	}
-	res, err := st.Result()
 	require.NoError(t, err)
 	assert.JSONEq(t, validReview, string(res.JSON))
 	require.Len(t, got, 3, "one partial per chunk that completes a part, none for the last")
@@ -90,12 +93,11 @@ func TestStreamStopsEarly(t *testing.T) {
 	s := parse(t, reviewSchema)
 	bad := `{"findings": [{"severity": "critical", "file": "a.go", "line": 3}], "counts": {"blocker": 1, "major": 0, "minor": 0}, "summary": "x"}`
 	p := providertest.New(providertest.Chunked(8, bad), providertest.Chunked(8, validReview))
-	st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
+	parts, res, err := stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
 	attempts := map[int]bool{}
-	for part := range st.Partials() {
+	for _, part := range parts {
 		attempts[part.Attempt] = true
 	}
-	res, err := st.Result()
 	require.NoError(t, err)
 	assert.JSONEq(t, validReview, string(res.JSON))
 	require.Len(t, res.Attempts, 2)
@@ -132,7 +134,7 @@ func TestStreamStopsEarlyOnlyForTheAnswer(t *testing.T) {
 	// answer: the stream goes on, and the answer is valid.
 	text := `For example {"findings": [{"severity": "critical"}]} is wrong; here is mine: ` + validReview
 	p := providertest.New(providertest.Chunked(4, text))
-	res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s).Result()
+	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithPartials(func(enforce.Partial) {}))
 	require.NoError(t, err)
 	assert.JSONEq(t, validReview, string(res.JSON))
 	assert.False(t, res.Attempts[0].StoppedEarly)
@@ -142,7 +144,7 @@ func TestStreamLenientDoesNotStopEarly(t *testing.T) {
 	s := parse(t, reviewSchema)
 	near := strings.Replace(validReview, `"line":3`, `"line":"3"`, 1)
 	p := providertest.New(providertest.Chunked(4, near))
-	res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithLenient()).Result()
+	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithLenient(), enforce.WithPartials(func(enforce.Partial) {}))
 	require.NoError(t, err)
 	assert.JSONEq(t, validReview, string(res.JSON))
 	assert.NotEmpty(t, res.Coercions)
@@ -160,7 +162,7 @@ func TestStreamTruncation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := providertest.New(tc.reply)
-			res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithMaxRetries(0)).Result()
+			res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithMaxRetries(0), enforce.WithPartials(func(enforce.Partial) {}))
 			require.ErrorIs(t, err, enforce.ErrTruncated)
 			require.Len(t, res.Attempts, 1)
 			assert.Equal(t, enforce.OutcomeTruncated, res.Attempts[0].Outcome)
@@ -178,7 +180,7 @@ func TestStreamToolMode(t *testing.T) {
 	p := provider.WithCapabilities(sp, provider.Capabilities{Tools: true, ForcedTool: true})
 	_, isStreamer := p.(provider.Streamer)
 	require.True(t, isStreamer, "WithCapabilities keeps a Streamer a Streamer")
-	res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s).Result()
+	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithPartials(func(enforce.Partial) {}))
 	require.NoError(t, err)
 	assert.JSONEq(t, validReview, string(res.JSON))
 	require.Len(t, res.Attempts, 2)
@@ -200,12 +202,9 @@ func TestStreamToolModeWrappedRoot(t *testing.T) {
 		providertest.Reply{ToolCalls: []provider.ToolCall{{Name: enforce.ToolName, Arguments: []byte(`{"result": ["a", "b"]}`)}}, ChunkSize: 3},
 	)
 	p := provider.WithCapabilities(sp, provider.Capabilities{Tools: true, ForcedTool: true})
-	st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Letters."}, s)
-	var last enforce.Partial
-	for part := range st.Partials() {
-		last = part
-	}
-	res, err := st.Result()
+	parts, res, err := stream(ctx, p, enforce.Request{Prompt: "Letters."}, s)
+	require.NotEmpty(t, parts)
+	last := parts[len(parts)-1]
 	require.NoError(t, err)
 	assert.JSONEq(t, `["a", "b"]`, string(res.JSON))
 	require.Len(t, res.Attempts, 2)
@@ -222,7 +221,7 @@ func TestStreamNativeStrictDialectDoesNotStopEarly(t *testing.T) {
 	bad := strings.Replace(validReview, `"blocker","file"`, `"critical","file"`, 1)
 	sp := providertest.New(providertest.Chunked(6, bad), providertest.Chunked(6, validReview))
 	p := provider.WithCapabilities(sp, provider.Capabilities{NativeSchema: true, StrictSchema: true, Dialect: "openai"})
-	res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s).Result()
+	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithPartials(func(enforce.Partial) {}))
 	require.NoError(t, err)
 	require.Len(t, res.Attempts, 2)
 	assert.False(t, res.Attempts[0].StoppedEarly, "OpenAI's strict dialect rewrites values: parts are checked only whole")
@@ -233,80 +232,80 @@ func TestStreamWithoutStreamer(t *testing.T) {
 	s := parse(t, reviewSchema)
 	sp := providertest.New(providertest.Text(validReview))
 	p := provider.Func(sp.Generate) // not a Streamer
-	st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
-	n := 0
-	for range st.Partials() {
-		n++
-	}
-	res, err := st.Result()
+	parts, res, err := stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
 	require.NoError(t, err)
-	assert.Zero(t, n)
+	assert.Empty(t, parts)
 	assert.JSONEq(t, validReview, string(res.JSON))
 }
 
+// TestStreamStoppedByCaller stops a run from its partials function, by
+// cancelling the run's context: the reply is abandoned at once.
 func TestStreamStoppedByCaller(t *testing.T) {
 	s := parse(t, reviewSchema)
 	p := providertest.New(providertest.Chunked(5, validReview))
-	st := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s)
-	for range st.Partials() {
-		break
-	}
-	_, err := st.Result()
-	require.ErrorIs(t, err, enforce.ErrStopped)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	n := 0
+	res, err := enforce.Run(cctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithPartials(func(enforce.Partial) {
+		n++
+		cancel()
+	}))
+	require.ErrorIs(t, err, context.Canceled)
+	require.NotNil(t, res)
+	assert.Equal(t, 1, n)
 	assert.Less(t, p.Streamed()[0], (len(validReview)+4)/5+1)
-	for range st.Partials() {
-		t.Fatal("a finished run yields nothing")
-	}
 }
 
 func TestStreamProviderErrors(t *testing.T) {
 	s := parse(t, reviewSchema)
 	boom := &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429}
 	p := providertest.New(providertest.Reply{Chunks: []string{`{"findings": [`}, Err: boom})
-	res, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s).Result()
+	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithPartials(func(enforce.Partial) {}))
 	require.ErrorIs(t, err, provider.ErrRateLimited)
 	require.NotNil(t, res)
 	assert.Equal(t, enforce.OutcomeProviderError, res.Attempts[0].Outcome)
 
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	_, err = enforce.Stream(cctx, providertest.New(providertest.Text(validReview)), enforce.Request{Prompt: "Review."}, s).Result()
+	_, err = enforce.Run(cctx, providertest.New(providertest.Text(validReview)), enforce.Request{Prompt: "Review."}, s, enforce.WithPartials(func(enforce.Partial) {}))
 	require.ErrorIs(t, err, context.Canceled)
 
-	_, err = enforce.Stream(ctx, nil, enforce.Request{Prompt: "Review."}, s).Result()
+	_, err = enforce.Run(ctx, nil, enforce.Request{Prompt: "Review."}, s, enforce.WithPartials(func(enforce.Partial) {}))
 	require.ErrorIs(t, err, enforce.ErrInvalidRequest)
-	_, err = enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithMaxRetries(-1)).Result()
+	_, err = enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithMaxRetries(-1), enforce.WithPartials(func(enforce.Partial) {}))
 	require.ErrorIs(t, err, enforce.ErrInvalidOption)
 }
 
 func TestStreamRefusal(t *testing.T) {
 	s := parse(t, reviewSchema)
 	p := providertest.New(providertest.Refused("I can't review that."))
-	_, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s).Result()
+	_, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithPartials(func(enforce.Partial) {}))
 	require.ErrorIs(t, err, enforce.ErrRefused)
 }
 
 func TestTypedStream(t *testing.T) {
 	text := validReview
 	p := providertest.New(providertest.Chunked(10, text))
-	st := enforce.TypedStream[review](ctx, p, enforce.Request{Prompt: "Review."})
 	var seen []int
-	for part := range st.Partials() {
-		seen = append(seen, len(part.Typed.Findings))
-	}
-	v, res, err := st.Result()
+	v, res, err := enforce.Typed[review](ctx, p, enforce.Request{Prompt: "Review."},
+		enforce.WithTypedPartials(func(r review, _ enforce.Partial) { seen = append(seen, len(r.Findings)) }))
 	require.NoError(t, err)
 	require.NotNil(t, res)
 	assert.Equal(t, "one blocker", v.Summary)
 	assert.Equal(t, 3, v.Findings[0].Line)
 	require.NotEmpty(t, seen)
 	assert.Equal(t, 1, seen[len(seen)-1])
+
+	_, err = enforce.New(parse(t, reviewSchema), enforce.WithTypedPartials[review](nil))
+	assert.ErrorIs(t, err, enforce.ErrInvalidOption)
+	_, err = enforce.New(parse(t, reviewSchema), enforce.WithPartials(nil))
+	assert.ErrorIs(t, err, enforce.ErrInvalidOption)
 }
 
 func TestStreamErrorsAreTyped(t *testing.T) {
 	s := parse(t, reviewSchema)
 	p := providertest.New(providertest.Chunked(9, invalidReview))
-	_, err := enforce.Stream(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithMaxRetries(0)).Result()
+	_, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithMaxRetries(0), enforce.WithPartials(func(enforce.Partial) {}))
 	var ve *enforce.ValidationError
 	require.True(t, errors.As(err, &ve))
 	assert.Equal(t, 0, ve.Retries)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"iter"
 	"reflect"
 	"sync"
 
@@ -70,50 +69,19 @@ func schemaOf(t reflect.Type, infer func() (*schema.Schema, error)) (*schema.Sch
 	return ts.s, ts.err
 }
 
-// A TypedPartial is a [Partial] decoded into a T: the fields whose values
-// are complete are set, the others are zero. Like every Partial, it is not
-// the result.
-type TypedPartial[T any] struct {
-	Partial
-	// Typed is Partial.JSON decoded into a T.
-	Typed T
-}
-
-// TypedStream is the streaming twin of [Typed]: [Stream] with the schema
-// inferred from T, whose partial values and result are decoded into T's.
-func TypedStream[T any](ctx context.Context, p provider.Provider, req Request, opts ...Option) *TypedStreaming[T] {
-	s, err := schemaOf(reflect.TypeFor[T](), schema.For[T])
-	if err != nil {
-		return &TypedStreaming[T]{s: &Streaming{err: err, done: true}}
-	}
-	return &TypedStreaming[T]{s: Stream(ctx, p, req, s, opts...)}
-}
-
-// A TypedStreaming is a run started by [TypedStream]; see [Streaming].
-type TypedStreaming[T any] struct {
-	s *Streaming
-}
-
-// Partials runs the loop and yields each partial value decoded into a T,
-// as [Streaming.Partials] does; a partial that does not decode into a T (a
+// WithTypedPartials is [WithPartials] for a run whose output is a T (a
+// [Typed] run): fn receives each partial value decoded into a T, with the
+// Partial it was decoded from. A partial that does not decode into a T (a
 // member of the wrong type, which the final validation will reject) is
-// skipped.
-func (t *TypedStreaming[T]) Partials() iter.Seq[TypedPartial[T]] {
-	return func(yield func(TypedPartial[T]) bool) {
-		for p := range t.s.Partials() {
-			var v T
-			if json.Unmarshal(p.JSON, &v) != nil {
-				continue
-			}
-			if !yield(TypedPartial[T]{Partial: p, Typed: v}) {
-				return
-			}
-		}
+// skipped. A nil fn is an error matching [ErrInvalidOption].
+func WithTypedPartials[T any](fn func(T, Partial)) Option {
+	if fn == nil {
+		return WithPartials(nil)
 	}
-}
-
-// Result returns the outcome of the run as [Typed] does, running the loop
-// first when Partials was not iterated.
-func (t *TypedStreaming[T]) Result() (T, *Result, error) {
-	return decodeResult[T](t.s.Result())
+	return WithPartials(func(p Partial) {
+		var v T
+		if json.Unmarshal(p.JSON, &v) == nil {
+			fn(v, p)
+		}
+	})
 }

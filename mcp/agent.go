@@ -59,7 +59,7 @@ import (
 // early: ..."), and one for each part of the output completed while the
 // model writes it, with the value so far under [PartialMetaKey] in the
 // notification's _meta: the run is streamed, as with
-// [blueprint.WithPartials], so a reply whose finished part already breaks
+// enforce.WithPartials, so a reply whose finished part already breaks
 // the schema is stopped and re-asked without waiting for its end. Parts are
 // reported when the provider streams ([provider.Streamer]). Without a
 // progress token the run is not streamed and nothing is sent.
@@ -107,7 +107,7 @@ func AgentTool(b *blueprint.Blueprint, p provider.Provider, opts ...blueprint.Op
 		runOpts := opts
 		if pr := newProgress(ctx, req); pr != nil {
 			runOpts = append(opts[:len(opts):len(opts)],
-				blueprint.WithEnforceOptions(enforce.WithAttemptHook(pr.attempt)), blueprint.WithPartials(pr.partial))
+				blueprint.WithEnforceOptions(enforce.WithAttemptHook(pr.attempt), enforce.WithPartials(pr.partial)))
 		}
 		r, err := blueprint.Run(ctx, b, p, args, spec, runOpts...)
 		if err != nil {

@@ -62,7 +62,7 @@ type Task struct {
 // never became valid as one holding the [*enforce.ValidationError]'s JSON;
 // a call whose context ended with a JSON-RPC error. A call whose client
 // sent a progress token gets progress notifications, as from an
-// [AgentTool]: the run is streamed ([enforce.Stream]), each attempt and
+// [AgentTool]: the run is streamed ([enforce.WithPartials]), each attempt and
 // each part of the output completed is reported, and a reply whose
 // finished part already breaks the schema is stopped and re-asked.
 //
@@ -135,13 +135,6 @@ func TaskTool(t Task, p provider.Provider) (*mcp.Tool, mcp.ToolHandler, error) {
 // streamTask runs a task's call with its progress reported: streamed, with
 // an attempt hook of its own added to the task's options.
 func streamTask(ctx context.Context, p provider.Provider, output *schema.Schema, opts []enforce.Option, req enforce.Request, pr *progress) (*enforce.Result, error) {
-	e, err := enforce.New(output, append(opts[:len(opts):len(opts)], enforce.WithAttemptHook(pr.attempt))...)
-	if err != nil {
-		return nil, err
-	}
-	run := e.Stream(ctx, p, req)
-	for part := range run.Partials() {
-		pr.partial(part)
-	}
-	return run.Result()
+	return enforce.Run(ctx, p, req, output, append(opts[:len(opts):len(opts)],
+		enforce.WithAttemptHook(pr.attempt), enforce.WithPartials(pr.partial))...)
 }

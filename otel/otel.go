@@ -61,7 +61,6 @@ const (
 	outcomeRefused   = "refused"
 	outcomeBudget    = "token_budget"
 	outcomeCancelled = "cancelled"
-	outcomeStopped   = "stopped"
 	outcomeError     = "error"
 )
 
@@ -278,8 +277,6 @@ func runOutcome(err error) string {
 	switch {
 	case err == nil:
 		return outcomeValid
-	case errors.Is(err, enforce.ErrStopped):
-		return outcomeStopped
 	case errors.Is(err, enforce.ErrRefused):
 		return outcomeRefused
 	case errors.Is(err, enforce.ErrTokenBudget):

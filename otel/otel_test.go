@@ -197,7 +197,7 @@ func TestStreamIsTraced(t *testing.T) {
 	_, ok := wrapped.(provider.Streamer)
 	require.True(t, ok, "a Streamer stays a Streamer")
 	ctx, end := h.in.Start(context.Background())
-	res, err := enforce.Stream(ctx, wrapped, enforce.Request{Prompt: "Review."}, s, h.in.Options()...).Result()
+	res, err := enforce.Run(ctx, wrapped, enforce.Request{Prompt: "Review."}, s, append(h.in.Options(), enforce.WithPartials(func(enforce.Partial) {}))...)
 	end(res, err)
 	require.NoError(t, err)
 	_, calls := split(t, h.spans.GetSpans())

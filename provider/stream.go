@@ -9,7 +9,7 @@ import (
 
 // A Streamer is a [Provider] that can also send its reply while the model
 // writes it. The enforcement loop streams from a provider that implements
-// it (enforce.Stream) and calls Generate otherwise.
+// it (a run with enforce.WithPartials) and calls Generate otherwise.
 //
 // Stream sends req and returns the reply as a sequence of chunks, in the
 // order the model wrote them. The last chunk of a reply that ended carries

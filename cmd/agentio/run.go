@@ -94,13 +94,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := []blueprint.Option{blueprint.WithEnforceOptions(hook)}
 	if *stream {
-		opts = append(opts, blueprint.WithPartials(func(part enforce.Partial) {
+		opts = append(opts, blueprint.WithEnforceOptions(enforce.WithPartials(func(part enforce.Partial) {
 			if progress {
 				fmt.Fprintf(stderr, "\r\033[Kattempt %d… %s", part.Attempt, clip.Ellipsis(string(part.JSON), partialWidth))
 			} else {
 				fmt.Fprintf(stderr, "attempt %d partial: %s\n", part.Attempt, clip.Ellipsis(string(part.JSON), 2*partialWidth))
 			}
-		}))
+		})))
 	}
 	r, err := blueprint.Run(ctx, bp, p, params, blueprint.RunSpec{}, opts...)
 	if progress {

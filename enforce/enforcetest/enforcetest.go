@@ -14,21 +14,19 @@ import (
 	"github.com/agentio/agentio/schema"
 )
 
-// SameRun runs enforce.Run over whole and enforce.Stream over streamed,
-// which script the same replies, and fails t unless both give the same
-// Result (durations aside) and the stream gave partial values.
+// SameRun runs enforce.Run over whole, and over streamed with
+// enforce.WithPartials, two providers that script the same replies, and
+// fails t unless both give the same Result (durations aside) and the
+// stream gave partial values.
 func SameRun(t testing.TB, whole, streamed provider.Provider, req enforce.Request, s *schema.Schema, opts ...enforce.Option) {
 	t.Helper()
 	want, err := enforce.Run(context.Background(), whole, req, s, opts...)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	run := enforce.Stream(context.Background(), streamed, req, s, opts...)
 	partials := 0
-	for range run.Partials() {
-		partials++
-	}
-	got, err := run.Result()
+	count := enforce.WithPartials(func(enforce.Partial) { partials++ })
+	got, err := enforce.Run(context.Background(), streamed, req, s, append(opts[:len(opts):len(opts)], count)...)
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
@@ -40,13 +38,14 @@ func SameRun(t testing.TB, whole, streamed provider.Provider, req enforce.Reques
 	}
 }
 
-// StoppedEarly runs enforce.Stream over p, whose first reply is wrong
-// early and whose second is valid, and fails t unless the first attempt
+// StoppedEarly runs enforce.Run with enforce.WithPartials over p, whose
+// first reply is wrong early and whose second is valid, and fails t unless the first attempt
 // was stopped early for a violation at path and the second won. It
 // returns the Result.
 func StoppedEarly(t testing.TB, p provider.Provider, req enforce.Request, s *schema.Schema, path string, opts ...enforce.Option) *enforce.Result {
 	t.Helper()
-	res, err := enforce.Stream(context.Background(), p, req, s, opts...).Result()
+	streamed := enforce.WithPartials(func(enforce.Partial) {})
+	res, err := enforce.Run(context.Background(), p, req, s, append(opts[:len(opts):len(opts)], streamed)...)
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}

@@ -85,19 +85,8 @@ func run(ctx context.Context, w io.Writer, p provider.Provider, name string) err
 	}
 	fmt.Fprintf(w, "provider: %s\n", name)
 	req := enforce.Request{Prompt: "Review this change to server/files.go, which serves the file named by ?name= from s.root, and report every finding."}
-	run := enforce.Stream(ctx, p, req, s, enforce.WithMode(enforce.ModePrompt),
-		enforce.WithAttemptHook(func(_ context.Context, a enforce.Attempt) {
-			fmt.Fprintf(w, "attempt %d: %s", a.Number, a.Outcome)
-			if a.StoppedEarly {
-				fmt.Fprintf(w, ", stopped after %d bytes", len(a.Response.Text))
-			}
-			fmt.Fprintln(w)
-			for _, v := range a.Violations {
-				fmt.Fprintf(w, "  %s\n", v)
-			}
-		}))
 	attempt, shown := 0, 0
-	for part := range run.Partials() {
+	show := func(part enforce.Partial) {
 		if part.Attempt != attempt {
 			attempt, shown = part.Attempt, 0
 			fmt.Fprintf(w, "attempt %d streaming:\n", attempt)
@@ -110,7 +99,7 @@ func run(ctx context.Context, w io.Writer, p provider.Provider, name string) err
 			} `json:"findings"`
 		}
 		if json.Unmarshal(part.JSON, &v) != nil {
-			continue
+			return
 		}
 		for ; shown < len(v.Findings); shown++ {
 			if slices.Contains(part.Open, fmt.Sprintf("$.findings[%d]", shown)) {
@@ -120,7 +109,17 @@ func run(ctx context.Context, w io.Writer, p provider.Provider, name string) err
 			fmt.Fprintf(w, "  line %d, %s: %s\n", f.Line, f.Severity, f.Message)
 		}
 	}
-	res, err := run.Result()
+	res, err := enforce.Run(ctx, p, req, s, enforce.WithMode(enforce.ModePrompt), enforce.WithPartials(show),
+		enforce.WithAttemptHook(func(_ context.Context, a enforce.Attempt) {
+			fmt.Fprintf(w, "attempt %d: %s", a.Number, a.Outcome)
+			if a.StoppedEarly {
+				fmt.Fprintf(w, ", stopped after %d bytes", len(a.Response.Text))
+			}
+			fmt.Fprintln(w)
+			for _, v := range a.Violations {
+				fmt.Fprintf(w, "  %s\n", v)
+			}
+		}))
 	if err != nil {
 		return err
 	}

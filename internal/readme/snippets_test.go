@@ -151,12 +151,11 @@ func TestProvidertestSnippet(t *testing.T) {
 
 func streamSnippet(ctx context.Context, p provider.Provider, s *schema.Schema, show func(any)) error {
 	// snippet: stream
-	run := enforce.Stream(ctx, p, enforce.Request{Prompt: "Summarise the incident report."}, s)
-	for part := range run.Partials() { // the value so far, as each part completes
-		show(part.Value) // part.Open lists what is still being written
-	}
-	res, err := run.Result() // Run's result: fully validated, re-asked if need be
-	if err != nil {
+	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Summarise the incident report."}, s,
+		enforce.WithPartials(func(part enforce.Partial) { // the value so far, as each part completes
+			show(part.Value) // part.Open lists what is still being written
+		}))
+	if err != nil { // Run's result: fully validated, re-asked if need be
 		return err
 	}
 	fmt.Println(string(res.JSON), res.Attempts[0].StoppedEarly)

@@ -49,7 +49,7 @@
 //
 // A Provider is a [provider.Streamer]: [Provider.Stream] sends the request
 // Generate sends, with "stream": true, and reads the Messages API's events
-// as they come (enforce.Stream uses it, and can stop a reply that is
+// as they come (a run with enforce.WithPartials uses it, and can stop a reply that is
 // already wrong). It yields the text_delta pieces of text blocks, each
 // tool_use block as a tool call (its id and name, then its input_json_delta
 // pieces; calls are numbered from 0 in the order of the reply), and at

@@ -56,7 +56,7 @@ func ExampleProvider_Generate() {
 	// Output: native {"city":"Oslo"} 80 20 92
 }
 
-// Streaming through the adapter: enforce.Stream reads the reply as the
+// Streaming through the adapter: enforce.WithPartials reads the reply as the
 // Messages API sends its events and reports the value as it grows. A local
 // server stands in for the API.
 func ExampleProvider_Stream() {
@@ -85,11 +85,10 @@ func ExampleProvider_Stream() {
 		fmt.Println(err)
 		return
 	}
-	run := enforce.Stream(context.Background(), p, enforce.Request{Prompt: "Where is the Munch museum?"}, s)
-	for partial := range run.Partials() {
+	show := func(partial enforce.Partial) {
 		fmt.Println(string(partial.JSON))
 	}
-	res, err := run.Result()
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Where is the Munch museum?"}, s, enforce.WithPartials(show))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -45,9 +45,9 @@ func TestLive(t *testing.T) {
 		t.Run("stream/"+string(mode), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			res, err := enforce.Stream(ctx, p, enforce.Request{
+			res, err := enforce.Run(ctx, p, enforce.Request{
 				Prompt: "A user reports that the app crashes when saving a file with an empty name. Review this bug report.",
-			}, s, enforce.WithMode(mode)).Result()
+			}, s, enforce.WithMode(mode), enforce.WithPartials(func(enforce.Partial) {}))
 			require.NoError(t, err)
 			assert.Empty(t, s.Validate(res.Value))
 			t.Logf("streamed, mode %s, %d attempts, usage %+v: %s", res.Mode, len(res.Attempts), res.Usage, res.JSON)

@@ -590,7 +590,7 @@ func textEvents(text string, n int) []string {
 	return wireMessage{Blocks: []wireBlock{{Type: "text", Pieces: pieces(text, n)}}, Stop: "end_turn"}.events()
 }
 
-// TestStreamEnforce: enforce.Stream over the adapter gives what enforce.Run
+// TestStreamEnforce: enforce.Run with WithPartials over the adapter gives what enforce.Run
 // gives for the same reply, streamed in small pieces.
 func TestStreamEnforce(t *testing.T) {
 	const good = `{"title": "Crash on save", "severity": "high", "note": "in the editor"}`
@@ -609,12 +609,8 @@ func TestStreamEnforce(t *testing.T) {
 			want, err := enforce.Run(context.Background(), p, req, sch, enforce.WithMode(mode))
 			require.NoError(t, err)
 
-			run := enforce.Stream(context.Background(), p, req, sch, enforce.WithMode(mode))
 			var partials int
-			for range run.Partials() {
-				partials++
-			}
-			got, err := run.Result()
+			got, err := enforce.Run(context.Background(), p, req, sch, enforce.WithMode(mode), enforce.WithPartials(func(enforce.Partial) { partials++ }))
 			require.NoError(t, err)
 			assert.Positive(t, partials, "the value grows as the pieces arrive")
 			assert.Equal(t, want.Mode, got.Mode)
@@ -657,8 +653,7 @@ func TestStreamEnforceStopsEarly(t *testing.T) {
 			p, err := anthropic.New(&anthropic.Options{Model: "claude-test", APIKey: "k", BaseURL: s.URL})
 			require.NoError(t, err)
 
-			run := enforce.Stream(context.Background(), p, enforce.Request{Prompt: "Review the diff."}, mustSchema(t, reviewSchema), enforce.WithMode(mode))
-			res, err := run.Result()
+			res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review the diff."}, mustSchema(t, reviewSchema), enforce.WithMode(mode), enforce.WithPartials(func(enforce.Partial) {}))
 			require.NoError(t, err)
 			assert.Equal(t, map[string]any{"severity": "high", "title": "Crash on save"}, res.Value)
 			require.Len(t, res.Attempts, 2)

@@ -42,7 +42,7 @@
 //
 // A Provider is a [provider.Streamer]: [Provider.Stream] sends the same
 // request to streamGenerateContent and yields the reply as the API sends
-// it, so that enforce.Stream can check a value while it is written and stop
+// it, so that a run with enforce.WithPartials can check a value while it is written and stop
 // a reply that has already gone wrong. Text comes in pieces (thought parts
 // are never yielded); a function call comes whole, as one tool call piece
 // with its id (thought signature included), name and arguments. The last

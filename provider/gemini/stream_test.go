@@ -334,7 +334,7 @@ func TestStreamCancelled(t *testing.T) {
 	s.waitGone(t, 0)
 }
 
-// TestStreamThroughEnforce: enforce.Stream over the adapter gives the
+// TestStreamThroughEnforce: enforce.Run with WithPartials over the adapter gives the
 // result enforce.Run gives for the same replies; a reply wrong in its
 // first fields is stopped before its end and re-asked.
 func TestStreamThroughEnforce(t *testing.T) {
@@ -355,8 +355,7 @@ func TestStreamThroughEnforce(t *testing.T) {
 			}
 			s := newWireServer(t, sse(events...), reply(mode, `{"title": "Nil deref", "severity": "high"}`))
 			p := newProvider(t, s)
-			run := enforce.Stream(context.Background(), p, enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode))
-			streamed, err := run.Result()
+			streamed, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode), enforce.WithPartials(func(enforce.Partial) {}))
 			require.NoError(t, err)
 			whole, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithMode(mode))
 			require.NoError(t, err)
@@ -378,12 +377,8 @@ func TestStreamThroughEnforce(t *testing.T) {
 				event(`[`+textPart(`"severity": "high"}`)+`]`, "STOP"),
 			}},
 		)
-		run := enforce.Stream(context.Background(), stepProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t))
 		var partials int
-		for range run.Partials() {
-			partials++
-		}
-		res, err := run.Result()
+		res, err := enforce.Run(context.Background(), stepProvider(t, s), enforce.Request{Prompt: "Review."}, mustSchema(t), enforce.WithPartials(func(enforce.Partial) { partials++ }))
 		require.NoError(t, err)
 		assert.JSONEq(t, `{"title": "Nil deref", "severity": "high"}`, string(res.JSON))
 		assert.Equal(t, enforce.ModeNative, res.Mode)

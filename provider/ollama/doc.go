@@ -32,7 +32,7 @@
 //
 // # Streaming
 //
-// The Provider is a [provider.Streamer], so enforce.Stream reads its
+// The Provider is a [provider.Streamer], so enforce.Run with WithPartials reads its
 // replies as they arrive and stops one that is already wrong.
 // [Provider.Stream] sends Generate's request with stream true and reads
 // the NDJSON lines of the reply: each piece of content is yielded as

@@ -58,7 +58,7 @@ func ExampleProvider_Generate() {
 	// Output: native {"city":"Oslo"} 40
 }
 
-// Streaming through the adapter: enforce.Stream reads the reply as Ollama
+// Streaming through the adapter: enforce.WithPartials reads the reply as Ollama
 // writes it, showing each part of the value as it completes. A local
 // server stands in for Ollama, sending its NDJSON lines.
 func ExampleProvider_Stream() {
@@ -81,11 +81,10 @@ func ExampleProvider_Stream() {
 		fmt.Println(err)
 		return
 	}
-	run := enforce.Stream(context.Background(), p, enforce.Request{Prompt: "Where is the Munch museum?"}, s)
-	for partial := range run.Partials() {
+	show := func(partial enforce.Partial) {
 		fmt.Println("so far:", string(partial.JSON), strings.Join(partial.Open, " "))
 	}
-	res, err := run.Result()
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Where is the Munch museum?"}, s, enforce.WithPartials(show))
 	if err != nil {
 		fmt.Println(err)
 		return

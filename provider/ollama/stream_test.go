@@ -275,7 +275,7 @@ func textLines(text string, n int) []string {
 	return append(out, textLine(text), doneLine("stop"))
 }
 
-// TestStreamThroughEnforce runs enforce.Stream over the adapter in native
+// TestStreamThroughEnforce runs enforce.Run with WithPartials over the adapter in native
 // mode: a valid reply streamed in small pieces gives what enforce.Run
 // gives for it whole; a reply whose first field is wrong is stopped while
 // the server holds the rest, and the re-ask wins.

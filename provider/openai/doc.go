@@ -55,6 +55,6 @@
 // request with streaming on (Chat Completions with stream_options
 // include_usage, so the final chunk carries the usage; the Responses API's
 // event stream) and yields text deltas and tool-call argument deltas as
-// they arrive, then the whole reply. enforce.Stream uses it to show partial
+// they arrive, then the whole reply. a run with enforce.WithPartials uses it to show partial
 // values and to stop a reply that is already wrong.
 package openai

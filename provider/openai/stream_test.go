@@ -160,7 +160,7 @@ func TestStreamResponsesErrorEvent(t *testing.T) {
 	assert.Equal(t, "server_error", pe.Code)
 }
 
-// TestStreamThroughEnforce runs enforce.Stream against the wire server in
+// TestStreamThroughEnforce runs enforce.Run with WithPartials against the wire server in
 // prompt mode: a wrong enum value is caught while the reply streams, the
 // stream is closed, and the re-ask gets the valid answer.
 func TestStreamThroughEnforce(t *testing.T) {
@@ -182,12 +182,8 @@ func TestStreamThroughEnforce(t *testing.T) {
 	// In native mode OpenAI's strict decoding keeps the model to the
 	// schema; prompt mode is where a wrong value can stream in.
 	sch := mustSchema(t, reviewSchema)
-	run := enforce.Stream(context.Background(), p, enforce.Request{Prompt: "Review."}, sch, enforce.WithMode(enforce.ModePrompt))
 	var partials int
-	for range run.Partials() {
-		partials++
-	}
-	res, err := run.Result()
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, sch, enforce.WithMode(enforce.ModePrompt), enforce.WithPartials(func(enforce.Partial) { partials++ }))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"title": "Nil deref", "severity": "high"}`, string(res.JSON))
 	require.Len(t, res.Attempts, 2)

@@ -39,7 +39,7 @@
 //
 // # Streaming
 //
-// The Provider is a [provider.Streamer], so enforce.Stream reads its
+// The Provider is a [provider.Streamer], so enforce.Run with WithPartials reads its
 // replies as they arrive and stops one that is already wrong.
 // [Provider.Stream] sends Generate's request with "stream": true and
 // "stream_options": {"include_usage": true} (left out with

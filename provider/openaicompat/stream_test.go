@@ -362,7 +362,7 @@ func pieces(text string, n int) []string {
 	return append(out, textChunk(text))
 }
 
-// TestStreamThroughEnforce runs enforce.Stream over the adapter: a valid
+// TestStreamThroughEnforce runs enforce.Run with WithPartials over the adapter: a valid
 // reply streamed in small pieces gives what enforce.Run gives for it
 // whole; a reply whose first field is wrong is stopped while the server
 // holds the rest, and the re-ask wins.
