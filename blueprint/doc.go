@@ -45,7 +45,7 @@
 // # Output schemas
 //
 // [ResolveOutputSchema] chooses a run's output schema: the run's inline
-// schema, else a schema it names in a schema.Registry, else the blueprint's
+// schema, else a schema it names in a registry.Registry, else the blueprint's
 // default_output_schema, else its output_schema; with none the run
 // produces free text. Options merge knob by knob: the run's
 // ([OutputOptions]) over the blueprint's over [DefaultOptions].
@@ -84,7 +84,7 @@
 // Load-time problems are [*LoadError]s holding [*FieldError]s. A run fails
 // before any model call with [*ParameterError], [ErrSchemaConflict],
 // [*SchemaNotFoundError] (errors.Is [ErrSchemaNotFound], which is
-// schema.ErrNotFound), [ErrNotAutonomous] or
+// registry.ErrNotFound), [ErrNotAutonomous] or
 // [ErrInvalidOption]. After the model was called, [Run] returns the
 // enforce package's errors as they come: *enforce.ValidationError (whose
 // JSON is the OutputSchemaValidationError shape), enforce.ErrRefused, or

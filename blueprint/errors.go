@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -20,10 +21,10 @@ var ErrDuplicateName = errors.New("blueprint: duplicate agent name")
 
 // ErrSchemaNotFound matches, with errors.Is, a run that names an output
 // schema its registry does not hold. It is the schema package's
-// [schema.ErrNotFound] itself (one sentinel, two names), so either name
+// [registry.ErrNotFound] itself (one sentinel, two names), so either name
 // matches; [ResolveOutputSchema] returns it inside a [*SchemaNotFoundError]
 // that carries the name.
-var ErrSchemaNotFound = schema.ErrNotFound
+var ErrSchemaNotFound = registry.ErrNotFound
 
 // ErrNotAutonomous is returned by [Blueprint.Prompt] and [Run] for a
 // procedural agent: its parameters go to a script, not to a model.
@@ -124,7 +125,7 @@ func (e *LoadError) Unwrap() error { return e.Err }
 type SchemaNotFoundError struct {
 	// Name is the schema name the run asked for.
 	Name string
-	// Err is the registry's error (wrapping [schema.ErrNotFound]), or
+	// Err is the registry's error (wrapping [registry.ErrNotFound]), or
 	// [ErrSchemaNotFound] itself when there was no registry.
 	Err error
 }

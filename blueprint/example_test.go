@@ -12,6 +12,7 @@ import (
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -143,9 +144,9 @@ func ExampleBlueprint_SystemPrompt() {
 
 func ExampleResolveOutputSchema() {
 	ctx := context.Background()
-	reg := schema.NewMemoryRegistry()
+	reg := registry.NewMemory()
 	s, _ := schema.Parse([]byte(`{"type": "object", "required": ["summary", "issues"], "properties": {"summary": {"type": "string"}, "issues": {"type": "array"}}}`))
-	_ = reg.Put(ctx, &schema.Entry{Name: "code-analysis-result", Schema: s})
+	_ = reg.Put(ctx, &registry.Entry{Name: "code-analysis-result", Schema: s})
 
 	bp, _ := blueprint.Load("testdata/agents/code-analyzer") // default_output_schema, max_retries 3
 	retries := 1

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentio/agentio/crosscheck"
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -88,10 +89,10 @@ type Resolution struct {
 //   - both spec.Inline and spec.Name: [ErrSchemaConflict];
 //   - a name reg does not hold, or a name with a nil reg: a
 //     [*SchemaNotFoundError], matching [ErrSchemaNotFound] (which is
-//     schema.ErrNotFound); any other registry failure is returned wrapped;
+//     registry.ErrNotFound); any other registry failure is returned wrapped;
 //   - a bad option value in spec.Options: a [*FieldError] whose Field is
 //     "output_schema_options.<knob>".
-func ResolveOutputSchema(ctx context.Context, b *Blueprint, spec RunSpec, reg schema.Registry) (*Resolution, error) {
+func ResolveOutputSchema(ctx context.Context, b *Blueprint, spec RunSpec, reg registry.Registry) (*Resolution, error) {
 	if spec.Inline != nil && spec.Name != "" {
 		return nil, ErrSchemaConflict
 	}
@@ -145,13 +146,13 @@ func (r *Resolution) Enforcer(opts ...enforce.Option) (*enforce.Enforcer, error)
 }
 
 // lookup fetches a named schema.
-func lookup(ctx context.Context, reg schema.Registry, name string) (*schema.Schema, error) {
+func lookup(ctx context.Context, reg registry.Registry, name string) (*schema.Schema, error) {
 	if reg == nil {
 		return nil, &SchemaNotFoundError{Name: name, Err: ErrSchemaNotFound}
 	}
 	e, err := reg.Get(ctx, name)
 	switch {
-	case errors.Is(err, schema.ErrNotFound):
+	case errors.Is(err, registry.ErrNotFound):
 		return nil, &SchemaNotFoundError{Name: name, Err: err}
 	case err != nil:
 		return nil, fmt.Errorf("blueprint: output schema %q: %w", cut(name), err)

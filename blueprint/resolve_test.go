@@ -11,23 +11,24 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/blueprint"
+	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 )
 
-// mapRegistry is a read-only schema.Registry over a map, enough for
+// mapRegistry is a read-only registry.Registry over a map, enough for
 // resolution tests.
 type mapRegistry map[string]*schema.Schema
 
-func (m mapRegistry) Get(_ context.Context, name string) (*schema.Entry, error) {
+func (m mapRegistry) Get(_ context.Context, name string) (*registry.Entry, error) {
 	s, ok := m[name]
 	if !ok {
-		return nil, fmt.Errorf("get %q: %w", name, schema.ErrNotFound)
+		return nil, fmt.Errorf("get %q: %w", name, registry.ErrNotFound)
 	}
-	return &schema.Entry{Name: name, Schema: s}, nil
+	return &registry.Entry{Name: name, Schema: s}, nil
 }
 
-func (m mapRegistry) Put(context.Context, *schema.Entry) error { return errors.New("read-only") }
-func (m mapRegistry) List(context.Context) ([]*schema.Entry, error) {
+func (m mapRegistry) Put(context.Context, *registry.Entry) error { return errors.New("read-only") }
+func (m mapRegistry) List(context.Context) ([]*registry.Entry, error) {
 	return nil, errors.New("not listed")
 }
 func (m mapRegistry) Delete(context.Context, string) error { return errors.New("read-only") }
@@ -35,7 +36,7 @@ func (m mapRegistry) Delete(context.Context, string) error { return errors.New("
 // failingRegistry fails every lookup.
 type failingRegistry struct{ mapRegistry }
 
-func (failingRegistry) Get(context.Context, string) (*schema.Entry, error) {
+func (failingRegistry) Get(context.Context, string) (*registry.Entry, error) {
 	return nil, errors.New("disk on fire")
 }
 
@@ -95,7 +96,7 @@ func TestResolveErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		spec  blueprint.RunSpec
-		reg   schema.Registry
+		reg   registry.Registry
 		is    error
 		field string
 		text  string
@@ -129,7 +130,7 @@ func TestResolveErrors(t *testing.T) {
 
 func TestSchemaNotFoundMatchesBothNames(t *testing.T) {
 	_, err := blueprint.ResolveOutputSchema(context.Background(), nil, blueprint.RunSpec{Name: "nonexistent-schema"}, mapRegistry{})
-	assert.ErrorIs(t, err, schema.ErrNotFound)
+	assert.ErrorIs(t, err, registry.ErrNotFound)
 	assert.ErrorIs(t, err, blueprint.ErrSchemaNotFound)
 	var nf *blueprint.SchemaNotFoundError
 	require.ErrorAs(t, err, &nf)

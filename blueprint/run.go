@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
-	"github.com/agentio/agentio/schema"
+	"github.com/agentio/agentio/registry"
 )
 
 // ErrInvalidOption is returned, wrapped with what was wrong, by [Run] when
@@ -21,14 +21,14 @@ var ErrInvalidOption = errors.New("blueprint: invalid option")
 type Option func(*runConfig) error
 
 type runConfig struct {
-	registry  schema.Registry
+	registry  registry.Registry
 	enforce   []enforce.Option
 	maxTokens int
 }
 
 // WithRegistry sets the registry in which a run's named output schema
 // (RunSpec.Name) is looked up. Without it a named schema is not found.
-func WithRegistry(r schema.Registry) Option {
+func WithRegistry(r registry.Registry) Option {
 	return func(c *runConfig) error {
 		if r == nil {
 			return fmt.Errorf("%w: nil registry", ErrInvalidOption)

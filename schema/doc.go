@@ -115,13 +115,7 @@
 // type object, a "prompt" string of at least one character, "prompt"
 // required.
 //
-// # Named schemas
-//
-// A [Registry] stores schemas by name so that a run can ask for one
-// ("code-review-findings") instead of sending it inline: [NewMemoryRegistry]
-// keeps them in memory, [NewDirRegistry] in a folder, one <name>.json file
-// each, written atomically. Get and Delete of an unknown name match
-// [ErrNotFound]; a bad name matches [ErrInvalidName].
+// Schemas stored by name live in package registry.
 //
 // # Dialects
 //

@@ -15,6 +15,7 @@ import (
 	"github.com/agentio/agentio/blueprint"
 	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsonpos"
+	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -285,7 +286,7 @@ func flatten(err error) []error {
 
 // registry checks every named schema of a registry directory.
 func (l *linter) registry(dir string) error {
-	reg, err := schema.NewDirRegistry(dir, nil)
+	reg, err := registry.NewDir(dir, nil)
 	if err != nil {
 		return err
 	}
@@ -294,7 +295,7 @@ func (l *linter) registry(dir string) error {
 		if e == nil {
 			continue
 		}
-		var ce *schema.CorruptEntryError
+		var ce *registry.CorruptEntryError
 		if errors.As(e, &ce) {
 			data, _ := os.ReadFile(ce.Path)
 			path, msg := "", strings.TrimPrefix(ce.Err.Error(), "schema: ")

@@ -30,8 +30,8 @@ import (
 
 	_ "modernc.org/sqlite"
 
-	"github.com/agentio/agentio/schema/registryhttp"
-	"github.com/agentio/agentio/schema/sqlregistry"
+	"github.com/agentio/agentio/registry/registryhttp"
+	"github.com/agentio/agentio/registry/sqlregistry"
 )
 
 func main() {

@@ -33,7 +33,7 @@
 // # Testing an adapter
 //
 // The package is also the test kit for a [provider.Streamer] adapter, as
-// schema/registrytest is for a registry: [SameAsGenerate] and [SameError]
+// registry/registrytest is for a registry: [SameAsGenerate] and [SameError]
 // hold a stream to what Generate returns for the same reply, [First] and
 // [CancelAfterFirst] leave a stream early, and [CheckStream] asserts what
 // holds of any stream a fuzz test feeds an adapter. An HTTP adapter's

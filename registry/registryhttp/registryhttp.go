@@ -1,4 +1,4 @@
-// Package registryhttp serves a [schema.Registry] as JSON over HTTP, for
+// Package registryhttp serves a [registry.Registry] as JSON over HTTP, for
 // hosts that let people or other services manage their named output
 // schemas:
 //
@@ -18,7 +18,7 @@
 // Each entry's ETag is its modified_at. GET answers If-None-Match with 304.
 // PUT and DELETE honour If-Match (write only that version: 412 otherwise)
 // and PUT honours If-None-Match: * (create only). When the registry is a
-// [schema.ConditionalRegistry] (every registry of this module is), the
+// [registry.ConditionalRegistry] (every registry of this module is), the
 // check and the write are one atomic step; on another registry the check
 // is made by a Get before the write, and two writers may still cross.
 //
@@ -47,6 +47,7 @@ import (
 	"time"
 
 	"github.com/agentio/agentio/internal/regtime"
+	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -70,13 +71,13 @@ type Options struct {
 // A Handler serves a registry; see the package documentation. It is safe
 // for concurrent use.
 type Handler struct {
-	reg  schema.Registry
+	reg  registry.Registry
 	opts Options
 	mux  *http.ServeMux
 }
 
 // New returns a Handler serving reg. opts may be nil; it is copied.
-func New(reg schema.Registry, opts *Options) *Handler {
+func New(reg registry.Registry, opts *Options) *Handler {
 	h := &Handler{reg: reg}
 	if opts != nil {
 		h.opts = *opts
@@ -196,11 +197,11 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := *b.Name
-	if err := schema.ValidateName(name); err != nil {
+	if err := registry.ValidateName(name); err != nil {
 		writeProblem(w, r, &problem{Status: http.StatusBadRequest, Type: "invalid-name", Field: "name", Detail: err.Error()})
 		return
 	}
-	if !h.write(w, r, &schema.Entry{Name: name, Description: b.Description, Schema: s}, time.Time{}, true) {
+	if !h.write(w, r, &registry.Entry{Name: name, Description: b.Description, Schema: s}, time.Time{}, true) {
 		return
 	}
 	w.Header().Set("Location", "schemas/"+url.PathEscape(name))
@@ -209,7 +210,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	if err := schema.ValidateName(name); err != nil {
+	if err := registry.ValidateName(name); err != nil {
 		writeProblem(w, r, &problem{Status: http.StatusBadRequest, Type: "invalid-name", Field: "name", Detail: err.Error()})
 		return
 	}
@@ -222,7 +223,7 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 			Detail: fmt.Sprintf("the body names %q but the path names %q", *b.Name, name)})
 		return
 	}
-	e := &schema.Entry{Name: name, Description: b.Description, Schema: s}
+	e := &registry.Entry{Name: name, Description: b.Description, Schema: s}
 	var version time.Time
 	conditional := false
 	switch {
@@ -279,7 +280,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 // write stores e, conditionally on version when conditional is set (zero:
 // only if absent). It writes the error response and reports false on
 // failure.
-func (h *Handler) write(w http.ResponseWriter, r *http.Request, e *schema.Entry, version time.Time, conditional bool) bool {
+func (h *Handler) write(w http.ResponseWriter, r *http.Request, e *registry.Entry, version time.Time, conditional bool) bool {
 	var err error
 	if conditional {
 		err = h.putIf(r.Context(), e, version)
@@ -287,7 +288,7 @@ func (h *Handler) write(w http.ResponseWriter, r *http.Request, e *schema.Entry,
 		err = h.reg.Put(r.Context(), e)
 	}
 	if err != nil {
-		if conditional && version.IsZero() && errors.Is(err, schema.ErrModified) && r.Method == http.MethodPost {
+		if conditional && version.IsZero() && errors.Is(err, registry.ErrModified) && r.Method == http.MethodPost {
 			writeProblem(w, r, &problem{Status: http.StatusConflict, Type: "name-taken", Field: "name",
 				Detail: fmt.Sprintf("a schema named %q exists: PUT /schemas/%s replaces it", e.Name, e.Name)})
 			return false
@@ -300,8 +301,8 @@ func (h *Handler) write(w http.ResponseWriter, r *http.Request, e *schema.Entry,
 
 // putIf is the registry's PutIf, or a Get then a Put for a registry that
 // has none.
-func (h *Handler) putIf(ctx context.Context, e *schema.Entry, version time.Time) error {
-	if cr, ok := h.reg.(schema.ConditionalRegistry); ok {
+func (h *Handler) putIf(ctx context.Context, e *registry.Entry, version time.Time) error {
+	if cr, ok := h.reg.(registry.ConditionalRegistry); ok {
 		return cr.PutIf(ctx, e, version)
 	}
 	cur, err := h.reg.Get(ctx, e.Name)
@@ -309,18 +310,18 @@ func (h *Handler) putIf(ctx context.Context, e *schema.Entry, version time.Time)
 	switch {
 	case err == nil:
 		stored = cur.ModifiedAt
-	case !errors.Is(err, schema.ErrNotFound):
+	case !errors.Is(err, registry.ErrNotFound):
 		return err
 	}
 	if !regtime.Same(stored, version) {
-		return fmt.Errorf("%w: %q", schema.ErrModified, e.Name)
+		return fmt.Errorf("%w: %q", registry.ErrModified, e.Name)
 	}
 	return h.reg.Put(ctx, e)
 }
 
 // deleteIf is the registry's DeleteIf, or a Get then a Delete.
 func (h *Handler) deleteIf(ctx context.Context, name string, version time.Time) error {
-	if cr, ok := h.reg.(schema.ConditionalRegistry); ok {
+	if cr, ok := h.reg.(registry.ConditionalRegistry); ok {
 		return cr.DeleteIf(ctx, name, version)
 	}
 	cur, err := h.reg.Get(ctx, name)
@@ -328,7 +329,7 @@ func (h *Handler) deleteIf(ctx context.Context, name string, version time.Time) 
 		return err
 	}
 	if !regtime.Same(cur.ModifiedAt, version) {
-		return fmt.Errorf("%w: %q", schema.ErrModified, name)
+		return fmt.Errorf("%w: %q", registry.ErrModified, name)
 	}
 	return h.reg.Delete(ctx, name)
 }
@@ -428,11 +429,11 @@ func decodeBody(data []byte) (body, *problem) {
 func (h *Handler) registryError(w http.ResponseWriter, r *http.Request, name string, err error) {
 	var ie *schema.InvalidSchemaError
 	switch {
-	case errors.Is(err, schema.ErrInvalidName):
+	case errors.Is(err, registry.ErrInvalidName):
 		writeProblem(w, r, &problem{Status: http.StatusBadRequest, Type: "invalid-name", Field: "name", Detail: err.Error()})
-	case errors.Is(err, schema.ErrNotFound):
+	case errors.Is(err, registry.ErrNotFound):
 		writeProblem(w, r, &problem{Status: http.StatusNotFound, Type: "schema-not-found", Detail: fmt.Sprintf("no schema named %q", name)})
-	case errors.Is(err, schema.ErrModified):
+	case errors.Is(err, registry.ErrModified):
 		writeProblem(w, r, &problem{Status: http.StatusPreconditionFailed, Type: "precondition-failed",
 			Detail: fmt.Sprintf("%q is not the version named by the request's precondition: GET it again", name)})
 	case errors.As(err, &ie):
@@ -447,7 +448,7 @@ func (h *Handler) registryError(w http.ResponseWriter, r *http.Request, name str
 	}
 }
 
-func toJSON(e *schema.Entry) entryJSON {
+func toJSON(e *registry.Entry) entryJSON {
 	return entryJSON{Name: e.Name, Description: e.Description, Schema: json.RawMessage(e.Schema.JSON()),
 		CreatedAt: e.CreatedAt, ModifiedAt: e.ModifiedAt}
 }

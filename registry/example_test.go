@@ -1,4 +1,4 @@
-package schema_test
+package registry_test
 
 import (
 	"context"
@@ -7,18 +7,19 @@ import (
 	"log"
 	"os"
 
+	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 )
 
-func ExampleNewMemoryRegistry() {
+func ExampleNewMemory() {
 	ctx := context.Background()
-	reg := schema.NewMemoryRegistry()
+	reg := registry.NewMemory()
 
 	s, err := schema.Parse([]byte(`{"type":"object","required":["files","loc"],"properties":{"files":{"type":"integer"},"loc":{"type":"integer"}}}`))
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := reg.Put(ctx, &schema.Entry{Name: "file-count", Description: "How big the change is", Schema: s}); err != nil {
+	if err := reg.Put(ctx, &registry.Entry{Name: "file-count", Description: "How big the change is", Schema: s}); err != nil {
 		log.Fatal(err)
 	}
 
@@ -29,17 +30,17 @@ func ExampleNewMemoryRegistry() {
 	fmt.Println(e.Name+":", e.Description)
 
 	_, err = reg.Get(ctx, "no-such-schema")
-	fmt.Println(errors.Is(err, schema.ErrNotFound))
+	fmt.Println(errors.Is(err, registry.ErrNotFound))
 
-	err = reg.Put(ctx, &schema.Entry{Name: "../escape", Schema: s})
-	fmt.Println(errors.Is(err, schema.ErrInvalidName))
+	err = reg.Put(ctx, &registry.Entry{Name: "../escape", Schema: s})
+	fmt.Println(errors.Is(err, registry.ErrInvalidName))
 	// Output:
 	// file-count: How big the change is
 	// true
 	// true
 }
 
-func ExampleNewDirRegistry() {
+func ExampleNewDir() {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "schemas")
 	if err != nil {
@@ -47,7 +48,7 @@ func ExampleNewDirRegistry() {
 	}
 	defer os.RemoveAll(dir)
 
-	reg, err := schema.NewDirRegistry(dir, nil)
+	reg, err := registry.NewDir(dir, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func ExampleNewDirRegistry() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		if err := reg.Put(ctx, &schema.Entry{Name: name, Schema: s}); err != nil {
+		if err := reg.Put(ctx, &registry.Entry{Name: name, Schema: s}); err != nil {
 			log.Fatal(err)
 		}
 	}

@@ -7,14 +7,14 @@ import (
 	"net/http/httptest"
 	"strings"
 
-	"github.com/agentio/agentio/schema"
-	"github.com/agentio/agentio/schema/registryhttp"
+	"github.com/agentio/agentio/registry"
+	"github.com/agentio/agentio/registry/registryhttp"
 )
 
 // Example mounts the API under /api/ and sends it a schema that does not
 // compile: the problem document names the field and the schema location.
 func Example() {
-	reg := schema.NewMemoryRegistry() // or a sqlregistry.Registry, a DirRegistry
+	reg := registry.NewMemory() // or a sqlregistry.Registry, a registry.Dir
 	mux := http.NewServeMux()
 	mux.Handle("/api/", http.StripPrefix("/api", registryhttp.New(reg, nil)))
 	srv := httptest.NewServer(mux)

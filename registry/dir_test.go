@@ -1,4 +1,4 @@
-package schema
+package registry
 
 import (
 	"context"
@@ -11,19 +11,21 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/schema"
 )
 
-func newTestDirRegistry(t *testing.T, dir string, opts *DirRegistryOptions) *DirRegistry {
+func newTestDir(t *testing.T, dir string, opts *DirOptions) *Dir {
 	t.Helper()
-	r, err := NewDirRegistry(dir, opts)
+	r, err := NewDir(dir, opts)
 	require.NoError(t, err)
 	r.now = (&regClock{}).now
 	return r
 }
 
-func TestDirRegistryFileFormat(t *testing.T) {
+func TestDirFileFormat(t *testing.T) {
 	dir := t.TempDir()
-	r := newTestDirRegistry(t, dir, nil)
+	r := newTestDir(t, dir, nil)
 	ctx := context.Background()
 	src := "{\n  \"type\": \"object\",\n  \"properties\": {\"b\": {}, \"a\": {}}\n}\n"
 	require.NoError(t, r.Put(ctx, &Entry{Name: "code-analysis-result", Description: `Standard "format" <x>`, Schema: regSchema(t, src)}))
@@ -54,8 +56,8 @@ func TestDirRegistryFileFormat(t *testing.T) {
 	assert.Equal(t, []string{"b", "a"}, got.Schema.PropertyOrder())
 }
 
-func TestDirRegistryHandWritten(t *testing.T) {
-	r := newTestDirRegistry(t, filepath.Join("testdata", "registry", "good"), nil)
+func TestDirHandWritten(t *testing.T) {
+	r := newTestDir(t, filepath.Join("testdata", "registry", "good"), nil)
 	ctx := context.Background()
 
 	list, err := r.List(ctx)
@@ -79,15 +81,15 @@ func TestDirRegistryHandWritten(t *testing.T) {
 	assert.True(t, e.CreatedAt.IsZero(), "a file without timestamps has zero ones")
 }
 
-func TestDirRegistryCorruptFiles(t *testing.T) {
+func TestDirCorruptFiles(t *testing.T) {
 	dir := filepath.Join("testdata", "registry", "corrupt")
-	r := newTestDirRegistry(t, dir, nil)
+	r := newTestDir(t, dir, nil)
 	ctx := context.Background()
 
 	tests := []struct {
 		name    string
 		message string
-		schema  bool // the cause is an *InvalidSchemaError
+		schema  bool // the cause is an *schema.InvalidSchemaError
 	}{
 		{name: "not-json", message: "unexpected end of JSON input"},
 		{name: "no-schema", message: "no schema"},
@@ -100,9 +102,9 @@ func TestDirRegistryCorruptFiles(t *testing.T) {
 			var ce *CorruptEntryError
 			require.ErrorAs(t, err, &ce)
 			assert.Equal(t, filepath.Join(dir, tt.name+".json"), ce.Path)
-			assert.Contains(t, err.Error(), "schema: corrupt registry file "+ce.Path+": ")
+			assert.Contains(t, err.Error(), "registry: corrupt registry file "+ce.Path+": ")
 			assert.Contains(t, err.Error(), tt.message)
-			var ise *InvalidSchemaError
+			var ise *schema.InvalidSchemaError
 			assert.Equal(t, tt.schema, errors.As(err, &ise))
 		})
 	}
@@ -121,10 +123,10 @@ func TestDirRegistryCorruptFiles(t *testing.T) {
 	assert.Equal(t, []string{"bad-schema.json", "no-schema.json", "not-json.json", "wrong-name.json"}, paths)
 }
 
-func TestDirRegistryPutRepairsCorruptFile(t *testing.T) {
+func TestDirPutRepairsCorruptFile(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "s.json"), []byte(`{"name":"s","schema":`), 0o666))
-	r := newTestDirRegistry(t, dir, nil)
+	r := newTestDir(t, dir, nil)
 	ctx := context.Background()
 	require.NoError(t, r.Put(ctx, &Entry{Name: "s", Schema: regSchema(t, `{}`)}))
 	got, err := r.Get(ctx, "s")
@@ -132,19 +134,19 @@ func TestDirRegistryPutRepairsCorruptFile(t *testing.T) {
 	assert.Equal(t, regAt(1), got.CreatedAt)
 }
 
-func TestDirRegistryRemoteRef(t *testing.T) {
+func TestDirRemoteRef(t *testing.T) {
 	loader := func(uri string) ([]byte, error) { return []byte(`{"type":"string"}`), nil }
-	s, err := ParseWith([]byte(`{"$ref":"https://example.com/s.json"}`), &ParseOptions{Loader: loader})
+	s, err := schema.ParseWith([]byte(`{"$ref":"https://example.com/s.json"}`), &schema.ParseOptions{Loader: loader})
 	require.NoError(t, err)
 	ctx := context.Background()
 
-	plain := newTestDirRegistry(t, t.TempDir(), nil)
+	plain := newTestDir(t, t.TempDir(), nil)
 	err = plain.Put(ctx, &Entry{Name: "remote", Schema: s})
-	var ise *InvalidSchemaError
+	var ise *schema.InvalidSchemaError
 	require.ErrorAs(t, err, &ise)
-	assert.ErrorIs(t, err, ErrRemoteRef)
+	assert.ErrorIs(t, err, schema.ErrRemoteRef)
 
-	withLoader := newTestDirRegistry(t, t.TempDir(), &DirRegistryOptions{Loader: loader})
+	withLoader := newTestDir(t, t.TempDir(), &DirOptions{Loader: loader})
 	require.NoError(t, withLoader.Put(ctx, &Entry{Name: "remote", Schema: s}))
 	got, err := withLoader.Get(ctx, "remote")
 	require.NoError(t, err)
@@ -153,10 +155,10 @@ func TestDirRegistryRemoteRef(t *testing.T) {
 	assert.NotEmpty(t, violations)
 }
 
-func TestNewDirRegistry(t *testing.T) {
+func TestNewDir(t *testing.T) {
 	base := t.TempDir()
 	nested := filepath.Join(base, "a", "schemas")
-	r, err := NewDirRegistry(nested, nil)
+	r, err := NewDir(nested, nil)
 	require.NoError(t, err)
 	assert.Equal(t, nested, r.Dir())
 	info, err := os.Stat(nested)
@@ -165,15 +167,15 @@ func TestNewDirRegistry(t *testing.T) {
 
 	file := filepath.Join(base, "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o666))
-	_, err = NewDirRegistry(file, nil)
+	_, err = NewDir(file, nil)
 	assert.Error(t, err)
 
-	_, err = NewDirRegistry("", nil)
+	_, err = NewDir("", nil)
 	assert.ErrorIs(t, err, fs.ErrInvalid)
 }
 
-func TestDirRegistryZeroValue(t *testing.T) {
-	var r DirRegistry
+func TestDirZeroValue(t *testing.T) {
+	var r Dir
 	ctx := context.Background()
 	_, err := r.Get(ctx, "a")
 	assert.ErrorIs(t, err, fs.ErrInvalid)
@@ -183,9 +185,9 @@ func TestDirRegistryZeroValue(t *testing.T) {
 	assert.ErrorIs(t, r.Delete(ctx, "a"), fs.ErrInvalid)
 }
 
-func TestDirRegistryDirectoryGone(t *testing.T) {
+func TestDirDirectoryGone(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "schemas")
-	r := newTestDirRegistry(t, dir, nil)
+	r := newTestDir(t, dir, nil)
 	require.NoError(t, os.Remove(dir))
 	ctx := context.Background()
 

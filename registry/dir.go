@@ -1,4 +1,4 @@
-package schema
+package registry
 
 import (
 	"bytes"
@@ -18,9 +18,10 @@ import (
 
 	"github.com/agentio/agentio/internal/jsonobj"
 	"github.com/agentio/agentio/internal/regtime"
+	"github.com/agentio/agentio/schema"
 )
 
-// A DirRegistry is a [ConditionalRegistry] that keeps each entry in a file
+// A Dir is a [ConditionalRegistry] that keeps each entry in a file
 // <dir>/<name>.json holding the name, the description, the schema as its
 // author wrote it, and the created_at and modified_at timestamps (RFC 3339):
 //
@@ -36,33 +37,33 @@ import (
 // ignored. Every Get and List reads and compiles the files again, so
 // changes made by other processes are seen at once.
 //
-// A DirRegistry is safe for concurrent use. Writes are atomic (a temporary
+// A Dir is safe for concurrent use. Writes are atomic (a temporary
 // file renamed over the old one), so a reader, in this process or another,
 // sees the old entry or the new one, never a mix. Put and Delete are
 // serialised within the process; two processes putting one name at the
 // same time both succeed and the last rename wins. Create one with
-// [NewDirRegistry] and share the pointer; the zero value has no directory
+// [NewDir] and share the pointer; the zero value has no directory
 // and its methods return an error wrapping [fs.ErrInvalid].
-type DirRegistry struct {
+type Dir struct {
 	dir    string
-	loader Loader
+	loader schema.Loader
 	mu     sync.Mutex       // serialises Put and Delete
 	now    func() time.Time // nil means utcNow; set by tests
 }
 
-// DirRegistryOptions configures [NewDirRegistry]. A nil *DirRegistryOptions
+// DirOptions configures [NewDir]. A nil *DirOptions
 // and the zero value mean the defaults.
-type DirRegistryOptions struct {
-	// Loader supplies the documents of remote $refs when a stored schema
-	// is compiled on Get and List (see [ParseOptions]). Nil, the default,
+type DirOptions struct {
+	// schema.Loader supplies the documents of remote $refs when a stored schema
+	// is compiled on Get and List (see [schema.ParseOptions]). Nil, the default,
 	// refuses them, so Put refuses a schema with a remote $ref.
-	Loader Loader
+	Loader schema.Loader
 }
 
-// A CorruptEntryError reports a file of a [DirRegistry] that cannot be
+// A CorruptEntryError reports a file of a [Dir] that cannot be
 // read back as an entry: not JSON, without a schema, with a schema that
 // does not compile, or with a name that is not its file's. Get and List
-// return it; Err is the cause (an [*InvalidSchemaError] for a schema that
+// return it; Err is the cause (an [*schema.InvalidSchemaError] for a schema that
 // does not compile).
 type CorruptEntryError struct {
 	// Path is the file's path.
@@ -71,30 +72,30 @@ type CorruptEntryError struct {
 	Err error
 }
 
-// Error returns "schema: corrupt registry file <path>: <cause>".
+// Error returns "registry: corrupt registry file <path>: <cause>".
 func (e *CorruptEntryError) Error() string {
 	if e.Err == nil {
-		return "schema: corrupt registry file " + e.Path
+		return "registry: corrupt registry file " + e.Path
 	}
-	return "schema: corrupt registry file " + e.Path + ": " + strings.TrimPrefix(e.Err.Error(), "schema: ")
+	return "registry: corrupt registry file " + e.Path + ": " + strings.TrimPrefix(e.Err.Error(), "registry: ")
 }
 
 // Unwrap returns the cause.
 func (e *CorruptEntryError) Unwrap() error { return e.Err }
 
-var _ ConditionalRegistry = (*DirRegistry)(nil)
+var _ ConditionalRegistry = (*Dir)(nil)
 
-// NewDirRegistry returns a registry stored in dir, creating dir (and its
+// NewDir returns a registry stored in dir, creating dir (and its
 // parents) when it does not exist. opts may be nil; it is copied. The error
 // is the file system's when dir cannot be created or is not a directory.
-func NewDirRegistry(dir string, opts *DirRegistryOptions) (*DirRegistry, error) {
+func NewDir(dir string, opts *DirOptions) (*Dir, error) {
 	if dir == "" {
-		return nil, fmt.Errorf("schema: registry directory: empty path: %w", fs.ErrInvalid)
+		return nil, fmt.Errorf("registry: registry directory: empty path: %w", fs.ErrInvalid)
 	}
 	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return nil, fmt.Errorf("schema: registry directory: %w", err)
+		return nil, fmt.Errorf("registry: registry directory: %w", err)
 	}
-	r := &DirRegistry{dir: filepath.Clean(dir)}
+	r := &Dir{dir: filepath.Clean(dir)}
 	if opts != nil {
 		r.loader = opts.Loader
 	}
@@ -102,13 +103,13 @@ func NewDirRegistry(dir string, opts *DirRegistryOptions) (*DirRegistry, error) 
 }
 
 // Dir returns the directory the registry keeps its files in.
-func (r *DirRegistry) Dir() string { return r.dir }
+func (r *Dir) Dir() string { return r.dir }
 
 // Get reads and compiles the file of name. The error wraps [ErrNotFound]
 // when there is none, [ErrInvalidName] for a name no entry can have; it is
 // a [*CorruptEntryError] for a file that cannot be read back, ctx's error,
 // or the file system's.
-func (r *DirRegistry) Get(ctx context.Context, name string) (*Entry, error) {
+func (r *Dir) Get(ctx context.Context, name string) (*Entry, error) {
 	if err := r.check(ctx); err != nil {
 		return nil, err
 	}
@@ -124,12 +125,12 @@ func (r *DirRegistry) Get(ctx context.Context, name string) (*Entry, error) {
 
 // Put writes e to <dir>/<name>.json as [Registry.Put] says, atomically.
 // Besides the errors every Registry returns, the schema is compiled again
-// from its bytes (with the registry's Loader) so that what is written can
-// be read back: a schema with a remote $ref and no Loader is refused with
-// an [*InvalidSchemaError] wrapping [ErrRemoteRef]. CreatedAt is kept from
+// from its bytes (with the registry's schema.Loader) so that what is written can
+// be read back: a schema with a remote $ref and no schema.Loader is refused with
+// an [*schema.InvalidSchemaError] wrapping [schema.ErrRemoteRef]. CreatedAt is kept from
 // the file being replaced, or is the current time when that file is
 // missing or corrupt. File system errors are returned wrapped.
-func (r *DirRegistry) Put(ctx context.Context, e *Entry) error {
+func (r *Dir) Put(ctx context.Context, e *Entry) error {
 	return r.put(ctx, e, nil)
 }
 
@@ -138,12 +139,12 @@ func (r *DirRegistry) Put(ctx context.Context, e *Entry) error {
 // [ConditionalRegistry]. A file that cannot be read back has no version a
 // caller can name, so PutIf refuses to replace it (Put does). The check and
 // the write are atomic within the process, not across processes.
-func (r *DirRegistry) PutIf(ctx context.Context, e *Entry, modifiedAt time.Time) error {
+func (r *Dir) PutIf(ctx context.Context, e *Entry, modifiedAt time.Time) error {
 	return r.put(ctx, e, &modifiedAt)
 }
 
 // put is Put, conditional on the stored version when want is not nil.
-func (r *DirRegistry) put(ctx context.Context, e *Entry, want *time.Time) error {
+func (r *Dir) put(ctx context.Context, e *Entry, want *time.Time) error {
 	if err := r.check(ctx); err != nil {
 		return err
 	}
@@ -151,7 +152,7 @@ func (r *DirRegistry) put(ctx context.Context, e *Entry, want *time.Time) error 
 		return err
 	}
 	src := bytes.TrimSpace(e.Schema.JSON())
-	if _, err := ParseWith(src, &ParseOptions{Loader: r.loader}); err != nil {
+	if _, err := schema.ParseWith(src, &schema.ParseOptions{Loader: r.loader}); err != nil {
 		return err
 	}
 
@@ -173,10 +174,10 @@ func (r *DirRegistry) put(ctx context.Context, e *Entry, want *time.Time) error 
 	}
 	data, err := f.encode(src)
 	if err != nil {
-		return fmt.Errorf("schema: put %q: %w", e.Name, err)
+		return fmt.Errorf("registry: put %q: %w", e.Name, err)
 	}
 	if err := r.writeAtomic(e.Name, data); err != nil {
-		return fmt.Errorf("schema: put %q: %w", e.Name, err)
+		return fmt.Errorf("registry: put %q: %w", e.Name, err)
 	}
 	return nil
 }
@@ -187,13 +188,13 @@ func (r *DirRegistry) put(ctx context.Context, e *Entry, want *time.Time) error 
 // such file, and the entries that could be read come with it. A file
 // deleted while List runs is left out. The error is otherwise ctx's or the
 // file system's.
-func (r *DirRegistry) List(ctx context.Context) ([]*Entry, error) {
+func (r *Dir) List(ctx context.Context) ([]*Entry, error) {
 	if err := r.check(ctx); err != nil {
 		return nil, err
 	}
 	files, err := os.ReadDir(r.dir)
 	if err != nil {
-		return nil, fmt.Errorf("schema: list registry: %w", err)
+		return nil, fmt.Errorf("registry: list registry: %w", err)
 	}
 	var (
 		list []*Entry
@@ -225,18 +226,18 @@ func (r *DirRegistry) List(ctx context.Context) ([]*Entry, error) {
 // Delete removes the file of name. The error wraps [ErrNotFound] when
 // there is none, [ErrInvalidName] for a name no entry can have, or is
 // ctx's or the file system's.
-func (r *DirRegistry) Delete(ctx context.Context, name string) error {
+func (r *Dir) Delete(ctx context.Context, name string) error {
 	return r.delete(ctx, name, nil)
 }
 
 // DeleteIf removes the file of name when it holds the version modifiedAt;
-// see [ConditionalRegistry] and [DirRegistry.PutIf].
-func (r *DirRegistry) DeleteIf(ctx context.Context, name string, modifiedAt time.Time) error {
+// see [ConditionalRegistry] and [Dir.PutIf].
+func (r *Dir) DeleteIf(ctx context.Context, name string, modifiedAt time.Time) error {
 	return r.delete(ctx, name, &modifiedAt)
 }
 
 // delete is Delete, conditional on the stored version when want is not nil.
-func (r *DirRegistry) delete(ctx context.Context, name string, want *time.Time) error {
+func (r *Dir) delete(ctx context.Context, name string, want *time.Time) error {
 	if err := r.check(ctx); err != nil {
 		return err
 	}
@@ -261,25 +262,25 @@ func (r *DirRegistry) delete(ctx context.Context, name string, want *time.Time) 
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%w: %q", ErrNotFound, name)
 	case err != nil:
-		return fmt.Errorf("schema: delete %q: %w", name, err)
+		return fmt.Errorf("registry: delete %q: %w", name, err)
 	}
 	return nil
 }
 
-// check refuses a cancelled ctx and a registry not made by NewDirRegistry.
-func (r *DirRegistry) check(ctx context.Context) error {
+// check refuses a cancelled ctx and a registry not made by NewDir.
+func (r *Dir) check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if r.dir == "" {
-		return fmt.Errorf("schema: DirRegistry has no directory (use NewDirRegistry): %w", fs.ErrInvalid)
+		return fmt.Errorf("registry: Dir has no directory (use NewDir): %w", fs.ErrInvalid)
 	}
 	return nil
 }
 
-func (r *DirRegistry) path(name string) string { return filepath.Join(r.dir, name+".json") }
+func (r *Dir) path(name string) string { return filepath.Join(r.dir, name+".json") }
 
-func (r *DirRegistry) clock() time.Time {
+func (r *Dir) clock() time.Time {
 	if r.now != nil {
 		return r.now()
 	}
@@ -298,12 +299,12 @@ func versionOf(f *entryFile) time.Time {
 // read returns the entry in the file of name. The error wraps
 // fs.ErrNotExist when there is no such file, is a [*CorruptEntryError]
 // when its content is bad, or the file system's.
-func (r *DirRegistry) read(name string) (*Entry, error) {
+func (r *Dir) read(name string) (*Entry, error) {
 	f, err := r.readFile(name)
 	if err != nil {
 		return nil, err
 	}
-	s, err := ParseWith(f.Schema, &ParseOptions{Loader: r.loader})
+	s, err := schema.ParseWith(f.Schema, &schema.ParseOptions{Loader: r.loader})
 	if err != nil {
 		return nil, &CorruptEntryError{Path: r.path(name), Err: err}
 	}
@@ -317,14 +318,14 @@ func (r *DirRegistry) read(name string) (*Entry, error) {
 }
 
 // readFile decodes the file of name without compiling its schema.
-func (r *DirRegistry) readFile(name string) (*entryFile, error) {
+func (r *Dir) readFile(name string) (*entryFile, error) {
 	path := r.path(name)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("schema: read registry: %w", err)
+		return nil, fmt.Errorf("registry: read registry: %w", err)
 	}
 	var f entryFile
 	if err := json.Unmarshal(data, &f); err != nil {
@@ -343,7 +344,7 @@ func (r *DirRegistry) readFile(name string) (*entryFile, error) {
 // the same directory, synced and renamed over it. The temporary name starts
 // with '.', so List never takes it for an entry, even when a crash leaves
 // it behind. Files get the permissions os.Create gives (0666 less umask).
-func (r *DirRegistry) writeAtomic(name string, data []byte) (err error) {
+func (r *Dir) writeAtomic(name string, data []byte) (err error) {
 	var tmp *os.File
 	for range 100 {
 		tmpPath := filepath.Join(r.dir, "."+name+".json.tmp"+strconv.FormatUint(rand.Uint64(), 36))
@@ -373,7 +374,7 @@ func (r *DirRegistry) writeAtomic(name string, data []byte) (err error) {
 	return os.Rename(tmp.Name(), r.path(name))
 }
 
-// An entryFile is the content of a [DirRegistry] file.
+// An entryFile is the content of a [Dir] file.
 type entryFile struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`

@@ -16,16 +16,17 @@ import (
 	"github.com/stretchr/testify/require"
 	_ "modernc.org/sqlite"
 
+	"github.com/agentio/agentio/registry"
+	"github.com/agentio/agentio/registry/registrytest"
+	"github.com/agentio/agentio/registry/sqlregistry"
 	"github.com/agentio/agentio/schema"
-	"github.com/agentio/agentio/schema/registrytest"
-	"github.com/agentio/agentio/schema/sqlregistry"
 )
 
 // database is one real database the tests run on: each call of open
 // returns a registry over a new, empty table of it.
 type database struct {
 	name    string
-	dialect sqlregistry.Dialect
+	dialect sqlregistry.Engine
 	open    func(t *testing.T) *sql.DB
 }
 
@@ -34,7 +35,7 @@ var tableSeq atomic.Int64
 func databases(t *testing.T) []database {
 	dbs := []database{{
 		name:    "sqlite",
-		dialect: sqlregistry.SQLite,
+		dialect: sqlregistry.EngineSQLite,
 		open: func(t *testing.T) *sql.DB {
 			path := filepath.Join(t.TempDir(), "registry.db")
 			db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
@@ -46,7 +47,7 @@ func databases(t *testing.T) []database {
 	if dsn := os.Getenv("AGENTIO_TEST_POSTGRES"); dsn != "" {
 		dbs = append(dbs, database{
 			name:    "postgres",
-			dialect: sqlregistry.Postgres,
+			dialect: sqlregistry.EnginePostgres,
 			open: func(t *testing.T) *sql.DB {
 				db, err := sql.Open("pgx", dsn)
 				require.NoError(t, err)
@@ -62,13 +63,13 @@ func databases(t *testing.T) []database {
 
 // newRegistry returns a migrated registry over a fresh table of db, dropped
 // when the test ends.
-func newRegistry(t *testing.T, db *sql.DB, d sqlregistry.Dialect, opts *sqlregistry.Options) *sqlregistry.Registry {
+func newRegistry(t *testing.T, db *sql.DB, d sqlregistry.Engine, opts *sqlregistry.Options) *sqlregistry.Registry {
 	t.Helper()
 	var o sqlregistry.Options
 	if opts != nil {
 		o = *opts
 	}
-	o.Dialect = d
+	o.Engine = d
 	if o.Table == "" {
 		o.Table = fmt.Sprintf("schemas_%d_%d", os.Getpid(), tableSeq.Add(1))
 	}
@@ -84,7 +85,7 @@ func TestConformance(t *testing.T) {
 	for _, d := range databases(t) {
 		t.Run(d.name, func(t *testing.T) {
 			db := d.open(t)
-			registrytest.Run(t, func(t *testing.T) schema.Registry { return newRegistry(t, db, d.dialect, nil) })
+			registrytest.Run(t, func(t *testing.T) registry.Registry { return newRegistry(t, db, d.dialect, nil) })
 		})
 	}
 }
@@ -104,25 +105,25 @@ func TestSharedTable(t *testing.T) {
 			ctx := context.Background()
 			db := d.open(t)
 			a := newRegistry(t, db, d.dialect, &sqlregistry.Options{Table: "shared_" + d.name})
-			b, err := sqlregistry.New(db, &sqlregistry.Options{Table: "shared_" + d.name, Dialect: d.dialect})
+			b, err := sqlregistry.New(db, &sqlregistry.Options{Table: "shared_" + d.name, Engine: d.dialect})
 			require.NoError(t, err)
 
-			require.NoError(t, a.Put(ctx, &schema.Entry{Name: "s", Schema: mustParse(t, `{"type":"string"}`)}))
+			require.NoError(t, a.Put(ctx, &registry.Entry{Name: "s", Schema: mustParse(t, `{"type":"string"}`)}))
 			got, err := b.Get(ctx, "s")
 			require.NoError(t, err)
 			assert.Equal(t, `{"type":"string"}`, string(got.Schema.JSON()))
 
-			require.NoError(t, b.Put(ctx, &schema.Entry{Name: "s", Schema: mustParse(t, `{"type":"integer"}`)}))
+			require.NoError(t, b.Put(ctx, &registry.Entry{Name: "s", Schema: mustParse(t, `{"type":"integer"}`)}))
 			got, err = a.Get(ctx, "s")
 			require.NoError(t, err)
 			assert.Equal(t, `{"type":"integer"}`, string(got.Schema.JSON()), "a's cache is not stale")
 
 			// A stale version from a is refused once b wrote.
-			err = a.PutIf(ctx, &schema.Entry{Name: "s", Schema: mustParse(t, `{}`)}, got.ModifiedAt.Add(-time.Second))
-			assert.ErrorIs(t, err, schema.ErrModified)
+			err = a.PutIf(ctx, &registry.Entry{Name: "s", Schema: mustParse(t, `{}`)}, got.ModifiedAt.Add(-time.Second))
+			assert.ErrorIs(t, err, registry.ErrModified)
 			require.NoError(t, b.Delete(ctx, "s"))
 			_, err = a.Get(ctx, "s")
-			assert.ErrorIs(t, err, schema.ErrNotFound)
+			assert.ErrorIs(t, err, registry.ErrNotFound)
 		})
 	}
 }
@@ -139,18 +140,18 @@ func TestPutRefusesBadSchemas(t *testing.T) {
 				Loader: func(string) ([]byte, error) { return []byte(`{"type":"string"}`), nil },
 			})
 			require.NoError(t, err)
-			err = r.Put(ctx, &schema.Entry{Name: "remote", Schema: s})
+			err = r.Put(ctx, &registry.Entry{Name: "remote", Schema: s})
 			var ie *schema.InvalidSchemaError
 			require.True(t, errors.As(err, &ie), "%v", err)
 			assert.ErrorIs(t, err, schema.ErrRemoteRef)
 			_, err = r.Get(ctx, "remote")
-			assert.ErrorIs(t, err, schema.ErrNotFound, "nothing was written")
+			assert.ErrorIs(t, err, registry.ErrNotFound, "nothing was written")
 
 			// With the loader in ParseOptions it is stored and read back.
 			r = newRegistry(t, db, d.dialect, &sqlregistry.Options{ParseOptions: &schema.ParseOptions{
 				Loader: func(string) ([]byte, error) { return []byte(`{"type":"string"}`), nil },
 			}})
-			require.NoError(t, r.Put(ctx, &schema.Entry{Name: "remote", Schema: s}))
+			require.NoError(t, r.Put(ctx, &registry.Entry{Name: "remote", Schema: s}))
 			got, err := r.Get(ctx, "remote")
 			require.NoError(t, err)
 			vs, err := got.Schema.ValidateJSON([]byte(`1`))
@@ -169,9 +170,9 @@ func TestCorruptRows(t *testing.T) {
 			db := d.open(t)
 			table := fmt.Sprintf("corrupt_%d_%d", os.Getpid(), tableSeq.Add(1))
 			r := newRegistry(t, db, d.dialect, &sqlregistry.Options{Table: table})
-			require.NoError(t, r.Put(ctx, &schema.Entry{Name: "good", Schema: mustParse(t, `{}`)}))
+			require.NoError(t, r.Put(ctx, &registry.Entry{Name: "good", Schema: mustParse(t, `{}`)}))
 			insert := `INSERT INTO "` + table + `" (name, description, schema, created_at, modified_at) VALUES ($1, '', $2, $3, $3)`
-			if d.dialect == sqlregistry.SQLite {
+			if d.dialect == sqlregistry.EngineSQLite {
 				insert = `INSERT INTO "` + table + `" (name, description, schema, created_at, modified_at) VALUES (?1, '', ?2, ?3, ?3)`
 			}
 			_, err := db.Exec(insert, "bad-schema", `{"type":"strin"}`, "2026-01-05T10:00:00Z")
@@ -202,8 +203,8 @@ func TestCorruptRows(t *testing.T) {
 			e, err := r.Get(ctx, "by-hand")
 			require.NoError(t, err)
 			assert.Equal(t, time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC), e.ModifiedAt)
-			require.NoError(t, r.PutIf(ctx, &schema.Entry{Name: "by-hand", Schema: mustParse(t, `{}`)}, e.ModifiedAt))
-			require.NoError(t, r.Put(ctx, &schema.Entry{Name: "bad-time", Schema: mustParse(t, `{}`)}), "Put overwrites a row with a bad time")
+			require.NoError(t, r.PutIf(ctx, &registry.Entry{Name: "by-hand", Schema: mustParse(t, `{}`)}, e.ModifiedAt))
+			require.NoError(t, r.Put(ctx, &registry.Entry{Name: "bad-time", Schema: mustParse(t, `{}`)}), "Put overwrites a row with a bad time")
 		})
 	}
 }
@@ -217,7 +218,7 @@ func TestNewOptions(t *testing.T) {
 		{Table: `x"; DROP TABLE y; --`},
 		{Table: "1st"},
 		{Table: "a.b.c"},
-		{Dialect: "oracle"},
+		{Engine: "oracle"},
 	} {
 		_, err := sqlregistry.New(db, o)
 		assert.ErrorIs(t, err, sqlregistry.ErrInvalidOptions, "%+v", o)
@@ -242,7 +243,7 @@ func TestTimestamps(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, r.Migrate(ctx))
 	for range 3 {
-		require.NoError(t, r.Put(ctx, &schema.Entry{Name: "s", Schema: mustParse(t, `{}`)}))
+		require.NoError(t, r.Put(ctx, &registry.Entry{Name: "s", Schema: mustParse(t, `{}`)}))
 	}
 	var created, modified string
 	require.NoError(t, db.QueryRow(`SELECT created_at, modified_at FROM output_schemas WHERE name = 's'`).Scan(&created, &modified))

@@ -1,4 +1,4 @@
-package schema
+package registry
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/schema"
 )
 
 // regClock is a fake clock for registry tests: each call returns the next
@@ -33,9 +35,9 @@ func (c *regClock) now() time.Time {
 // regAt is the time the n-th call of a regClock returns.
 func regAt(n int) time.Time { return regEpoch.Add(time.Duration(n) * time.Second) }
 
-func regSchema(t testing.TB, src string) *Schema {
+func regSchema(t testing.TB, src string) *schema.Schema {
 	t.Helper()
-	s, err := Parse([]byte(src))
+	s, err := schema.Parse([]byte(src))
 	require.NoError(t, err)
 	return s
 }
@@ -45,12 +47,12 @@ func regSchema(t testing.TB, src string) *Schema {
 func registryFactories() map[string]func(t *testing.T) Registry {
 	return map[string]func(t *testing.T) Registry{
 		"memory": func(t *testing.T) Registry {
-			r := NewMemoryRegistry()
+			r := NewMemory()
 			r.now = (&regClock{}).now
 			return r
 		},
 		"dir": func(t *testing.T) Registry {
-			r, err := NewDirRegistry(t.TempDir(), nil)
+			r, err := NewDir(t.TempDir(), nil)
 			require.NoError(t, err)
 			r.now = (&regClock{}).now
 			return r
@@ -139,7 +141,7 @@ func testRegistryNotFound(t *testing.T, r Registry) {
 	ctx := context.Background()
 	_, err := r.Get(ctx, "missing")
 	require.ErrorIs(t, err, ErrNotFound)
-	assert.Equal(t, `schema: named schema not found: "missing"`, err.Error())
+	assert.Equal(t, `registry: schema not found: "missing"`, err.Error())
 	assert.ErrorIs(t, r.Delete(ctx, "missing"), ErrNotFound)
 }
 
@@ -195,11 +197,11 @@ func testRegistryNames(t *testing.T, r Registry) {
 }
 
 func TestCheckNameMessage(t *testing.T) {
-	assert.EqualError(t, checkName("../x"), `schema: invalid schema name "../x": must start with a-z or 0-9`)
-	assert.EqualError(t, checkName("a/b"), `schema: invalid schema name "a/b": character '/' not allowed (only a-z, 0-9, '-', '_' and '.')`)
-	assert.EqualError(t, checkName(strings.Repeat("x", 200)), `schema: invalid schema name "`+strings.Repeat("x", 64)+`...": longer than 128 characters`)
+	assert.EqualError(t, checkName("../x"), `registry: invalid schema name "../x": must start with a-z or 0-9`)
+	assert.EqualError(t, checkName("a/b"), `registry: invalid schema name "a/b": character '/' not allowed (only a-z, 0-9, '-', '_' and '.')`)
+	assert.EqualError(t, checkName(strings.Repeat("x", 200)), `registry: invalid schema name "`+strings.Repeat("x", 64)+`...": longer than 128 characters`)
 	// A long name is cut between characters, never inside one.
-	assert.EqualError(t, checkName("x"+strings.Repeat("é", 40)), `schema: invalid schema name "x`+strings.Repeat("é", 31)+`...": character 'é' not allowed (only a-z, 0-9, '-', '_' and '.')`)
+	assert.EqualError(t, checkName("x"+strings.Repeat("é", 40)), `registry: invalid schema name "x`+strings.Repeat("é", 31)+`...": character 'é' not allowed (only a-z, 0-9, '-', '_' and '.')`)
 }
 
 func testRegistryBadEntries(t *testing.T, r Registry) {
@@ -207,7 +209,7 @@ func testRegistryBadEntries(t *testing.T, r Registry) {
 	assert.ErrorIs(t, r.Put(ctx, nil), ErrInvalidName)
 
 	err := r.Put(ctx, &Entry{Name: "no-schema"})
-	var ise *InvalidSchemaError
+	var ise *schema.InvalidSchemaError
 	require.ErrorAs(t, err, &ise)
 	assert.Equal(t, `schema: invalid schema at $: entry "no-schema" has no schema`, err.Error())
 
@@ -265,7 +267,7 @@ func testRegistryCancelled(t *testing.T, r Registry) {
 func testRegistryConcurrent(t *testing.T, r Registry) {
 	ctx := context.Background()
 	names := []string{"n0", "n1", "n2"}
-	schemas := map[string]*Schema{}
+	schemas := map[string]*schema.Schema{}
 	for _, n := range names {
 		schemas[n] = regSchema(t, fmt.Sprintf(`{"title":%q}`, n))
 	}
@@ -317,8 +319,8 @@ func testRegistryConcurrent(t *testing.T, r Registry) {
 	}
 }
 
-func TestMemoryRegistryZeroValue(t *testing.T) {
-	var r MemoryRegistry
+func TestMemoryZeroValue(t *testing.T) {
+	var r Memory
 	ctx := context.Background()
 	list, err := r.List(ctx)
 	require.NoError(t, err)
@@ -330,11 +332,11 @@ func TestMemoryRegistryZeroValue(t *testing.T) {
 	assert.False(t, got.CreatedAt.IsZero())
 }
 
-func TestMemoryRegistryKeepsLoadedSchema(t *testing.T) {
+func TestMemoryKeepsLoadedSchema(t *testing.T) {
 	loader := func(uri string) ([]byte, error) { return []byte(`{"type":"string"}`), nil }
-	s, err := ParseWith([]byte(`{"$ref":"https://example.com/s.json"}`), &ParseOptions{Loader: loader})
+	s, err := schema.ParseWith([]byte(`{"$ref":"https://example.com/s.json"}`), &schema.ParseOptions{Loader: loader})
 	require.NoError(t, err)
-	r := NewMemoryRegistry()
+	r := NewMemory()
 	require.NoError(t, r.Put(context.Background(), &Entry{Name: "remote", Schema: s}))
 	got, err := r.Get(context.Background(), "remote")
 	require.NoError(t, err)

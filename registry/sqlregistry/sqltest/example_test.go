@@ -11,8 +11,9 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/agentio/agentio/registry"
+	"github.com/agentio/agentio/registry/sqlregistry"
 	"github.com/agentio/agentio/schema"
-	"github.com/agentio/agentio/schema/sqlregistry"
 )
 
 // Example stores a named schema in SQLite, reads it back and updates it
@@ -41,7 +42,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := reg.Put(ctx, &schema.Entry{Name: "incident-summary", Description: "One-paragraph summary", Schema: s}); err != nil {
+	if err := reg.Put(ctx, &registry.Entry{Name: "incident-summary", Description: "One-paragraph summary", Schema: s}); err != nil {
 		log.Fatal(err)
 	}
 
@@ -57,7 +58,7 @@ func Example() {
 	e.Description = "Summary of an incident"
 	fmt.Println("first update:", reg.PutIf(ctx, e, e.ModifiedAt))
 	err = reg.PutIf(ctx, e, e.ModifiedAt) // the version we read is stale now
-	fmt.Println("second update is stale:", errors.Is(err, schema.ErrModified))
+	fmt.Println("second update is stale:", errors.Is(err, registry.ErrModified))
 	// Output:
 	// incident-summary - One-paragraph summary
 	// $.summary 'summary' is a required property

@@ -1,4 +1,4 @@
-package schema
+package registry
 
 import (
 	"context"
@@ -11,25 +11,25 @@ import (
 	"github.com/agentio/agentio/internal/regtime"
 )
 
-// A MemoryRegistry is a [ConditionalRegistry] that keeps its entries in memory, for
+// A Memory is a [ConditionalRegistry] that keeps its entries in memory, for
 // tests and for hosts that load their schemas at start-up. It is safe for
 // concurrent use. The zero value is an empty registry ready to use; a
-// MemoryRegistry must not be copied after first use.
-type MemoryRegistry struct {
+// Memory must not be copied after first use.
+type Memory struct {
 	mu      sync.RWMutex
 	entries map[string]Entry
 	now     func() time.Time // nil means utcNow; set by tests
 }
 
-var _ ConditionalRegistry = (*MemoryRegistry)(nil)
+var _ ConditionalRegistry = (*Memory)(nil)
 
-// NewMemoryRegistry returns an empty [MemoryRegistry].
-func NewMemoryRegistry() *MemoryRegistry { return &MemoryRegistry{} }
+// NewMemory returns an empty [Memory].
+func NewMemory() *Memory { return &Memory{} }
 
 // Get returns a copy of the entry stored under name. The error wraps
 // [ErrNotFound] when there is none, [ErrInvalidName] for a name no entry
 // can have, or is ctx's error.
-func (r *MemoryRegistry) Get(ctx context.Context, name string) (*Entry, error) {
+func (r *Memory) Get(ctx context.Context, name string) (*Entry, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -47,21 +47,21 @@ func (r *MemoryRegistry) Get(ctx context.Context, name string) (*Entry, error) {
 
 // Put stores a copy of e as [Registry.Put] says: e is not modified, the
 // stored entry gets the registry's timestamps, and a nil schema or a bad
-// name is refused. The Schema is kept as it is (a *Schema is immutable),
-// so one compiled with a [Loader] may be stored.
-func (r *MemoryRegistry) Put(ctx context.Context, e *Entry) error {
+// name is refused. The schema.Schema is kept as it is (a *schema.Schema is immutable),
+// so one compiled with a [schema.Loader] may be stored.
+func (r *Memory) Put(ctx context.Context, e *Entry) error {
 	return r.put(ctx, e, nil)
 }
 
 // PutIf stores e as Put does when the entry stored under e.Name is the
 // version modifiedAt, or when there is none and modifiedAt is zero; see
 // [ConditionalRegistry].
-func (r *MemoryRegistry) PutIf(ctx context.Context, e *Entry, modifiedAt time.Time) error {
+func (r *Memory) PutIf(ctx context.Context, e *Entry, modifiedAt time.Time) error {
 	return r.put(ctx, e, &modifiedAt)
 }
 
 // put is Put, conditional on the stored version when want is not nil.
-func (r *MemoryRegistry) put(ctx context.Context, e *Entry, want *time.Time) error {
+func (r *Memory) put(ctx context.Context, e *Entry, want *time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (r *MemoryRegistry) put(ctx context.Context, e *Entry, want *time.Time) err
 
 // List returns a copy of every entry, sorted by name; the error is only
 // ever ctx's.
-func (r *MemoryRegistry) List(ctx context.Context) ([]*Entry, error) {
+func (r *Memory) List(ctx context.Context) ([]*Entry, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -106,18 +106,18 @@ func (r *MemoryRegistry) List(ctx context.Context) ([]*Entry, error) {
 // Delete removes the entry stored under name. The error wraps
 // [ErrNotFound] when there is none, [ErrInvalidName] for a name no entry
 // can have, or is ctx's error.
-func (r *MemoryRegistry) Delete(ctx context.Context, name string) error {
+func (r *Memory) Delete(ctx context.Context, name string) error {
 	return r.delete(ctx, name, nil)
 }
 
 // DeleteIf removes the entry stored under name when it is the version
 // modifiedAt; see [ConditionalRegistry].
-func (r *MemoryRegistry) DeleteIf(ctx context.Context, name string, modifiedAt time.Time) error {
+func (r *Memory) DeleteIf(ctx context.Context, name string, modifiedAt time.Time) error {
 	return r.delete(ctx, name, &modifiedAt)
 }
 
 // delete is Delete, conditional on the stored version when want is not nil.
-func (r *MemoryRegistry) delete(ctx context.Context, name string, want *time.Time) error {
+func (r *Memory) delete(ctx context.Context, name string, want *time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (r *MemoryRegistry) delete(ctx context.Context, name string, want *time.Tim
 	return nil
 }
 
-func (r *MemoryRegistry) clock() time.Time {
+func (r *Memory) clock() time.Time {
 	if r.now != nil {
 		return r.now()
 	}

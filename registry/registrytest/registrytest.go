@@ -1,12 +1,12 @@
-// Package registrytest checks that a [schema.Registry] implementation
+// Package registrytest checks that a [registry.Registry] implementation
 // behaves as the interface documents, as testing/fstest does for file
 // systems. Every registry of this module runs it; so can yours:
 //
 //	func TestRegistry(t *testing.T) {
-//		registrytest.Run(t, func(t *testing.T) schema.Registry { return newMyRegistry(t) })
+//		registrytest.Run(t, func(t *testing.T) registry.Registry { return newMyRegistry(t) })
 //	}
 //
-// When the registry is a [schema.ConditionalRegistry], its conditional
+// When the registry is a [registry.ConditionalRegistry], its conditional
 // writes are checked too.
 package registrytest
 
@@ -19,17 +19,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 )
 
 // Run runs the conformance tests as subtests of t. newRegistry must return
 // a new, empty registry each time it is called; it may use t.TempDir and
 // t.Cleanup.
-func Run(t *testing.T, newRegistry func(t *testing.T) schema.Registry) {
+func Run(t *testing.T, newRegistry func(t *testing.T) registry.Registry) {
 	t.Helper()
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, r schema.Registry)
+		fn   func(t *testing.T, r registry.Registry)
 	}{
 		{"put get", testPutGet},
 		{"replace keeps created_at", testReplace},
@@ -57,7 +58,7 @@ func mustParse(t *testing.T, src string) *schema.Schema {
 	return s
 }
 
-func mustGet(t *testing.T, r schema.Registry, name string) *schema.Entry {
+func mustGet(t *testing.T, r registry.Registry, name string) *registry.Entry {
 	t.Helper()
 	e, err := r.Get(context.Background(), name)
 	if err != nil {
@@ -80,7 +81,7 @@ func wantIs(t *testing.T, err, target error, what string) {
 	}
 }
 
-func checkTimes(t *testing.T, e *schema.Entry) {
+func checkTimes(t *testing.T, e *registry.Entry) {
 	t.Helper()
 	if e.CreatedAt.IsZero() || e.ModifiedAt.IsZero() {
 		t.Errorf("%q: zero timestamps: created %v, modified %v", e.Name, e.CreatedAt, e.ModifiedAt)
@@ -93,11 +94,11 @@ func checkTimes(t *testing.T, e *schema.Entry) {
 	}
 }
 
-func testPutGet(t *testing.T, r schema.Registry) {
+func testPutGet(t *testing.T, r registry.Registry) {
 	ctx := context.Background()
 	src := "{\n  \"type\": \"object\",\n  \"required\": [\"summary\"],\n  \"properties\": {\"summary\": {\"type\": \"string\"}}\n}"
 	s := mustParse(t, src)
-	in := &schema.Entry{Name: "code-analysis-result", Description: "Standard <format> & \"more\"", Schema: s}
+	in := &registry.Entry{Name: "code-analysis-result", Description: "Standard <format> & \"more\"", Schema: s}
 	must(t, r.Put(ctx, in), "Put")
 	if in.Name != "code-analysis-result" || in.Description != "Standard <format> & \"more\"" || in.Schema != s ||
 		!in.CreatedAt.IsZero() || !in.ModifiedAt.IsZero() {
@@ -121,12 +122,12 @@ func testPutGet(t *testing.T, r schema.Registry) {
 	}
 }
 
-func testReplace(t *testing.T, r schema.Registry) {
+func testReplace(t *testing.T, r registry.Registry) {
 	ctx := context.Background()
-	must(t, r.Put(ctx, &schema.Entry{Name: "s", Description: "v1", Schema: mustParse(t, `{"type":"string"}`)}), "Put v1")
+	must(t, r.Put(ctx, &registry.Entry{Name: "s", Description: "v1", Schema: mustParse(t, `{"type":"string"}`)}), "Put v1")
 	first := mustGet(t, r, "s")
 	old := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
-	must(t, r.Put(ctx, &schema.Entry{Name: "s", Description: "v2", Schema: mustParse(t, `{"type":"integer"}`),
+	must(t, r.Put(ctx, &registry.Entry{Name: "s", Description: "v2", Schema: mustParse(t, `{"type":"integer"}`),
 		CreatedAt: old, ModifiedAt: old}), "Put v2")
 	second := mustGet(t, r, "s")
 	if second.Description != "v2" || string(second.Schema.JSON()) != `{"type":"integer"}` {
@@ -135,22 +136,22 @@ func testReplace(t *testing.T, r schema.Registry) {
 	if !second.CreatedAt.Equal(first.CreatedAt) {
 		t.Errorf("created_at changed on replace: %v, was %v", second.CreatedAt, first.CreatedAt)
 	}
-	if _, ok := r.(schema.ConditionalRegistry); ok && !second.ModifiedAt.After(first.ModifiedAt) {
+	if _, ok := r.(registry.ConditionalRegistry); ok && !second.ModifiedAt.After(first.ModifiedAt) {
 		t.Errorf("modified_at did not increase: %v, was %v", second.ModifiedAt, first.ModifiedAt)
 	} else if second.ModifiedAt.Before(first.ModifiedAt) {
 		t.Errorf("modified_at went back: %v, was %v", second.ModifiedAt, first.ModifiedAt)
 	}
 	must(t, r.Delete(ctx, "s"), "Delete")
-	must(t, r.Put(ctx, &schema.Entry{Name: "s", Schema: mustParse(t, `{}`)}), "Put after Delete")
+	must(t, r.Put(ctx, &registry.Entry{Name: "s", Schema: mustParse(t, `{}`)}), "Put after Delete")
 	third := mustGet(t, r, "s")
 	if third.CreatedAt.Before(second.ModifiedAt) || !third.CreatedAt.Equal(third.ModifiedAt) {
 		t.Errorf("a name put again after Delete is not new: created %v, modified %v", third.CreatedAt, third.ModifiedAt)
 	}
 }
 
-func testCopies(t *testing.T, r schema.Registry) {
+func testCopies(t *testing.T, r registry.Registry) {
 	ctx := context.Background()
-	must(t, r.Put(ctx, &schema.Entry{Name: "s", Description: "kept", Schema: mustParse(t, `{}`)}), "Put")
+	must(t, r.Put(ctx, &registry.Entry{Name: "s", Description: "kept", Schema: mustParse(t, `{}`)}), "Put")
 	got := mustGet(t, r, "s")
 	got.Description, got.Name = "changed", "other"
 	list, err := r.List(ctx)
@@ -165,53 +166,53 @@ func testCopies(t *testing.T, r schema.Registry) {
 	}
 }
 
-func testNotFound(t *testing.T, r schema.Registry) {
+func testNotFound(t *testing.T, r registry.Registry) {
 	ctx := context.Background()
 	_, err := r.Get(ctx, "missing")
-	wantIs(t, err, schema.ErrNotFound, "Get of a missing name")
+	wantIs(t, err, registry.ErrNotFound, "Get of a missing name")
 	if err != nil && !strings.Contains(err.Error(), `"missing"`) {
 		t.Errorf("the error does not name the schema: %v", err)
 	}
-	wantIs(t, r.Delete(ctx, "missing"), schema.ErrNotFound, "Delete of a missing name")
+	wantIs(t, r.Delete(ctx, "missing"), registry.ErrNotFound, "Delete of a missing name")
 }
 
-// invalidNames and validNames are the rules of schema.Entry.Name.
+// invalidNames and validNames are the rules of registry.Entry.Name.
 var (
 	invalidNames = []string{"", "..", "../etc/passwd", "a/b", `a\b`, ".hidden", "x.", "Report", "a b", "c:x", "a\x00b",
 		"café", "con", "nul.v1", "'; DROP TABLE output_schemas; --", strings.Repeat("a", 129)}
 	validNames = []string{"a", "1st", "code-analysis-result", "review_v1.2", "console", strings.Repeat("b", 128)}
 )
 
-func testNames(t *testing.T, r schema.Registry) {
+func testNames(t *testing.T, r registry.Registry) {
 	ctx := context.Background()
 	for _, name := range invalidNames {
 		_, err := r.Get(ctx, name)
-		wantIs(t, err, schema.ErrInvalidName, fmt.Sprintf("Get(%q)", name))
-		wantIs(t, r.Put(ctx, &schema.Entry{Name: name, Schema: mustParse(t, `{}`)}), schema.ErrInvalidName, fmt.Sprintf("Put(%q)", name))
-		wantIs(t, r.Delete(ctx, name), schema.ErrInvalidName, fmt.Sprintf("Delete(%q)", name))
+		wantIs(t, err, registry.ErrInvalidName, fmt.Sprintf("Get(%q)", name))
+		wantIs(t, r.Put(ctx, &registry.Entry{Name: name, Schema: mustParse(t, `{}`)}), registry.ErrInvalidName, fmt.Sprintf("Put(%q)", name))
+		wantIs(t, r.Delete(ctx, name), registry.ErrInvalidName, fmt.Sprintf("Delete(%q)", name))
 	}
 	for _, name := range validNames {
-		must(t, r.Put(ctx, &schema.Entry{Name: name, Schema: mustParse(t, `{}`)}), fmt.Sprintf("Put(%q)", name))
+		must(t, r.Put(ctx, &registry.Entry{Name: name, Schema: mustParse(t, `{}`)}), fmt.Sprintf("Put(%q)", name))
 		if got := mustGet(t, r, name); got.Name != name {
 			t.Errorf("Get(%q).Name = %q", name, got.Name)
 		}
 	}
 }
 
-func testBadEntries(t *testing.T, r schema.Registry) {
+func testBadEntries(t *testing.T, r registry.Registry) {
 	ctx := context.Background()
-	wantIs(t, r.Put(ctx, nil), schema.ErrInvalidName, "Put(nil)")
-	err := r.Put(ctx, &schema.Entry{Name: "no-schema"})
+	wantIs(t, r.Put(ctx, nil), registry.ErrInvalidName, "Put(nil)")
+	err := r.Put(ctx, &registry.Entry{Name: "no-schema"})
 	var ie *schema.InvalidSchemaError
 	if !errors.As(err, &ie) {
 		t.Errorf("Put of an entry without a schema: got %v, want an *InvalidSchemaError", err)
 	}
-	if _, err := r.Get(ctx, "no-schema"); !errors.Is(err, schema.ErrNotFound) {
+	if _, err := r.Get(ctx, "no-schema"); !errors.Is(err, registry.ErrNotFound) {
 		t.Errorf("a refused entry was stored: Get returned %v", err)
 	}
 }
 
-func testListDelete(t *testing.T, r schema.Registry) {
+func testListDelete(t *testing.T, r registry.Registry) {
 	ctx := context.Background()
 	list, err := r.List(ctx)
 	must(t, err, "List of an empty registry")
@@ -219,7 +220,7 @@ func testListDelete(t *testing.T, r schema.Registry) {
 		t.Errorf("an empty registry lists %d entries", len(list))
 	}
 	for _, name := range []string{"b", "a.json", "a-b", "a"} {
-		must(t, r.Put(ctx, &schema.Entry{Name: name, Schema: mustParse(t, `{"title":"`+name+`"}`)}), "Put "+name)
+		must(t, r.Put(ctx, &registry.Entry{Name: name, Schema: mustParse(t, `{"title":"`+name+`"}`)}), "Put "+name)
 	}
 	list, err = r.List(ctx)
 	must(t, err, "List")
@@ -235,7 +236,7 @@ func testListDelete(t *testing.T, r schema.Registry) {
 		t.Errorf("List order = %q, want sorted by name: a a-b a.json b", got)
 	}
 	must(t, r.Delete(ctx, "a-b"), "Delete")
-	if _, err := r.Get(ctx, "a-b"); !errors.Is(err, schema.ErrNotFound) {
+	if _, err := r.Get(ctx, "a-b"); !errors.Is(err, registry.ErrNotFound) {
 		t.Errorf("Get after Delete: %v, want ErrNotFound", err)
 	}
 	list, err = r.List(ctx)
@@ -245,23 +246,23 @@ func testListDelete(t *testing.T, r schema.Registry) {
 	}
 }
 
-func testCancelled(t *testing.T, r schema.Registry) {
+func testCancelled(t *testing.T, r registry.Registry) {
 	ctx, cancel := context.WithCancel(context.Background())
-	must(t, r.Put(context.Background(), &schema.Entry{Name: "s", Schema: mustParse(t, `{}`)}), "Put")
+	must(t, r.Put(context.Background(), &registry.Entry{Name: "s", Schema: mustParse(t, `{}`)}), "Put")
 	cancel()
 	_, err := r.Get(ctx, "s")
 	wantIs(t, err, context.Canceled, "Get with a cancelled context")
-	wantIs(t, r.Put(ctx, &schema.Entry{Name: "t", Schema: mustParse(t, `{}`)}), context.Canceled, "Put with a cancelled context")
+	wantIs(t, r.Put(ctx, &registry.Entry{Name: "t", Schema: mustParse(t, `{}`)}), context.Canceled, "Put with a cancelled context")
 	_, err = r.List(ctx)
 	wantIs(t, err, context.Canceled, "List with a cancelled context")
 	wantIs(t, r.Delete(ctx, "s"), context.Canceled, "Delete with a cancelled context")
-	if _, err := r.Get(context.Background(), "t"); !errors.Is(err, schema.ErrNotFound) {
+	if _, err := r.Get(context.Background(), "t"); !errors.Is(err, registry.ErrNotFound) {
 		t.Errorf("Put with a cancelled context stored the entry: %v", err)
 	}
 	mustGet(t, r, "s")
 }
 
-func testConcurrent(t *testing.T, r schema.Registry) {
+func testConcurrent(t *testing.T, r registry.Registry) {
 	ctx := context.Background()
 	const writers, rounds = 8, 10
 	s := mustParse(t, `{"type":"object"}`)
@@ -273,10 +274,10 @@ func testConcurrent(t *testing.T, r schema.Registry) {
 			defer wg.Done()
 			for i := range rounds {
 				name := fmt.Sprintf("w%d", w)
-				if err := r.Put(ctx, &schema.Entry{Name: name, Description: fmt.Sprint(i), Schema: s}); err != nil {
+				if err := r.Put(ctx, &registry.Entry{Name: name, Description: fmt.Sprint(i), Schema: s}); err != nil {
 					errs <- fmt.Errorf("Put %s: %w", name, err)
 				}
-				if err := r.Put(ctx, &schema.Entry{Name: "shared", Description: name, Schema: s}); err != nil {
+				if err := r.Put(ctx, &registry.Entry{Name: "shared", Description: name, Schema: s}); err != nil {
 					errs <- fmt.Errorf("Put shared: %w", err)
 				}
 				if _, err := r.List(ctx); err != nil {
@@ -303,15 +304,15 @@ func testConcurrent(t *testing.T, r schema.Registry) {
 	}
 }
 
-func testConditional(t *testing.T, r schema.Registry) {
-	cr, ok := r.(schema.ConditionalRegistry)
+func testConditional(t *testing.T, r registry.Registry) {
+	cr, ok := r.(registry.ConditionalRegistry)
 	if !ok {
-		t.Skip("not a schema.ConditionalRegistry")
+		t.Skip("not a registry.ConditionalRegistry")
 	}
 	ctx := context.Background()
-	e := &schema.Entry{Name: "s", Description: "v1", Schema: mustParse(t, `{}`)}
+	e := &registry.Entry{Name: "s", Description: "v1", Schema: mustParse(t, `{}`)}
 	must(t, cr.PutIf(ctx, e, time.Time{}), "PutIf(zero) of a new name")
-	wantIs(t, cr.PutIf(ctx, e, time.Time{}), schema.ErrModified, "PutIf(zero) of a stored name")
+	wantIs(t, cr.PutIf(ctx, e, time.Time{}), registry.ErrModified, "PutIf(zero) of a stored name")
 	v1 := mustGet(t, r, "s")
 
 	e.Description = "v2"
@@ -324,30 +325,30 @@ func testConditional(t *testing.T, r schema.Registry) {
 
 	e.Description = "stale"
 	err := cr.PutIf(ctx, e, v1.ModifiedAt)
-	wantIs(t, err, schema.ErrModified, "PutIf(stale version)")
+	wantIs(t, err, registry.ErrModified, "PutIf(stale version)")
 	if got := mustGet(t, r, "s"); got.Description != "v2" {
 		t.Errorf("a refused PutIf wrote: description %q", got.Description)
 	}
-	wantIs(t, cr.PutIf(ctx, &schema.Entry{Name: "new", Schema: mustParse(t, `{}`)}, v1.ModifiedAt), schema.ErrModified, "PutIf(a version) of a missing name")
+	wantIs(t, cr.PutIf(ctx, &registry.Entry{Name: "new", Schema: mustParse(t, `{}`)}, v1.ModifiedAt), registry.ErrModified, "PutIf(a version) of a missing name")
 
-	wantIs(t, cr.DeleteIf(ctx, "s", v1.ModifiedAt), schema.ErrModified, "DeleteIf(stale version)")
+	wantIs(t, cr.DeleteIf(ctx, "s", v1.ModifiedAt), registry.ErrModified, "DeleteIf(stale version)")
 	mustGet(t, r, "s")
 	must(t, cr.DeleteIf(ctx, "s", v2.ModifiedAt), "DeleteIf(current version)")
-	wantIs(t, cr.DeleteIf(ctx, "s", v2.ModifiedAt), schema.ErrNotFound, "DeleteIf of a missing name")
-	wantIs(t, cr.PutIf(ctx, &schema.Entry{Name: "Bad"}, time.Time{}), schema.ErrInvalidName, "PutIf with a bad name")
-	wantIs(t, cr.DeleteIf(ctx, "Bad", time.Time{}), schema.ErrInvalidName, "DeleteIf with a bad name")
+	wantIs(t, cr.DeleteIf(ctx, "s", v2.ModifiedAt), registry.ErrNotFound, "DeleteIf of a missing name")
+	wantIs(t, cr.PutIf(ctx, &registry.Entry{Name: "Bad"}, time.Time{}), registry.ErrInvalidName, "PutIf with a bad name")
+	wantIs(t, cr.DeleteIf(ctx, "Bad", time.Time{}), registry.ErrInvalidName, "DeleteIf with a bad name")
 }
 
 // testConditionalRace checks optimistic concurrency: of many writers that
 // read the same version and write it back conditionally, exactly one wins.
-func testConditionalRace(t *testing.T, r schema.Registry) {
-	cr, ok := r.(schema.ConditionalRegistry)
+func testConditionalRace(t *testing.T, r registry.Registry) {
+	cr, ok := r.(registry.ConditionalRegistry)
 	if !ok {
-		t.Skip("not a schema.ConditionalRegistry")
+		t.Skip("not a registry.ConditionalRegistry")
 	}
 	ctx := context.Background()
 	s := mustParse(t, `{}`)
-	must(t, r.Put(ctx, &schema.Entry{Name: "s", Schema: s}), "Put")
+	must(t, r.Put(ctx, &registry.Entry{Name: "s", Schema: s}), "Put")
 	v := mustGet(t, r, "s").ModifiedAt
 	const writers = 8
 	var (
@@ -360,13 +361,13 @@ func testConditionalRace(t *testing.T, r schema.Registry) {
 		go func() {
 			defer wg.Done()
 			name := fmt.Sprint("writer-", w)
-			err := cr.PutIf(ctx, &schema.Entry{Name: "s", Description: name, Schema: s}, v)
+			err := cr.PutIf(ctx, &registry.Entry{Name: "s", Description: name, Schema: s}, v)
 			switch {
 			case err == nil:
 				mu.Lock()
 				wins = append(wins, name)
 				mu.Unlock()
-			case !errors.Is(err, schema.ErrModified):
+			case !errors.Is(err, registry.ErrModified):
 				t.Errorf("%s: %v", name, err)
 			}
 		}()

@@ -1,5 +1,5 @@
 // Package sqlregistry keeps named schemas in a database through
-// database/sql: a [schema.ConditionalRegistry] over one table, by default
+// database/sql: a [registry.ConditionalRegistry] over one table, by default
 // output_schemas:
 //
 //	CREATE TABLE output_schemas (
@@ -13,25 +13,25 @@
 // The driver is the caller's: open the *sql.DB with any SQLite or
 // PostgreSQL driver, then
 //
-//	r, err := sqlregistry.New(db, &sqlregistry.Options{Dialect: sqlregistry.Postgres})
+//	r, err := sqlregistry.New(db, &sqlregistry.Options{Engine: sqlregistry.EnginePostgres})
 //	if err != nil {
 //		return err
 //	}
 //	if err := r.Migrate(ctx); err != nil { // creates the table if absent
 //		return err
 //	}
-//	err = r.Put(ctx, &schema.Entry{Name: "code-review", Schema: s})
+//	err = r.Put(ctx, &registry.Entry{Name: "code-review", Schema: s})
 //
 // # Behaviour
 //
 // Every schema is compiled again from its bytes before it is stored, so
 // what is written can be read back; a schema that does not compile is an
 // [*schema.InvalidSchemaError] and nothing is written. Names follow the
-// rules of [schema.Entry.Name] ([schema.ErrInvalidName]). The registry sets
+// rules of [registry.Entry.Name] ([registry.ErrInvalidName]). The registry sets
 // created_at and modified_at itself; modified_at is the entry's version,
 // strictly increasing per name, and [Registry.PutIf] and
 // [Registry.DeleteIf] write only when the version stored is the one the
-// caller names ([schema.ErrModified] otherwise). Every write is one
+// caller names ([registry.ErrModified] otherwise). Every write is one
 // statement whose WHERE clause checks the version it read, so concurrent
 // writers, in this process or others sharing the database, never lose an
 // update silently: Put retries on a lost race, PutIf reports it.
@@ -52,18 +52,19 @@ import (
 	"time"
 
 	"github.com/agentio/agentio/internal/regtime"
+	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 )
 
-// A Dialect names the SQL flavour the registry writes.
-type Dialect string
+// An Engine names the database the registry writes SQL for.
+type Engine string
 
 // The dialects.
 const (
-	// SQLite uses ? placeholders (the zero value's choice).
-	SQLite Dialect = "sqlite"
-	// Postgres uses $1, $2, ... placeholders.
-	Postgres Dialect = "postgres"
+	// EngineSQLite uses ? placeholders (the zero value's choice).
+	EngineSQLite Engine = "sqlite"
+	// EnginePostgres uses $1, $2, ... placeholders.
+	EnginePostgres Engine = "postgres"
 )
 
 // DefaultTable is the table a registry uses when Options.Table is empty.
@@ -76,8 +77,8 @@ type Options struct {
 	// ("agents.output_schemas"): letters, digits and '_', not starting
 	// with a digit. Empty means [DefaultTable].
 	Table string
-	// Dialect is the database's SQL flavour. Empty means [SQLite].
-	Dialect Dialect
+	// Engine is the database's kind. Empty means [EngineSQLite].
+	Engine Engine
 	// ParseOptions compile the stored schemas on Put, Get and List (a
 	// Loader for remote $refs, AssertFormat). Nil means the defaults, so
 	// a schema with a remote $ref is refused by Put.
@@ -109,7 +110,7 @@ func (e *CorruptRowError) Error() string {
 // Unwrap returns the cause.
 func (e *CorruptRowError) Unwrap() error { return e.Err }
 
-// A Registry is a [schema.ConditionalRegistry] stored in a database table.
+// A Registry is a [registry.ConditionalRegistry] stored in a database table.
 // It is safe for concurrent use, and several Registries (in several
 // processes) may share one table. Create one with [New].
 type Registry struct {
@@ -130,7 +131,7 @@ type cached struct {
 	schema   *schema.Schema
 }
 
-var _ schema.ConditionalRegistry = (*Registry)(nil)
+var _ registry.ConditionalRegistry = (*Registry)(nil)
 
 // queries are the registry's statements, built once for its table and
 // dialect.
@@ -159,13 +160,13 @@ func New(db *sql.DB, opts *Options) (*Registry, error) {
 		return nil, fmt.Errorf("%w: table name %q is not an identifier (letters, digits and '_', optionally schema.table)", ErrInvalidOptions, o.Table)
 	}
 	var ph func(int) string
-	switch o.Dialect {
-	case SQLite, "":
+	switch o.Engine {
+	case EngineSQLite, "":
 		ph = func(int) string { return "?" }
-	case Postgres:
+	case EnginePostgres:
 		ph = func(i int) string { return fmt.Sprintf("$%d", i) }
 	default:
-		return nil, fmt.Errorf("%w: unknown dialect %q (use %q or %q)", ErrInvalidOptions, o.Dialect, SQLite, Postgres)
+		return nil, fmt.Errorf("%w: unknown engine %q (use %q or %q)", ErrInvalidOptions, o.Engine, EngineSQLite, EnginePostgres)
 	}
 	parts := strings.Split(o.Table, ".")
 	for i, p := range parts {
@@ -204,21 +205,21 @@ func (r *Registry) Migrate(ctx context.Context) error {
 }
 
 // Get returns the entry stored under name. The error wraps
-// [schema.ErrNotFound] when there is none, [schema.ErrInvalidName] for a
+// [registry.ErrNotFound] when there is none, [registry.ErrInvalidName] for a
 // name no entry can have; it is a [*CorruptRowError] for a row that cannot
 // be read back, ctx's error, or the database's, wrapped.
-func (r *Registry) Get(ctx context.Context, name string) (*schema.Entry, error) {
+func (r *Registry) Get(ctx context.Context, name string) (*registry.Entry, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := schema.ValidateName(name); err != nil {
+	if err := registry.ValidateName(name); err != nil {
 		return nil, err
 	}
 	var row rowData
 	err := r.db.QueryRowContext(ctx, r.q.get, name).Scan(&row.name, &row.description, &row.schema, &row.created, &row.modified)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return nil, fmt.Errorf("%w: %q", schema.ErrNotFound, name)
+		return nil, fmt.Errorf("%w: %q", registry.ErrNotFound, name)
 	case err != nil:
 		return nil, fmt.Errorf("sqlregistry: get %q: %w", name, err)
 	}
@@ -228,7 +229,7 @@ func (r *Registry) Get(ctx context.Context, name string) (*schema.Entry, error) 
 // List returns every entry, sorted by name. Rows that cannot be read back
 // are reported together: the error joins one [*CorruptRowError] per such
 // row, and the entries that could be read come with it.
-func (r *Registry) List(ctx context.Context) ([]*schema.Entry, error) {
+func (r *Registry) List(ctx context.Context) ([]*registry.Entry, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -238,7 +239,7 @@ func (r *Registry) List(ctx context.Context) ([]*schema.Entry, error) {
 	}
 	defer rows.Close()
 	var (
-		list []*schema.Entry
+		list []*registry.Entry
 		errs []error
 	)
 	for rows.Next() {
@@ -259,30 +260,30 @@ func (r *Registry) List(ctx context.Context) ([]*schema.Entry, error) {
 	return list, errors.Join(errs...)
 }
 
-// Put stores e as [schema.Registry.Put] says. The schema is compiled again
+// Put stores e as [registry.Registry.Put] says. The schema is compiled again
 // from its bytes with the registry's ParseOptions, so that what is written
 // can be read back; one that does not compile is refused with an
 // [*schema.InvalidSchemaError] and nothing is written.
-func (r *Registry) Put(ctx context.Context, e *schema.Entry) error {
+func (r *Registry) Put(ctx context.Context, e *registry.Entry) error {
 	return r.put(ctx, e, nil)
 }
 
 // PutIf stores e as Put does when the entry stored under e.Name is the
 // version modifiedAt, or when there is none and modifiedAt is zero; the
-// error wraps [schema.ErrModified] otherwise. See
-// [schema.ConditionalRegistry].
-func (r *Registry) PutIf(ctx context.Context, e *schema.Entry, modifiedAt time.Time) error {
+// error wraps [registry.ErrModified] otherwise. See
+// [registry.ConditionalRegistry].
+func (r *Registry) PutIf(ctx context.Context, e *registry.Entry, modifiedAt time.Time) error {
 	return r.put(ctx, e, &modifiedAt)
 }
 
 // put is Put, conditional on the stored version when want is not nil. An
 // unconditional put that loses a race to another writer reads the new
 // version and tries again.
-func (r *Registry) put(ctx context.Context, e *schema.Entry, want *time.Time) error {
+func (r *Registry) put(ctx context.Context, e *registry.Entry, want *time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := schema.ValidateEntry(e); err != nil {
+	if err := registry.ValidateEntry(e); err != nil {
 		return err
 	}
 	text := string(e.Schema.JSON())
@@ -331,13 +332,13 @@ func (r *Registry) put(ctx context.Context, e *schema.Entry, want *time.Time) er
 }
 
 // Delete removes the entry stored under name. The error wraps
-// [schema.ErrNotFound] when there is none, [schema.ErrInvalidName] for a
+// [registry.ErrNotFound] when there is none, [registry.ErrInvalidName] for a
 // name no entry can have, or is ctx's error or the database's, wrapped.
 func (r *Registry) Delete(ctx context.Context, name string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := schema.ValidateName(name); err != nil {
+	if err := registry.ValidateName(name); err != nil {
 		return err
 	}
 	res, err := r.db.ExecContext(ctx, r.q.delete, name)
@@ -345,13 +346,13 @@ func (r *Registry) Delete(ctx context.Context, name string) error {
 }
 
 // DeleteIf removes the entry stored under name when it is the version
-// modifiedAt. The error wraps [schema.ErrNotFound] when there is none,
-// [schema.ErrModified] when another version is stored.
+// modifiedAt. The error wraps [registry.ErrNotFound] when there is none,
+// [registry.ErrModified] when another version is stored.
 func (r *Registry) DeleteIf(ctx context.Context, name string, modifiedAt time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := schema.ValidateName(name); err != nil {
+	if err := registry.ValidateName(name); err != nil {
 		return err
 	}
 	prev, prevText, found, err := r.version(ctx, name)
@@ -359,12 +360,12 @@ func (r *Registry) DeleteIf(ctx context.Context, name string, modifiedAt time.Ti
 	case err != nil:
 		return err
 	case !found:
-		return fmt.Errorf("%w: %q", schema.ErrNotFound, name)
+		return fmt.Errorf("%w: %q", registry.ErrNotFound, name)
 	case !regtime.Same(prev, modifiedAt):
 		return modified(name, prev)
 	}
 	res, err := r.db.ExecContext(ctx, r.q.deleteIf, name, prevText)
-	if err = r.deleted(name, res, err); errors.Is(err, schema.ErrNotFound) {
+	if err = r.deleted(name, res, err); errors.Is(err, registry.ErrNotFound) {
 		// Changed or deleted between the read and the write.
 		latest, _, still, verr := r.version(ctx, name)
 		switch {
@@ -387,7 +388,7 @@ func (r *Registry) deleted(name string, res sql.Result, err error) error {
 		return fmt.Errorf("sqlregistry: delete %q: %w", name, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: %q", schema.ErrNotFound, name)
+		return fmt.Errorf("%w: %q", registry.ErrNotFound, name)
 	}
 	r.forget(name)
 	return nil
@@ -418,7 +419,7 @@ type rowData struct {
 
 // entry turns a row into an Entry, compiling its schema unless the cache
 // holds this version.
-func (r *Registry) entry(row rowData) (*schema.Entry, error) {
+func (r *Registry) entry(row rowData) (*registry.Entry, error) {
 	created, err := parseTime(row.created)
 	if err != nil {
 		return nil, &CorruptRowError{Name: row.name, Err: fmt.Errorf("created_at: %w", err)}
@@ -440,7 +441,7 @@ func (r *Registry) entry(row rowData) (*schema.Entry, error) {
 		r.cache[row.name] = c
 		r.mu.Unlock()
 	}
-	return &schema.Entry{Name: row.name, Description: row.description, Schema: c.schema, CreatedAt: created, ModifiedAt: mod}, nil
+	return &registry.Entry{Name: row.name, Description: row.description, Schema: c.schema, CreatedAt: created, ModifiedAt: mod}, nil
 }
 
 // forget drops the cached schema of name after a write.
@@ -464,7 +465,7 @@ func parseTime(s string) (time.Time, error) {
 // version (or none).
 func modified(name string, stored time.Time) error {
 	if stored.IsZero() {
-		return fmt.Errorf("%w: %q is not stored", schema.ErrModified, name)
+		return fmt.Errorf("%w: %q is not stored", registry.ErrModified, name)
 	}
-	return fmt.Errorf("%w: %q was last modified at %s", schema.ErrModified, name, stored.Format(time.RFC3339Nano))
+	return fmt.Errorf("%w: %q was last modified at %s", registry.ErrModified, name, stored.Format(time.RFC3339Nano))
 }

@@ -1,4 +1,4 @@
-package schema
+package registry
 
 import (
 	"context"
@@ -11,14 +11,14 @@ import (
 // [ConditionalRegistry.PutIf] and [ConditionalRegistry.DeleteIf] when the
 // entry stored is not the version the caller named: it was modified or
 // deleted since, or (for a create) one exists already.
-var ErrModified = errors.New("schema: named schema is not the version given")
+var ErrModified = errors.New("registry: schema is not the version given")
 
 // A ConditionalRegistry is a [Registry] whose writes can be made
 // conditional on the version stored, for optimistic concurrency: read an
 // entry, change it, and write it back only if nobody wrote in between.
 // An entry's version is its ModifiedAt, which such a registry keeps
 // strictly increasing for each name, at microsecond precision, so that two
-// writes never share one. [MemoryRegistry], [DirRegistry] and the
+// writes never share one. [Memory], [Dir] and the
 // database/sql registry of package sqlregistry are ConditionalRegistries.
 type ConditionalRegistry interface {
 	Registry
@@ -41,7 +41,7 @@ func ValidateName(name string) error { return checkName(name) }
 
 // ValidateEntry returns the error a [Registry]'s Put must return for e
 // before storing anything: a nil entry or a bad name ([ErrInvalidName]), a
-// nil schema (an [*InvalidSchemaError]); nil when e may be stored.
+// nil schema (an [*schema.InvalidSchemaError]); nil when e may be stored.
 func ValidateEntry(e *Entry) error { return checkEntry(e) }
 
 // errModified returns the error of a conditional write that found another

@@ -1,4 +1,4 @@
-package schema
+package registry
 
 import (
 	"context"
@@ -9,20 +9,21 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentio/agentio/internal/clip"
+	"github.com/agentio/agentio/schema"
 )
 
 // ErrNotFound is returned (wrapped, with the name) by [Registry.Get] and
 // [Registry.Delete] when no schema of that name is stored.
-var ErrNotFound = errors.New("schema: named schema not found")
+var ErrNotFound = errors.New("registry: schema not found")
 
 // ErrInvalidName is returned (wrapped, with the name and the rule it
 // breaks) by every [Registry] method given a name that [Entry.Name] does
 // not allow, and by Put for a nil entry.
-var ErrInvalidName = errors.New("schema: invalid schema name")
+var ErrInvalidName = errors.New("registry: invalid schema name")
 
 // A Registry stores named schemas, so that a run can ask for its output
 // schema by name ("code-review-findings") instead of sending it inline.
-// [NewMemoryRegistry] keeps them in memory, [NewDirRegistry] in a
+// [NewMemory] keeps them in memory, [NewDir] in a
 // directory.
 //
 // Implementations must be safe for concurrent use, must never hand out an
@@ -38,8 +39,8 @@ type Registry interface {
 	// its CreatedAt to that of the entry it replaces, or to ModifiedAt for
 	// a new name; the CreatedAt and ModifiedAt of e are ignored and e is
 	// not modified. It refuses a name [Entry.Name] does not allow
-	// (ErrInvalidName) and an entry whose Schema is nil or cannot be
-	// stored in compiled form (an [*InvalidSchemaError]).
+	// (ErrInvalidName) and an entry whose schema.Schema is nil or cannot be
+	// stored in compiled form (an [*schema.InvalidSchemaError]).
 	Put(ctx context.Context, e *Entry) error
 	// List returns a copy of every entry, sorted by name. An
 	// implementation that can fail on one entry (a corrupt file) returns
@@ -52,21 +53,21 @@ type Registry interface {
 }
 
 // An Entry is a named schema in a [Registry]. Its JSON form, with the
-// schema as its author wrote it, is the one [DirRegistry] stores:
+// schema as its author wrote it, is the one [Dir] stores:
 //
 //	{"name": "...", "description": "...", "schema": {...}, "created_at": "...", "modified_at": "..."}
 type Entry struct {
 	// Name identifies the schema. It is 1 to 128 characters from a-z, 0-9,
 	// '-', '_' and '.', starting with a letter or digit and not ending
 	// with '.', and is not a device name of Windows ("con", "nul.json").
-	// Names are lower case because they are file names for [DirRegistry],
+	// Names are lower case because they are file names for [Dir],
 	// and some file systems do not tell "Report" from "report".
 	Name string `json:"name"`
 	// Description says what the schema is for; it may be empty.
 	Description string `json:"description,omitempty"`
-	// Schema is the compiled schema. It is immutable, so copies of an
+	// schema.Schema is the compiled schema. It is immutable, so copies of an
 	// Entry share it.
-	Schema *Schema `json:"schema"`
+	Schema *schema.Schema `json:"schema"`
 	// CreatedAt is when the name was first stored, in UTC; set by the
 	// registry.
 	CreatedAt time.Time `json:"created_at"`
@@ -127,7 +128,7 @@ func isLowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <=
 
 // checkEntry returns an error when a Registry must refuse to store e: a nil
 // entry or a bad name ([ErrInvalidName]), a nil schema
-// ([*InvalidSchemaError]).
+// ([*schema.InvalidSchemaError]).
 func checkEntry(e *Entry) error {
 	if e == nil {
 		return fmt.Errorf("%w: nil entry", ErrInvalidName)
@@ -136,7 +137,7 @@ func checkEntry(e *Entry) error {
 		return err
 	}
 	if e.Schema == nil {
-		return &InvalidSchemaError{Path: "$", Reason: fmt.Sprintf("entry %q has no schema", e.Name)}
+		return &schema.InvalidSchemaError{Path: "$", Reason: fmt.Sprintf("entry %q has no schema", e.Name)}
 	}
 	return nil
 }

@@ -11,14 +11,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/schema/registryhttp"
-	"github.com/agentio/agentio/schema/sqlregistry"
+	"github.com/agentio/agentio/registry/registryhttp"
+	"github.com/agentio/agentio/registry/sqlregistry"
 )
 
 // serveRegistry is the README's registry snippet, run against SQLite.
 func serveRegistry(ctx context.Context, path string, mux *http.ServeMux) error {
 	// snippet: registry
-	db, err := sql.Open("sqlite", "file:"+path) // or "pgx" with sqlregistry.Postgres
+	db, err := sql.Open("sqlite", "file:"+path) // or "pgx" with sqlregistry.EnginePostgres
 	if err != nil {
 		return err
 	}

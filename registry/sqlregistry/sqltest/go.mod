@@ -1,4 +1,4 @@
-module github.com/agentio/agentio/schema/sqlregistry/sqltest
+module github.com/agentio/agentio/registry/sqlregistry/sqltest
 
 go 1.23.0
 

@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/schema"
-	"github.com/agentio/agentio/schema/registryhttp"
+	"github.com/agentio/agentio/registry"
+	"github.com/agentio/agentio/registry/registryhttp"
 )
 
 type response struct {
@@ -53,7 +53,7 @@ func problemOf(t *testing.T, r response) registryhttp.Problem {
 const reviewSchema = `{"type":"object","required":["summary"],"properties":{"summary":{"type":"string"}}}`
 
 func TestRoutes(t *testing.T) {
-	h := registryhttp.New(schema.NewMemoryRegistry(), nil)
+	h := registryhttp.New(registry.NewMemory(), nil)
 
 	r := do(t, h, "GET", "/schemas", "")
 	assert.Equal(t, http.StatusOK, r.status)
@@ -104,7 +104,7 @@ func TestRoutes(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	reg := schema.NewMemoryRegistry()
+	reg := registry.NewMemory()
 	h := registryhttp.New(reg, &registryhttp.Options{MaxBodyBytes: 256})
 	require.Equal(t, http.StatusCreated, do(t, h, "POST", "/schemas", `{"name":"taken","schema":{}}`).status)
 	tests := []struct {
@@ -166,10 +166,10 @@ func TestErrors(t *testing.T) {
 func TestConditional(t *testing.T) {
 	for _, reg := range []struct {
 		name string
-		reg  schema.Registry
+		reg  registry.Registry
 	}{
-		{"conditional registry", schema.NewMemoryRegistry()},
-		{"plain registry", plainRegistry{schema.NewMemoryRegistry()}},
+		{"conditional registry", registry.NewMemory()},
+		{"plain registry", plainRegistry{registry.NewMemory()}},
 	} {
 		t.Run(reg.name, func(t *testing.T) {
 			h := registryhttp.New(reg.reg, nil)
@@ -193,13 +193,13 @@ func TestConditional(t *testing.T) {
 }
 
 // plainRegistry hides the conditional methods of the registry it wraps.
-type plainRegistry struct{ r *schema.MemoryRegistry }
+type plainRegistry struct{ r *registry.Memory }
 
-func (p plainRegistry) Get(ctx context.Context, name string) (*schema.Entry, error) {
+func (p plainRegistry) Get(ctx context.Context, name string) (*registry.Entry, error) {
 	return p.r.Get(ctx, name)
 }
-func (p plainRegistry) Put(ctx context.Context, e *schema.Entry) error { return p.r.Put(ctx, e) }
-func (p plainRegistry) List(ctx context.Context) ([]*schema.Entry, error) {
+func (p plainRegistry) Put(ctx context.Context, e *registry.Entry) error { return p.r.Put(ctx, e) }
+func (p plainRegistry) List(ctx context.Context) ([]*registry.Entry, error) {
 	return p.r.List(ctx)
 }
 func (p plainRegistry) Delete(ctx context.Context, name string) error { return p.r.Delete(ctx, name) }
@@ -207,7 +207,7 @@ func (p plainRegistry) Delete(ctx context.Context, name string) error { return p
 // TestConcurrentPuts checks that of many clients writing back the version
 // they read, exactly one wins, and that unconditional PUTs all land.
 func TestConcurrentPuts(t *testing.T) {
-	srv := httptest.NewServer(registryhttp.New(schema.NewMemoryRegistry(), nil))
+	srv := httptest.NewServer(registryhttp.New(registry.NewMemory(), nil))
 	defer srv.Close()
 	put := func(path, body string, header ...string) (int, string) {
 		req, err := http.NewRequest("PUT", srv.URL+path, strings.NewReader(body))
@@ -245,7 +245,7 @@ func TestConcurrentPuts(t *testing.T) {
 // TestMounted checks the handler under a prefix.
 func TestMounted(t *testing.T) {
 	mux := http.NewServeMux()
-	mux.Handle("/api/", http.StripPrefix("/api", registryhttp.New(schema.NewMemoryRegistry(), nil)))
+	mux.Handle("/api/", http.StripPrefix("/api", registryhttp.New(registry.NewMemory(), nil)))
 	r := do(t, mux, "POST", "/api/schemas", `{"name":"s","schema":{}}`)
 	require.Equal(t, http.StatusCreated, r.status, r.body)
 	r = do(t, mux, "GET", "/api/schemas/s", "")
@@ -270,7 +270,7 @@ func FuzzRequests(f *testing.F) {
 		if _, err := url.ParseRequestURI(path); err != nil || !strings.HasPrefix(path, "/") || strings.ContainsAny(path, " \t\r\n?#") {
 			return
 		}
-		reg := schema.NewMemoryRegistry()
+		reg := registry.NewMemory()
 		h := registryhttp.New(reg, &registryhttp.Options{MaxBodyBytes: 4096})
 		req := httptest.NewRequest(method, "http://x"+path, strings.NewReader(body))
 		req.Header.Set("If-Match", precondition)
