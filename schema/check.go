@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentio/agentio/internal/jsontree"
 )
 
 // A Warning is a lint finding in a schema that compiled: a keyword the
@@ -41,10 +43,10 @@ var (
 )
 
 // valueKeywords maps the other validation keywords to their value check.
-var valueKeywords = map[string]func(*jnode) string{
+var valueKeywords = map[string]func(*jsontree.Node) string{
 	"$id": checkString, "$schema": checkString, "$ref": checkString, "$dynamicRef": checkString,
 	"$anchor": checkAnchor, "$dynamicAnchor": checkAnchor,
-	"type": checkType, "enum": checkArray, "const": func(*jnode) string { return "" },
+	"type": checkType, "enum": checkArray, "const": func(*jsontree.Node) string { return "" },
 	"required":          checkStringSet,
 	"dependentRequired": checkDependentRequired,
 	"minLength":         checkCount, "maxLength": checkCount, "minItems": checkCount, "maxItems": checkCount,
@@ -77,29 +79,29 @@ func (c *checker) warn(keyword, msg string) {
 }
 
 // checkDocument checks root, a whole schema document, compiled under d.
-func checkDocument(root *jnode, d draft) (*InvalidSchemaError, []Warning) {
+func checkDocument(root *jsontree.Node, d draft) (*InvalidSchemaError, []Warning) {
 	c := &checker{draft: d}
 	c.schema(root)
 	return c.err, c.warnings
 }
 
-func (c *checker) schema(n *jnode) {
+func (c *checker) schema(n *jsontree.Node) {
 	if c.err != nil {
 		return
 	}
-	if n.kind == jBool {
+	if n.Kind == jsontree.Bool {
 		return
 	}
-	if n.kind != jObject {
+	if n.Kind != jsontree.Object {
 		c.fail("a schema must be an object or a boolean, not " + describeNode(n))
 		return
 	}
 	c.duplicates(n)
-	for i, k := range n.keys {
+	for i, k := range n.Keys {
 		if c.err != nil {
 			return
 		}
-		v := n.vals[i]
+		v := n.Values[i]
 		c.path.push(segment{key: k, isKey: true})
 		c.keyword(n, k, v)
 		c.path.pop()
@@ -108,8 +110,8 @@ func (c *checker) schema(n *jnode) {
 }
 
 // duplicates warns about member names an object repeats.
-func (c *checker) duplicates(n *jnode) {
-	for _, k := range n.dups {
+func (c *checker) duplicates(n *jsontree.Node) {
+	for _, k := range n.Dups {
 		c.path.push(segment{key: k, isKey: true})
 		c.warn(k, quote(k, 60)+" appears more than once; only the last one counts")
 		c.path.pop()
@@ -118,23 +120,23 @@ func (c *checker) duplicates(n *jnode) {
 
 // unsatisfiable warns about required properties that additionalProperties
 // false forbids: no object can then be valid.
-func (c *checker) unsatisfiable(n *jnode) {
-	ap, req := n.get("additionalProperties"), n.get("required")
-	if ap == nil || ap.kind != jBool || ap.b || req == nil || req.kind != jArray || n.get("patternProperties") != nil {
+func (c *checker) unsatisfiable(n *jsontree.Node) {
+	ap, req := n.Get("additionalProperties"), n.Get("required")
+	if ap == nil || ap.Kind != jsontree.Bool || ap.Bool || req == nil || req.Kind != jsontree.Array || n.Get("patternProperties") != nil {
 		return
 	}
-	props := n.get("properties")
+	props := n.Get("properties")
 	c.path.push(segment{key: "required", isKey: true})
-	for _, r := range req.arr {
-		if r.kind == jString && props.get(r.s) == nil {
-			c.warn("required", quote(r.s, 60)+" is required but not declared in properties, and additionalProperties is false: no object can be valid")
+	for _, r := range req.Items {
+		if r.Kind == jsontree.String && props.Get(r.Text) == nil {
+			c.warn("required", quote(r.Text, 60)+" is required but not declared in properties, and additionalProperties is false: no object can be valid")
 		}
 	}
 	c.path.pop()
 }
 
-func (c *checker) keyword(parent *jnode, k string, v *jnode) {
-	if c.draft == draft7 && parent.get("$ref") != nil && ignoredBesideRef(k) {
+func (c *checker) keyword(parent *jsontree.Node, k string, v *jsontree.Node) {
+	if c.draft == draft7 && parent.Get("$ref") != nil && ignoredBesideRef(k) {
 		c.warn(k, k+" is ignored beside $ref under draft-07; wrap both in allOf to apply them")
 	}
 	if shape, ok := subschemaKeywords[k]; ok {
@@ -148,10 +150,10 @@ func (c *checker) keyword(parent *jnode, k string, v *jnode) {
 		return
 	}
 	if annotationKeywords[k] {
-		if (k == "title" || k == "description" || k == "$comment" || k == "format") && v.kind != jString {
+		if (k == "title" || k == "description" || k == "$comment" || k == "format") && v.Kind != jsontree.String {
 			c.fail(k + " must be a string, not " + describeNode(v))
 		}
-		if k == "examples" && v.kind != jArray {
+		if k == "examples" && v.Kind != jsontree.Array {
 			c.fail("examples must be an array, not " + describeNode(v))
 		}
 		return
@@ -166,7 +168,7 @@ func (c *checker) keyword(parent *jnode, k string, v *jnode) {
 	c.warn(k, msg)
 }
 
-func (c *checker) subschemas(k string, shape keywordShape, v *jnode) {
+func (c *checker) subschemas(k string, shape keywordShape, v *jsontree.Node) {
 	if c.draft == draft2020 {
 		if alt, ok := draft7Only[k]; ok {
 			c.warn(k, k+" is a draft-07 keyword and is ignored under draft 2020-12; use "+alt)
@@ -178,7 +180,7 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jnode) {
 	case shapeSchema:
 		c.schema(v)
 	case shapeItems:
-		if v.kind == jArray {
+		if v.Kind == jsontree.Array {
 			if c.draft == draft2020 {
 				c.fail("items must be a schema under draft 2020-12; for a tuple use prefixItems")
 				return
@@ -188,23 +190,23 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jnode) {
 		}
 		c.schema(v)
 	case shapeSchemaList:
-		if v.kind != jArray {
+		if v.Kind != jsontree.Array {
 			c.fail(k + " must be an array of schemas, not " + describeNode(v))
 			return
 		}
-		if len(v.arr) == 0 && k != "prefixItems" {
+		if len(v.Items) == 0 && k != "prefixItems" {
 			c.fail(k + " must not be empty")
 			return
 		}
 		c.list(k, v)
 	case shapeSchemaMap, shapeDependencies:
-		if v.kind != jObject {
+		if v.Kind != jsontree.Object {
 			c.fail(k + " must be an object, not " + describeNode(v))
 			return
 		}
 		c.duplicates(v)
-		for i, name := range v.keys {
-			e := v.vals[i]
+		for i, name := range v.Keys {
+			e := v.Values[i]
 			c.path.push(segment{key: name, isKey: true})
 			switch {
 			case k == "patternProperties":
@@ -212,7 +214,7 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jnode) {
 					c.fail("patternProperties key " + quote(name, 60) + " is not a regular expression Go supports: " + regexpReason(err))
 				}
 				c.schema(e)
-			case shape == shapeDependencies && e.kind == jArray:
+			case shape == shapeDependencies && e.Kind == jsontree.Array:
 				if r := checkStringSet(e); r != "" {
 					c.fail("dependencies " + r)
 				}
@@ -227,8 +229,8 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jnode) {
 	}
 }
 
-func (c *checker) list(k string, v *jnode) {
-	for i, e := range v.arr {
+func (c *checker) list(k string, v *jsontree.Node) {
+	for i, e := range v.Items {
 		c.path.push(segment{index: i})
 		c.schema(e)
 		c.path.pop()
@@ -248,8 +250,8 @@ func ignoredBesideRef(k string) bool {
 	return !annotationKeywords[k]
 }
 
-func checkString(n *jnode) string {
-	if n.kind != jString {
+func checkString(n *jsontree.Node) string {
+	if n.Kind != jsontree.String {
 		return "must be a string, not " + describeNode(n)
 	}
 	return ""
@@ -257,59 +259,59 @@ func checkString(n *jnode) string {
 
 var anchorRE = regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`)
 
-func checkAnchor(n *jnode) string {
+func checkAnchor(n *jsontree.Node) string {
 	if r := checkString(n); r != "" {
 		return r
 	}
-	if !anchorRE.MatchString(n.s) {
-		return "must be a plain name (a letter or '_' followed by letters, digits, '-', '_' or '.'), not " + quote(n.s, 60)
+	if !anchorRE.MatchString(n.Text) {
+		return "must be a plain name (a letter or '_' followed by letters, digits, '-', '_' or '.'), not " + quote(n.Text, 60)
 	}
 	return ""
 }
 
-func checkBool(n *jnode) string {
-	if n.kind != jBool {
+func checkBool(n *jsontree.Node) string {
+	if n.Kind != jsontree.Bool {
 		return "must be a boolean, not " + describeNode(n)
 	}
 	return ""
 }
 
-func checkArray(n *jnode) string {
-	if n.kind != jArray {
+func checkArray(n *jsontree.Node) string {
+	if n.Kind != jsontree.Array {
 		return "must be an array, not " + describeNode(n)
 	}
 	return ""
 }
 
-func checkType(n *jnode) string {
-	one := func(e *jnode) string {
-		if e.kind != jString {
+func checkType(n *jsontree.Node) string {
+	one := func(e *jsontree.Node) string {
+		if e.Kind != jsontree.String {
 			return "must be a type name or an array of them, not " + describeNode(e)
 		}
-		if !slices.Contains(simpleTypes, e.s) {
-			msg := quote(e.s, 40) + " is not a JSON Schema type (one of " + strings.Join(simpleTypes, ", ") + ")"
-			if s := closest(e.s, simpleTypes); s != "" {
+		if !slices.Contains(simpleTypes, e.Text) {
+			msg := quote(e.Text, 40) + " is not a JSON Schema type (one of " + strings.Join(simpleTypes, ", ") + ")"
+			if s := closest(e.Text, simpleTypes); s != "" {
 				msg += "; did you mean " + quote(s, 40) + "?"
 			}
 			return "value " + msg
 		}
 		return ""
 	}
-	if n.kind != jArray {
+	if n.Kind != jsontree.Array {
 		return one(n)
 	}
-	if len(n.arr) == 0 {
+	if len(n.Items) == 0 {
 		return "must not be an empty array"
 	}
-	return checkDistinct(n.arr, one)
+	return checkDistinct(n.Items, one)
 }
 
-func checkStringSet(n *jnode) string {
-	if n.kind != jArray {
+func checkStringSet(n *jsontree.Node) string {
+	if n.Kind != jsontree.Array {
 		return "must be an array of strings, not " + describeNode(n)
 	}
-	return checkDistinct(n.arr, func(e *jnode) string {
-		if e.kind != jString {
+	return checkDistinct(n.Items, func(e *jsontree.Node) string {
+		if e.Kind != jsontree.String {
 			return "must be an array of strings, but holds " + describeNode(e)
 		}
 		return ""
@@ -318,77 +320,77 @@ func checkStringSet(n *jnode) string {
 
 // checkDistinct checks the items of an array of strings: the reason of the
 // first that each rejects, else the first string listed twice, else "".
-func checkDistinct(items []*jnode, each func(*jnode) string) string {
+func checkDistinct(items []*jsontree.Node, each func(*jsontree.Node) string) string {
 	seen := map[string]bool{}
 	for _, e := range items {
 		if r := each(e); r != "" {
 			return r
 		}
-		if seen[e.s] {
-			return "lists " + quote(e.s, 60) + " twice"
+		if seen[e.Text] {
+			return "lists " + quote(e.Text, 60) + " twice"
 		}
-		seen[e.s] = true
+		seen[e.Text] = true
 	}
 	return ""
 }
 
-func checkDependentRequired(n *jnode) string {
-	if n.kind != jObject {
+func checkDependentRequired(n *jsontree.Node) string {
+	if n.Kind != jsontree.Object {
 		return "must be an object of string arrays, not " + describeNode(n)
 	}
-	for i, e := range n.vals {
+	for i, e := range n.Values {
 		if r := checkStringSet(e); r != "" {
-			return "[" + quote(n.keys[i], 60) + "] " + r
+			return "[" + quote(n.Keys[i], 60) + "] " + r
 		}
 	}
 	return ""
 }
 
-func checkNumber(n *jnode) string {
-	if n.kind != jNumber {
+func checkNumber(n *jsontree.Node) string {
+	if n.Kind != jsontree.Number {
 		return "must be a number, not " + describeNode(n)
 	}
-	if _, err := strconv.ParseFloat(n.s, 64); err != nil {
-		return "is out of range: " + n.s
+	if _, err := strconv.ParseFloat(n.Text, 64); err != nil {
+		return "is out of range: " + n.Text
 	}
 	return ""
 }
 
-func checkMultipleOf(n *jnode) string {
+func checkMultipleOf(n *jsontree.Node) string {
 	if r := checkNumber(n); r != "" {
 		return r
 	}
-	if f, _ := strconv.ParseFloat(n.s, 64); f <= 0 {
-		return "must be greater than 0, not " + n.s
+	if f, _ := strconv.ParseFloat(n.Text, 64); f <= 0 {
+		return "must be greater than 0, not " + n.Text
 	}
 	return ""
 }
 
 // checkCount accepts a non-negative integer that jsonschema-go can hold
 // (at most 2^31-1); 2.0 counts as an integer.
-func checkCount(n *jnode) string {
-	if n.kind != jNumber {
+func checkCount(n *jsontree.Node) string {
+	if n.Kind != jsontree.Number {
 		return "must be a non-negative integer, not " + describeNode(n)
 	}
-	f, err := strconv.ParseFloat(n.s, 64)
+	f, err := strconv.ParseFloat(n.Text, 64)
 	if err != nil || f != math.Trunc(f) {
-		return "must be a non-negative integer, not " + n.s
+		return "must be a non-negative integer, not " + n.Text
 	}
 	if f < 0 {
-		return "must be a non-negative integer, not " + n.s
+		return "must be a non-negative integer, not " + n.Text
 	}
 	if f > math.MaxInt32 {
-		return fmt.Sprintf("is too large: %s (at most %d)", n.s, math.MaxInt32)
+		return fmt.Sprintf("is too large: %s (at most %d)", n.Text, math.MaxInt32)
 	}
 	return ""
 }
 
-func checkPattern(n *jnode) string {
+func checkPattern(n *jsontree.Node) string {
 	if r := checkString(n); r != "" {
 		return r
 	}
-	if _, err := regexp.Compile(n.s); err != nil {
-		return quote(n.s, 60) + " is not a regular expression Go supports: " + regexpReason(err)
+	if _, err := regexp.Compile(n.Text); err != nil {
+		return quote(n.Text, 60) + " is not a regular expression Go supports: " + regexpReason(err)
 	}
 	return ""
 }
@@ -401,18 +403,18 @@ func regexpReason(err error) string {
 }
 
 // describeNode names a JSON value's kind, with the value when short.
-func describeNode(n *jnode) string {
-	switch n.kind {
-	case jString:
-		return "string " + quote(n.s, 40)
-	case jNumber:
-		return "number " + n.s
-	case jBool:
-		return "boolean " + strconv.FormatBool(n.b)
-	case jNull:
+func describeNode(n *jsontree.Node) string {
+	switch n.Kind {
+	case jsontree.String:
+		return "string " + quote(n.Text, 40)
+	case jsontree.Number:
+		return "number " + n.Text
+	case jsontree.Bool:
+		return "boolean " + strconv.FormatBool(n.Bool)
+	case jsontree.Null:
 		return "null"
 	}
-	return n.kindName()
+	return n.KindName()
 }
 
 // knownKeywords lists every keyword the checker knows, sorted, for

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/agentio/agentio/internal/jsontree"
 )
 
 // A Loader returns the schema document at uri (without fragment), for a
@@ -50,9 +52,9 @@ type ParseOptions struct {
 // computed once at compile time (the same facts jsonschema-go computes but
 // does not export).
 type sinfo struct {
-	doc       string   // URI of the document holding it; "" for the root document
-	loc       segments // location in that document
-	src       *jnode   // its source
+	doc       string         // URI of the document holding it; "" for the root document
+	loc       segments       // location in that document
+	src       *jsontree.Node // its source
 	base      *jsonschema.Schema
 	uri       *url.URL // set for a document root or a schema with an $id
 	anchors   map[string]anchor
@@ -124,7 +126,7 @@ type conversionOnce struct {
 // draft-04 document rewritten). docURI is "" for the document being parsed.
 // A $schema naming a custom meta-schema is looked up through loader (see
 // customDialect).
-func prepare(data []byte, docURI string, loader Loader) (tree *jnode, d draft, warnings []Warning, rewritten bool, err error) {
+func prepare(data []byte, docURI string, loader Loader) (tree *jsontree.Node, d draft, warnings []Warning, rewritten bool, err error) {
 	if len(data) > maxSchemaBytes {
 		return nil, 0, nil, false, &InvalidSchemaError{Path: "$", Reason: fmt.Sprintf("schema is %d bytes, more than the limit of %d", len(data), maxSchemaBytes), Err: ErrLimit}
 	}
@@ -134,8 +136,8 @@ func prepare(data []byte, docURI string, loader Loader) (tree *jnode, d draft, w
 	}
 	d, dl, ierr := detectDraft(tree)
 	if ierr != nil {
-		sv := tree.get("$schema")
-		meta, ok := customDialect(sv.s, loader)
+		sv := tree.Get("$schema")
+		meta, ok := customDialect(sv.Text, loader)
 		if !ok {
 			return nil, 0, nil, false, ierr
 		}
@@ -145,19 +147,19 @@ func prepare(data []byte, docURI string, loader Loader) (tree *jnode, d draft, w
 			d = draft7
 		}
 		warnings = append(warnings, Warning{Path: "$", Keyword: "$schema",
-			Message: "$schema names the custom meta-schema " + quote(sv.s, 80) + ", written in " + d.String() +
+			Message: "$schema names the custom meta-schema " + quote(sv.Text, 80) + ", written in " + d.String() +
 				": the schema is read under " + d.String() + " rules, and the meta-schema's own keywords and $vocabulary are not applied"})
 	}
 	if dl == dialect4 {
 		rewriteDraft4(tree)
 		rewritten = true
 	}
-	if tree.kind == jObject {
+	if tree.Kind == jsontree.Object {
 		switch {
 		case d == draft7:
-			tree.set("$schema", &jnode{kind: jString, s: draft7URI})
+			tree.Set("$schema", &jsontree.Node{Kind: jsontree.String, Text: draft7URI})
 		case dl != dialectNone:
-			tree.set("$schema", &jnode{kind: jString, s: draft2020URI})
+			tree.Set("$schema", &jsontree.Node{Kind: jsontree.String, Text: draft2020URI})
 		}
 		if dl == dialectNone || dl == dialect2019 {
 			if _, mixed := formsDraft(tree); mixed {
@@ -180,8 +182,8 @@ func prepare(data []byte, docURI string, loader Loader) (tree *jnode, d draft, w
 }
 
 // unmarshalTree turns a normalised tree into a jsonschema.Schema.
-func unmarshalTree(tree *jnode) (*jsonschema.Schema, []byte, error) {
-	norm := tree.appendJSON(nil)
+func unmarshalTree(tree *jsontree.Node) (*jsonschema.Schema, []byte, error) {
+	norm := tree.AppendJSON(nil)
 	var s jsonschema.Schema
 	if err := json.Unmarshal(norm, &s); err != nil {
 		return nil, nil, &InvalidSchemaError{Path: "$", Reason: err.Error(), Err: err}
@@ -198,7 +200,7 @@ func compileDocument(data []byte, loader Loader) (*compiled, error) {
 	var dialectSource []byte
 	if read := readRealWorld(tree, d); len(read) > 0 || rewritten {
 		warnings = append(warnings, read...)
-		dialectSource = tree.appendJSON(nil)
+		dialectSource = tree.AppendJSON(nil)
 	}
 	root, _, err := unmarshalTree(tree)
 	if err != nil {
@@ -226,11 +228,11 @@ func compileDocument(data []byte, loader Loader) (*compiled, error) {
 
 // addDocument registers the subschemas of one document, resolves their
 // identifiers, then their references (loading remote documents as needed).
-func (c *compiled) addDocument(root *jsonschema.Schema, tree *jnode, docURI string, base *url.URL) error {
+func (c *compiled) addDocument(root *jsonschema.Schema, tree *jsontree.Node, docURI string, base *url.URL) error {
 	var all []*jsonschema.Schema
-	var walk func(s *jsonschema.Schema, src *jnode, loc segments)
-	walk = func(s *jsonschema.Schema, src *jnode, loc segments) {
-		in := &sinfo{doc: docURI, loc: loc, src: src, isFalse: src != nil && src.kind == jBool && !src.b}
+	var walk func(s *jsonschema.Schema, src *jsontree.Node, loc segments)
+	walk = func(s *jsonschema.Schema, src *jsontree.Node, loc segments) {
+		in := &sinfo{doc: docURI, loc: loc, src: src, isFalse: src != nil && src.Kind == jsontree.Bool && !src.Bool}
 		c.infos[s] = in
 		c.order = append(c.order, s)
 		all = append(all, s)
@@ -238,19 +240,19 @@ func (c *compiled) addDocument(root *jsonschema.Schema, tree *jnode, docURI stri
 			in.pattern, _ = regexp.Compile(s.Pattern) // checked by checkDocument
 		}
 		if src != nil {
-			if pp := src.get("patternProperties"); pp != nil {
-				for _, k := range pp.keys {
+			if pp := src.Get("patternProperties"); pp != nil {
+				for _, k := range pp.Keys {
 					if ps, ok := s.PatternProperties[k]; ok {
 						re, _ := regexp.Compile(k)
 						in.patterns = append(in.patterns, patternProp{key: k, re: re, s: ps})
 					}
 				}
 			}
-			if p := src.get("properties"); p != nil {
-				in.propOrder = append([]string(nil), p.keys...)
+			if p := src.Get("properties"); p != nil {
+				in.propOrder = append([]string(nil), p.Keys...)
 			}
 		}
-		eachChild(s, src, func(child *jsonschema.Schema, csrc *jnode, steps ...segment) {
+		eachChild(s, src, func(child *jsonschema.Schema, csrc *jsontree.Node, steps ...segment) {
 			cl := make(segments, len(loc), len(loc)+len(steps))
 			copy(cl, loc)
 			walk(child, csrc, append(cl, steps...))
@@ -270,34 +272,34 @@ func (c *compiled) addDocument(root *jsonschema.Schema, tree *jnode, docURI stri
 
 // eachChild calls fn for every direct subschema of s with the steps from s
 // to it and its source node (nil when unknown).
-func eachChild(s *jsonschema.Schema, src *jnode, fn func(*jsonschema.Schema, *jnode, ...segment)) {
+func eachChild(s *jsonschema.Schema, src *jsontree.Node, fn func(*jsonschema.Schema, *jsontree.Node, ...segment)) {
 	key := func(k string) segment { return segment{key: k, isKey: true} }
 	one := func(kw string, c *jsonschema.Schema) {
 		if c != nil {
-			fn(c, src.get(kw), key(kw))
+			fn(c, src.Get(kw), key(kw))
 		}
 	}
 	list := func(kw string, cs []*jsonschema.Schema) {
-		ls := src.get(kw)
+		ls := src.Get(kw)
 		for i, c := range cs {
-			var cs *jnode
-			if ls != nil && ls.kind == jArray && i < len(ls.arr) {
-				cs = ls.arr[i]
+			var cs *jsontree.Node
+			if ls != nil && ls.Kind == jsontree.Array && i < len(ls.Items) {
+				cs = ls.Items[i]
 			}
 			fn(c, cs, key(kw), segment{index: i})
 		}
 	}
 	mapping := func(kw string, m map[string]*jsonschema.Schema) {
-		ms := src.get(kw)
+		ms := src.Get(kw)
 		if ms == nil {
 			for k, c := range m {
 				fn(c, nil, key(kw), key(k))
 			}
 			return
 		}
-		for _, k := range ms.keys {
+		for _, k := range ms.Keys {
 			if c, ok := m[k]; ok {
-				fn(c, ms.get(k), key(kw), key(k))
+				fn(c, ms.Get(k), key(kw), key(k))
 			}
 		}
 	}
@@ -376,7 +378,7 @@ func (c *compiled) resolveIDs(root *jsonschema.Schema, base *url.URL) error {
 			}
 		}
 		var err error
-		eachChild(s, nil, func(child *jsonschema.Schema, _ *jnode, _ ...segment) {
+		eachChild(s, nil, func(child *jsonschema.Schema, _ *jsontree.Node, _ ...segment) {
 			if err == nil {
 				err = walk(child, b)
 			}
@@ -467,7 +469,7 @@ func (c *compiled) dereference(s *jsonschema.Schema, ptr string) (*jsonschema.Sc
 	for len(toks) > 0 {
 		var next *jsonschema.Schema
 		n := 0
-		eachChild(s, nil, func(child *jsonschema.Schema, _ *jnode, steps ...segment) {
+		eachChild(s, nil, func(child *jsonschema.Schema, _ *jsontree.Node, steps ...segment) {
 			if next != nil || len(steps) > len(toks) {
 				return
 			}
@@ -510,8 +512,8 @@ func (c *compiled) load(uri string) (*jsonschema.Schema, error) {
 		}
 		return nil, err
 	}
-	if tree.kind == jObject && tree.get("$schema") == nil && c.draft == draft7 {
-		tree.set("$schema", &jnode{kind: jString, s: draft7URI})
+	if tree.Kind == jsontree.Object && tree.Get("$schema") == nil && c.draft == draft7 {
+		tree.Set("$schema", &jsontree.Node{Kind: jsontree.String, Text: draft7URI})
 	}
 	s, norm, err := unmarshalTree(tree)
 	if err != nil {
@@ -564,14 +566,14 @@ func customDialect(uri string, loader Loader) (dialect, bool) {
 		return dialectNone, false
 	}
 	tree, err := decodeTree(data, maxSchemaDepth)
-	if err != nil || tree.kind != jObject {
+	if err != nil || tree.Kind != jsontree.Object {
 		return dialectNone, false
 	}
-	sv := tree.get("$schema")
-	if sv == nil || sv.kind != jString {
+	sv := tree.Get("$schema")
+	if sv == nil || sv.Kind != jsontree.String {
 		return dialectNone, false
 	}
-	dl, ok := parseDialect(sv.s)
+	dl, ok := parseDialect(sv.Text)
 	if !ok || dl == dialect2019 {
 		return dialectNone, false
 	}

@@ -587,7 +587,7 @@ func (d *diagnosis) describe(s *jsonschema.Schema) string {
 	if in.src == nil {
 		return "the schema at " + quote(in.schemaPointer(), 80)
 	}
-	b := in.src.appendJSON(nil)
+	b := in.src.AppendJSON(nil)
 	if len(b) > maxRendered {
 		return "the schema at " + quote(in.schemaPointer(), 80)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/agentio/agentio/internal/clip"
+	"github.com/agentio/agentio/internal/jsontree"
 )
 
 // Dialect names a provider's flavour of JSON Schema: the subset of keywords
@@ -197,7 +198,7 @@ func convert(s *Schema, d Dialect) (*Conversion, error) {
 
 // compactText renders v as compact JSON cut to at most limit bytes (on a
 // rune boundary, with "…" added), for descriptions and change details.
-func compactText(v *jnode, limit int) string {
-	b := v.appendJSON(nil)
+func compactText(v *jsontree.Node, limit int) string {
+	b := v.AppendJSON(nil)
 	return clip.Ellipsis(string(b), limit)
 }

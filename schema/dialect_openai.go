@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentio/agentio/internal/jsontree"
 )
 
 // OpenAI's documented limits for strict schemas ("Supported schemas" in the
@@ -62,13 +64,13 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 		return nil, fmt.Errorf("%w: openai dialect: %w", ErrUnconvertible, err)
 	}
 	doc := root
-	switch root.kind {
-	case jObject:
-	case jBool:
-		if !root.b {
+	switch root.Kind {
+	case jsontree.Object:
+	case jsontree.Bool:
+		if !root.Bool {
 			return nil, fmt.Errorf("%w: openai dialect: the schema false accepts no value", ErrUnconvertible)
 		}
-		doc = &jnode{kind: jObject}
+		doc = &jsontree.Node{Kind: jsontree.Object}
 	default:
 		return nil, fmt.Errorf("%w: openai dialect: the schema is not a JSON object", ErrUnconvertible)
 	}
@@ -94,8 +96,8 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 	}
 
 	c := &openaiConverter{
-		root:     doc.deepCopy(),
-		optional: map[*jnode]map[string]bool{},
+		root:     doc.DeepCopy(),
+		optional: map[*jsontree.Node]map[string]bool{},
 		active:   map[string]bool{},
 	}
 	strict := c.convert()
@@ -103,7 +105,7 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 		c.checkLimits(strict)
 	}
 	if len(c.blockers) > 0 {
-		conv.Schema = doc.appendJSON(nil)
+		conv.Schema = doc.AppendJSON(nil)
 		conv.Changes = append(changes, c.blockers...)
 		if conv.Wrapped {
 			conv.restore = unwrap
@@ -111,7 +113,7 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 		return conv, nil
 	}
 	conv.Strict = true
-	conv.Schema = strict.appendJSON(nil)
+	conv.Schema = strict.AppendJSON(nil)
 	conv.Changes = append(changes, c.changes...)
 	r := &openaiRestorer{root: strict, optional: c.optional}
 	conv.restore = func(v any) any { return unwrap(r.value(v, strict, 0)) }
@@ -122,49 +124,49 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 // openaiObjectRoot reports whether doc describes objects without a union
 // at its root (following a root $ref, and the branches of a root allOf),
 // so it needs no wrapping.
-func openaiObjectRoot(doc *jnode) bool { return objectSchema(doc, doc, 0) }
+func openaiObjectRoot(doc *jsontree.Node) bool { return objectSchema(doc, doc, 0) }
 
 // objectSchema reports whether o, a schema in doc, describes objects
 // without a union; depth bounds the references and allOf branches
 // followed.
-func objectSchema(doc, o *jnode, depth int) bool {
+func objectSchema(doc, o *jsontree.Node, depth int) bool {
 	if depth > openaiMaxRefHops {
 		return false
 	}
-	if ref, ok := o.str("$ref"); ok {
-		to := doc.resolveRef(ref)
-		return to != nil && to.kind == jObject && objectSchema(doc, to, depth+1)
+	if ref, ok := o.StringMember("$ref"); ok {
+		to := doc.ResolveRef(ref)
+		return to != nil && to.Kind == jsontree.Object && objectSchema(doc, to, depth+1)
 	}
-	if isUnion(o.get("anyOf")) || isUnion(o.get("oneOf")) || o.has("enum") || o.has("const") || o.has("items") {
+	if isUnion(o.Get("anyOf")) || isUnion(o.Get("oneOf")) || o.Has("enum") || o.Has("const") || o.Has("items") {
 		return false
 	}
-	if t := o.get("type"); t != nil {
-		return t.isString("object")
+	if t := o.Get("type"); t != nil {
+		return t.IsString("object")
 	}
-	if all, ok := o.list("allOf"); ok && len(all) > 0 {
+	if all, ok := o.ArrayMember("allOf"); ok && len(all) > 0 {
 		for _, b := range all {
-			if b.kind != jObject || !objectSchema(doc, b, depth+1) {
+			if b.Kind != jsontree.Object || !objectSchema(doc, b, depth+1) {
 				return false
 			}
 		}
 		return true
 	}
-	return o.has("properties") || o.has("additionalProperties") || o.has("patternProperties")
+	return o.Has("properties") || o.Has("additionalProperties") || o.Has("patternProperties")
 }
 
 // isUnion reports whether v is an anyOf/oneOf list with at least one branch
 // that describes a type, rather than a list of extra constraints
 // ({"required": [...]}).
-func isUnion(v *jnode) bool {
-	if v == nil || v.kind != jArray {
+func isUnion(v *jsontree.Node) bool {
+	if v == nil || v.Kind != jsontree.Array {
 		return false
 	}
-	for _, b := range v.arr {
-		if b.kind != jObject {
+	for _, b := range v.Items {
+		if b.Kind != jsontree.Object {
 			return true
 		}
 		for _, k := range typeKeywords {
-			if b.has(k) {
+			if b.Has(k) {
 				return true
 			}
 		}
@@ -175,8 +177,8 @@ func isUnion(v *jnode) bool {
 // openaiWrap returns {"type":"object","properties":{key: inner},...} with
 // inner's $schema, $id and definitions hoisted and its references rewritten
 // to keep pointing where they did.
-func openaiWrap(inner *jnode, key string) *jnode {
-	inner = inner.clone()
+func openaiWrap(inner *jsontree.Node, key string) *jsontree.Node {
+	inner = inner.Clone()
 	prefix := "#/properties/" + escapePointer(key)
 	rewriteRefs(inner, func(ref string) string {
 		switch {
@@ -190,21 +192,21 @@ func openaiWrap(inner *jnode, key string) *jnode {
 			return ref
 		}
 	})
-	w := &jnode{kind: jObject}
+	w := &jsontree.Node{Kind: jsontree.Object}
 	for _, k := range []string{"$schema", "$id"} {
-		if v := inner.get(k); v != nil {
-			w.set(k, v)
-			inner.del(k)
+		if v := inner.Get(k); v != nil {
+			w.Set(k, v)
+			inner.Del(k)
 		}
 	}
-	w.set("type", &jnode{kind: jString, s: "object"})
-	w.set("properties", &jnode{kind: jObject, keys: []string{key}, vals: []*jnode{inner}})
-	w.set("required", &jnode{kind: jArray, arr: []*jnode{{kind: jString, s: key}}})
-	w.set("additionalProperties", &jnode{kind: jBool})
+	w.Set("type", &jsontree.Node{Kind: jsontree.String, Text: "object"})
+	w.Set("properties", &jsontree.Node{Kind: jsontree.Object, Keys: []string{key}, Values: []*jsontree.Node{inner}})
+	w.Set("required", &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{{Kind: jsontree.String, Text: key}}})
+	w.Set("additionalProperties", &jsontree.Node{Kind: jsontree.Bool})
 	for _, k := range []string{"$defs", "definitions"} {
-		if v := inner.get(k); v != nil {
-			w.set(k, v)
-			inner.del(k)
+		if v := inner.Get(k); v != nil {
+			w.Set(k, v)
+			inner.Del(k)
 		}
 	}
 	return w
@@ -212,10 +214,10 @@ func openaiWrap(inner *jnode, key string) *jnode {
 
 // rewriteRefs replaces, in place, every $ref in n and below by
 // mapRef(ref).
-func rewriteRefs(n *jnode, mapRef func(string) string) {
-	walkSchemas(n, func(s *jnode) {
-		if ref, ok := s.str("$ref"); ok {
-			s.set("$ref", &jnode{kind: jString, s: mapRef(ref)})
+func rewriteRefs(n *jsontree.Node, mapRef func(string) string) {
+	walkSchemas(n, func(s *jsontree.Node) {
+		if ref, ok := s.StringMember("$ref"); ok {
+			s.Set("$ref", &jsontree.Node{Kind: jsontree.String, Text: mapRef(ref)})
 		}
 	})
 }
@@ -223,11 +225,11 @@ func rewriteRefs(n *jnode, mapRef func(string) string) {
 // An openaiConverter rewrites one schema document for strict mode. It
 // works on its own copy of the document and is used once.
 type openaiConverter struct {
-	root     *jnode // the source document, for resolving references
+	root     *jsontree.Node // the source document, for resolving references
 	changes  []Change
 	blockers []Change
-	optional map[*jnode]map[string]bool // converted object → formerly optional properties
-	active   map[string]bool            // references being inlined
+	optional map[*jsontree.Node]map[string]bool // converted object → formerly optional properties
+	active   map[string]bool                    // references being inlined
 	inlines  int
 }
 
@@ -241,14 +243,14 @@ func (c *openaiConverter) block(path *ipath, format string, args ...any) {
 }
 
 // convert returns the strict form of the whole document.
-func (c *openaiConverter) convert() *jnode {
+func (c *openaiConverter) convert() *jsontree.Node {
 	c.renameDefinitions()
 	c.pruneDefinitions()
 	out := c.node(c.root, nil)
-	if out.kind != jObject {
-		return &jnode{kind: jObject}
+	if out.Kind != jsontree.Object {
+		return &jsontree.Node{Kind: jsontree.Object}
 	}
-	if !typeIncludes(out, "object") || out.has("anyOf") || out.has("$ref") {
+	if !typeIncludes(out, "object") || out.Has("anyOf") || out.Has("$ref") {
 		c.block(nil, "the root must be an object schema without anyOf")
 	}
 	return out
@@ -257,25 +259,25 @@ func (c *openaiConverter) convert() *jnode {
 // renameDefinitions moves the root's draft-07 definitions into $defs, the
 // form OpenAI documents, and rewrites the references to them.
 func (c *openaiConverter) renameDefinitions() {
-	defs := c.root.obj("definitions")
+	defs := c.root.ObjectMember("definitions")
 	if defs == nil {
 		return
 	}
-	target := c.root.obj("$defs")
+	target := c.root.ObjectMember("$defs")
 	if target == nil {
-		target = &jnode{kind: jObject}
+		target = &jsontree.Node{Kind: jsontree.Object}
 	} else {
-		target = target.clone()
+		target = target.Clone()
 	}
-	for i, name := range defs.keys {
-		if target.has(name) {
+	for i, name := range defs.Keys {
+		if target.Has(name) {
 			c.block((*ipath)(nil).key("definitions"), "definition %q exists in both definitions and $defs", name)
 			return
 		}
-		target.set(name, defs.vals[i])
+		target.Set(name, defs.Values[i])
 	}
-	c.root.del("definitions")
-	c.root.set("$defs", target)
+	c.root.Del("definitions")
+	c.root.Set("$defs", target)
 	rewriteRefs(c.root, func(ref string) string {
 		if strings.HasPrefix(ref, "#/definitions/") {
 			return "#/$defs/" + ref[len("#/definitions/"):]
@@ -288,57 +290,57 @@ func (c *openaiConverter) renameDefinitions() {
 // pruneDefinitions drops the root's $defs that no reference reaches, so
 // that an unused definition cannot make the schema non-strict.
 func (c *openaiConverter) pruneDefinitions() {
-	defs := c.root.obj("$defs")
+	defs := c.root.ObjectMember("$defs")
 	if defs == nil {
 		return
 	}
 	used := map[string]bool{}
-	var queue []*jnode
-	collect := func(s *jnode) {
-		ref, ok := s.str("$ref")
+	var queue []*jsontree.Node
+	collect := func(s *jsontree.Node) {
+		ref, ok := s.StringMember("$ref")
 		if !ok || !strings.HasPrefix(ref, "#/$defs/") {
 			return
 		}
-		name := unescapeRefToken(strings.SplitN(ref[len("#/$defs/"):], "/", 2)[0])
+		name := jsontree.UnescapeRefToken(strings.SplitN(ref[len("#/$defs/"):], "/", 2)[0])
 		if used[name] {
 			return
 		}
 		used[name] = true
-		if d := defs.obj(name); d != nil {
+		if d := defs.ObjectMember(name); d != nil {
 			queue = append(queue, d)
 		}
 	}
-	top := c.root.clone()
-	top.del("$defs")
+	top := c.root.Clone()
+	top.Del("$defs")
 	walkSchemas(top, collect)
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
 		walkSchemas(d, collect)
 	}
-	kept := &jnode{kind: jObject}
-	for i, name := range defs.keys {
+	kept := &jsontree.Node{Kind: jsontree.Object}
+	for i, name := range defs.Keys {
 		if used[name] {
-			kept.keys = append(kept.keys, name)
-			kept.vals = append(kept.vals, defs.vals[i])
+			kept.Keys = append(kept.Keys, name)
+			kept.Values = append(kept.Values, defs.Values[i])
 			continue
 		}
 		c.change((*ipath)(nil).key("$defs").key(name), ChangeDropped, "definition %q dropped: no $ref uses it", name)
 	}
-	if len(kept.keys) == 0 {
-		c.root.del("$defs")
+	if len(kept.Keys) == 0 {
+		c.root.Del("$defs")
 		return
 	}
-	c.root.set("$defs", kept)
+	c.root.Set("$defs", kept)
 }
 
 // node converts the schema v found at path.
-func (c *openaiConverter) node(v *jnode, path *ipath) *jnode {
-	switch v.kind {
-	case jObject:
+func (c *openaiConverter) node(v *jsontree.Node, path *ipath) *jsontree.Node {
+	switch v.Kind {
+	case jsontree.Object:
 		return c.schema(v, path)
-	case jBool:
-		c.block(path, "the boolean schema %t has no strict form", v.b)
+	case jsontree.Bool:
+		c.block(path, "the boolean schema %t has no strict form", v.Bool)
 		return v
 	default:
 		c.block(path, "a schema must be a JSON object")
@@ -347,8 +349,8 @@ func (c *openaiConverter) node(v *jnode, path *ipath) *jnode {
 }
 
 // schema converts one schema object; src is not modified.
-func (c *openaiConverter) schema(src *jnode, path *ipath) *jnode {
-	n := src.clone()
+func (c *openaiConverter) schema(src *jsontree.Node, path *ipath) *jsontree.Node {
+	n := src.Clone()
 	var inlined []string
 	defer func() {
 		for _, ref := range inlined {
@@ -370,7 +372,7 @@ func (c *openaiConverter) schema(src *jnode, path *ipath) *jnode {
 	if typeIncludes(n, "object") {
 		c.object(n, path)
 	}
-	if typeIncludes(n, "array") && !n.has("items") {
+	if typeIncludes(n, "array") && !n.Has("items") {
 		c.block(path, "an array without items (any elements) has no strict form")
 	}
 	return n
@@ -378,18 +380,18 @@ func (c *openaiConverter) schema(src *jnode, path *ipath) *jnode {
 
 // inlineRef replaces a $ref that has sibling keywords by the schema it
 // points to, the siblings winning; OpenAI wants a $ref alone.
-func (c *openaiConverter) inlineRef(n *jnode, path *ipath, inlined *[]string) *jnode {
-	for n.has("$ref") && len(n.keys) > 1 {
-		ref, ok := n.str("$ref")
+func (c *openaiConverter) inlineRef(n *jsontree.Node, path *ipath, inlined *[]string) *jsontree.Node {
+	for n.Has("$ref") && len(n.Keys) > 1 {
+		ref, ok := n.StringMember("$ref")
 		if !ok {
 			c.block(path, "$ref is not a string")
 			return n
 		}
 		if c.active[ref] || c.inlines >= openaiMaxInlines {
 			if onlyAnnotations(n) {
-				for _, k := range append([]string(nil), n.keys...) {
+				for _, k := range append([]string(nil), n.Keys...) {
 					if k != "$ref" {
-						n.del(k)
+						n.Del(k)
 						c.change(path, ChangeDropped, "%s beside the recursive $ref %q dropped", k, ref)
 					}
 				}
@@ -398,18 +400,18 @@ func (c *openaiConverter) inlineRef(n *jnode, path *ipath, inlined *[]string) *j
 			c.block(path, "$ref %q with sibling keywords is recursive and cannot be inlined", ref)
 			return n
 		}
-		target := c.root.resolveRef(ref)
-		if target == nil || target.kind != jObject {
+		target := c.root.ResolveRef(ref)
+		if target == nil || target.Kind != jsontree.Object {
 			c.block(path, "$ref %q does not point to a schema object in this document", ref)
 			return n
 		}
-		merged := target.clone()
+		merged := target.Clone()
 		for _, k := range []string{"$defs", "definitions", "$schema", "$id"} {
-			merged.del(k)
+			merged.Del(k)
 		}
-		for i, k := range n.keys {
+		for i, k := range n.Keys {
 			if k != "$ref" {
-				merged.set(k, n.vals[i])
+				merged.Set(k, n.Values[i])
 			}
 		}
 		c.active[ref] = true
@@ -418,8 +420,8 @@ func (c *openaiConverter) inlineRef(n *jnode, path *ipath, inlined *[]string) *j
 		c.change(path, ChangeInlinedRef, "$ref %q with sibling keywords replaced by the schema it points to", ref)
 		n = merged
 	}
-	if ref, ok := n.str("$ref"); ok {
-		if c.root.resolveRef(ref) == nil {
+	if ref, ok := n.StringMember("$ref"); ok {
+		if c.root.ResolveRef(ref) == nil {
 			c.block(path, "$ref %q does not point into this document", ref)
 		}
 	}
@@ -428,8 +430,8 @@ func (c *openaiConverter) inlineRef(n *jnode, path *ipath, inlined *[]string) *j
 
 // onlyAnnotations reports whether n's keywords besides $ref are all
 // annotations a model can do without.
-func onlyAnnotations(n *jnode) bool {
-	for _, k := range n.keys {
+func onlyAnnotations(n *jsontree.Node) bool {
+	for _, k := range n.Keys {
 		switch k {
 		case "$ref", "description", "title", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly":
 		default:
@@ -441,18 +443,18 @@ func onlyAnnotations(n *jnode) bool {
 
 // unions rewrites oneOf as anyOf. It reports false when n cannot be
 // converted further.
-func (c *openaiConverter) unions(n *jnode, path *ipath) bool {
-	if !isUnion(n.get("oneOf")) {
+func (c *openaiConverter) unions(n *jsontree.Node, path *ipath) bool {
+	if !isUnion(n.Get("oneOf")) {
 		return true // absent, or extra constraints moved to the description later
 	}
-	if isUnion(n.get("anyOf")) {
+	if isUnion(n.Get("anyOf")) {
 		c.block(path, "both anyOf and oneOf list alternatives")
 		return false
 	}
-	if n.has("anyOf") {
+	if n.Has("anyOf") {
 		c.describe(n, path, "anyOf")
 	}
-	n.rename("oneOf", "anyOf")
+	n.Rename("oneOf", "anyOf")
 	c.change(path, ChangeOneOfToAnyOf, "oneOf rewritten as anyOf (the local validator still checks oneOf)")
 	return true
 }
@@ -461,16 +463,16 @@ func (c *openaiConverter) unions(n *jnode, path *ipath) bool {
 // when they cannot be merged. A branch that is a $ref stays active (in
 // inlined) while n's children are converted, so a recursive allOf is
 // caught rather than merged forever.
-func (c *openaiConverter) mergeAllOf(n *jnode, path *ipath, inlined *[]string) bool {
-	for round := 0; n.has("allOf"); round++ {
-		branches, ok := n.list("allOf")
+func (c *openaiConverter) mergeAllOf(n *jsontree.Node, path *ipath, inlined *[]string) bool {
+	for round := 0; n.Has("allOf"); round++ {
+		branches, ok := n.ArrayMember("allOf")
 		if !ok || round >= 8 {
 			c.block(path, "allOf cannot be merged")
 			return false
 		}
-		n.del("allOf")
+		n.Del("allOf")
 		for i, b := range branches {
-			if ref, ok := b.str("$ref"); ok {
+			if ref, ok := b.StringMember("$ref"); ok {
 				if c.active[ref] || c.inlines >= openaiMaxInlines {
 					c.block(path, "allOf through $ref %q is recursive and cannot be merged", ref)
 					return false
@@ -498,65 +500,65 @@ func (c *openaiConverter) mergeAllOf(n *jnode, path *ipath, inlined *[]string) b
 // when v is not an object, the chain leads nowhere, or it is longer than
 // openaiMaxRefHops. The converter calls it on the source document, the
 // restorer on the strict one, where no $ref has siblings.
-func deref(root, v *jnode) *jnode {
+func deref(root, v *jsontree.Node) *jsontree.Node {
 	o := objectOrNil(v)
 	for hops := 0; o != nil; hops++ {
-		ref, ok := o.str("$ref")
-		if !ok || len(o.keys) > 1 {
+		ref, ok := o.StringMember("$ref")
+		if !ok || len(o.Keys) > 1 {
 			return o
 		}
 		if hops == openaiMaxRefHops {
 			return nil
 		}
-		o = objectOrNil(root.resolveRef(ref))
+		o = objectOrNil(root.ResolveRef(ref))
 	}
 	return nil
 }
 
 // mergeInto merges the allOf branch b into n.
-func (c *openaiConverter) mergeInto(n, b *jnode, path *ipath) bool {
-	for i, k := range b.keys {
-		v := b.vals[i]
+func (c *openaiConverter) mergeInto(n, b *jsontree.Node, path *ipath) bool {
+	for i, k := range b.Keys {
+		v := b.Values[i]
 		switch k {
 		case "$defs", "definitions", "$schema", "$id", "$comment":
 		case "description", "title":
-			if !n.has(k) {
-				n.set(k, v)
+			if !n.Has(k) {
+				n.Set(k, v)
 			}
 		case "properties":
-			if v.kind != jObject {
+			if v.Kind != jsontree.Object {
 				c.block(path, "allOf branch has properties that are not an object")
 				return false
 			}
-			np := &jnode{kind: jObject}
-			if old := n.obj("properties"); old != nil {
-				np = old.clone()
+			np := &jsontree.Node{Kind: jsontree.Object}
+			if old := n.ObjectMember("properties"); old != nil {
+				np = old.Clone()
 			}
-			for j, name := range v.keys {
-				if old := np.get(name); old != nil && !old.equal(v.vals[j]) {
+			for j, name := range v.Keys {
+				if old := np.Get(name); old != nil && !old.Equal(v.Values[j]) {
 					c.block(path.key("properties").key(name), "allOf branches define property %q differently", name)
 					return false
 				}
-				np.set(name, v.vals[j])
+				np.Set(name, v.Values[j])
 			}
-			n.set("properties", np)
+			n.Set("properties", np)
 		case "required":
-			req, _ := n.list("required")
-			merged := &jnode{kind: jArray, arr: slices.Clone(req)}
-			if v.kind == jArray {
-				for _, r := range v.arr {
-					if !containsValue(merged.arr, r) {
-						merged.arr = append(merged.arr, r)
+			req, _ := n.ArrayMember("required")
+			merged := &jsontree.Node{Kind: jsontree.Array, Items: slices.Clone(req)}
+			if v.Kind == jsontree.Array {
+				for _, r := range v.Items {
+					if !containsValue(merged.Items, r) {
+						merged.Items = append(merged.Items, r)
 					}
 				}
 			}
-			n.set("required", merged)
+			n.Set("required", merged)
 		default:
-			if old := n.get(k); old != nil && !old.equal(v) {
+			if old := n.Get(k); old != nil && !old.Equal(v) {
 				c.block(path, "allOf branches disagree on %s", k)
 				return false
 			}
-			n.set(k, v)
+			n.Set(k, v)
 		}
 	}
 	return true
@@ -564,16 +566,16 @@ func (c *openaiConverter) mergeInto(n, b *jnode, path *ipath) bool {
 
 // inferType adds the type a typeless schema's keywords imply. It reports
 // false when n accepts a value of any type.
-func (c *openaiConverter) inferType(n *jnode, path *ipath) bool {
-	if n.has("type") || n.has("enum") || n.has("const") || n.has("$ref") || isUnion(n.get("anyOf")) {
+func (c *openaiConverter) inferType(n *jsontree.Node, path *ipath) bool {
+	if n.Has("type") || n.Has("enum") || n.Has("const") || n.Has("$ref") || isUnion(n.Get("anyOf")) {
 		return true
 	}
 	switch {
-	case n.has("properties") || n.has("additionalProperties") || n.has("patternProperties") || n.has("required"):
-		n.set("type", &jnode{kind: jString, s: "object"})
+	case n.Has("properties") || n.Has("additionalProperties") || n.Has("patternProperties") || n.Has("required"):
+		n.Set("type", &jsontree.Node{Kind: jsontree.String, Text: "object"})
 		c.change(path, ChangeAddedType, `type "object" added (the schema has object keywords)`)
-	case n.has("items") || n.has("prefixItems"):
-		n.set("type", &jnode{kind: jString, s: "array"})
+	case n.Has("items") || n.Has("prefixItems"):
+		n.Set("type", &jsontree.Node{Kind: jsontree.String, Text: "array"})
 		c.change(path, ChangeAddedType, `type "array" added (the schema has array keywords)`)
 	default:
 		c.block(path, "the schema accepts a value of any type (no type, enum, const or anyOf)")
@@ -585,35 +587,35 @@ func (c *openaiConverter) inferType(n *jnode, path *ipath) bool {
 // keywords keeps the keywords strict mode accepts, moves the others into
 // the description or drops them, and blocks on those that cannot be
 // expressed.
-func (c *openaiConverter) keywords(n *jnode, path *ipath) {
+func (c *openaiConverter) keywords(n *jsontree.Node, path *ipath) {
 	var notes []string
-	keys := slices.Clone(n.keys)
-	vals := slices.Clone(n.vals)
+	keys := slices.Clone(n.Keys)
+	vals := slices.Clone(n.Values)
 	for i, k := range keys {
 		v := vals[i]
 		switch {
 		case (k == "anyOf" || k == "oneOf") && !isUnion(v):
 			notes = append(notes, c.describe(n, path, k))
 		case k == "format":
-			if v.kind == jString && openaiFormats[v.s] && typeIncludes(n, "string") {
+			if v.Kind == jsontree.String && openaiFormats[v.Text] && typeIncludes(n, "string") {
 				continue
 			}
 			notes = append(notes, c.describe(n, path, k))
 		case k == "exclusiveMinimum" || k == "exclusiveMaximum":
-			if v.kind == jBool {
+			if v.Kind == jsontree.Bool {
 				notes = append(notes, c.describe(n, path, k))
 			}
 		case k == "description":
-			if v.kind != jString {
-				n.del(k)
+			if v.Kind != jsontree.String {
+				n.Del(k)
 				c.change(path, ChangeDropped, "description that is not a string dropped")
 			}
-		case k == "unevaluatedProperties" && v.isFalse():
-			n.del(k)
+		case k == "unevaluatedProperties" && v.IsFalse():
+			n.Del(k)
 			c.change(path, ChangeDropped, "unevaluatedProperties false dropped (objects are closed)")
 		case k == "patternProperties":
-			if v.kind == jObject && len(v.keys) == 0 {
-				n.del(k)
+			if v.Kind == jsontree.Object && len(v.Keys) == 0 {
+				n.Del(k)
 				c.change(path, ChangeDropped, "empty patternProperties dropped")
 				continue
 			}
@@ -621,7 +623,7 @@ func (c *openaiConverter) keywords(n *jnode, path *ipath) {
 		case k == "prefixItems":
 			c.block(path, "prefixItems (a tuple) has no strict form")
 		case k == "items":
-			if v.kind == jArray {
+			if v.Kind == jsontree.Array {
 				c.block(path, "items as a list (a draft-07 tuple) has no strict form")
 			}
 		case k == "$dynamicRef" || k == "$recursiveRef":
@@ -630,7 +632,7 @@ func (c *openaiConverter) keywords(n *jnode, path *ipath) {
 		case openaiDescribed[k]:
 			notes = append(notes, c.describe(n, path, k))
 		default:
-			n.del(k)
+			n.Del(k)
 			c.change(path, ChangeDropped, "%s dropped", k)
 		}
 	}
@@ -638,68 +640,68 @@ func (c *openaiConverter) keywords(n *jnode, path *ipath) {
 		return
 	}
 	text := "(" + strings.Join(notes, "; ") + ")"
-	if d, _ := n.str("description"); d != "" {
+	if d, _ := n.StringMember("description"); d != "" {
 		text = d + " " + text
 	}
-	n.set("description", &jnode{kind: jString, s: text})
+	n.Set("description", &jsontree.Node{Kind: jsontree.String, Text: text})
 }
 
 // describe removes keyword k from n and returns the note for the
 // description.
-func (c *openaiConverter) describe(n *jnode, path *ipath, k string) string {
-	note := k + ": " + compactText(n.get(k), openaiNoteLimit)
-	n.del(k)
+func (c *openaiConverter) describe(n *jsontree.Node, path *ipath, k string) string {
+	note := k + ": " + compactText(n.Get(k), openaiNoteLimit)
+	n.Del(k)
 	c.change(path, ChangeMovedToDescription, "%s moved into the description", k)
 	return note
 }
 
 // children converts the schemas nested in n.
-func (c *openaiConverter) children(n *jnode, path *ipath) {
+func (c *openaiConverter) children(n *jsontree.Node, path *ipath) {
 	for _, k := range []string{"properties", "$defs", "definitions"} {
-		m := n.get(k)
+		m := n.Get(k)
 		if m == nil {
 			continue
 		}
-		if m.kind != jObject {
+		if m.Kind != jsontree.Object {
 			c.block(path.key(k), "%s is not an object", k)
 			continue
 		}
 		// The names are distinct already: no need for set's search.
-		out := &jnode{kind: jObject, keys: slices.Clone(m.keys), vals: make([]*jnode, len(m.vals))}
+		out := &jsontree.Node{Kind: jsontree.Object, Keys: slices.Clone(m.Keys), Values: make([]*jsontree.Node, len(m.Values))}
 		at := path.key(k)
-		for i, name := range m.keys {
-			out.vals[i] = c.node(m.vals[i], at.key(name))
+		for i, name := range m.Keys {
+			out.Values[i] = c.node(m.Values[i], at.key(name))
 		}
-		n.set(k, out)
+		n.Set(k, out)
 	}
-	if items := n.get("items"); items != nil && items.kind != jArray {
-		n.set("items", c.node(items, path.key("items")))
+	if items := n.Get("items"); items != nil && items.Kind != jsontree.Array {
+		n.Set("items", c.node(items, path.key("items")))
 	}
-	if v := n.get("anyOf"); v != nil {
-		if v.kind != jArray {
+	if v := n.Get("anyOf"); v != nil {
+		if v.Kind != jsontree.Array {
 			c.block(path.key("anyOf"), "anyOf is not a list")
 			return
 		}
-		out := &jnode{kind: jArray, arr: make([]*jnode, len(v.arr))}
+		out := &jsontree.Node{Kind: jsontree.Array, Items: make([]*jsontree.Node, len(v.Items))}
 		at := path.key("anyOf")
-		for i, b := range v.arr {
-			out.arr[i] = c.node(b, at.index(i))
+		for i, b := range v.Items {
+			out.Items[i] = c.node(b, at.index(i))
 		}
-		n.set("anyOf", out)
+		n.Set("anyOf", out)
 	}
 }
 
 // object closes the object n and makes every property required, the
 // optional ones nullable.
-func (c *openaiConverter) object(n *jnode, path *ipath) {
-	props := n.obj("properties")
+func (c *openaiConverter) object(n *jsontree.Node, path *ipath) {
+	props := n.ObjectMember("properties")
 	count := 0
 	if props != nil {
-		count = len(props.keys)
+		count = len(props.Keys)
 	}
-	ap := n.get("additionalProperties")
+	ap := n.Get("additionalProperties")
 	switch {
-	case ap.isFalse():
+	case ap.IsFalse():
 	case count == 0:
 		c.block(path, "an object without properties (any keys) has no strict form")
 		return
@@ -707,21 +709,21 @@ func (c *openaiConverter) object(n *jnode, path *ipath) {
 		c.block(path, "additionalProperties with a schema (a map) has no strict form")
 		return
 	default:
-		n.set("additionalProperties", &jnode{kind: jBool})
+		n.Set("additionalProperties", &jsontree.Node{Kind: jsontree.Bool})
 		c.change(path, ChangeClosedObject, "additionalProperties false added")
 	}
 	required := map[string]bool{}
-	if v := n.get("required"); v != nil {
-		var list []*jnode
-		if v.kind == jArray {
-			list = v.arr
+	if v := n.Get("required"); v != nil {
+		var list []*jsontree.Node
+		if v.Kind == jsontree.Array {
+			list = v.Items
 		}
 		for _, r := range list {
 			var name string
-			if r.kind == jString {
-				name = r.s
+			if r.Kind == jsontree.String {
+				name = r.Text
 			}
-			if props == nil || !props.has(name) {
+			if props == nil || !props.Has(name) {
 				c.block(path, "required property %q is not declared in properties", name)
 				return
 			}
@@ -731,103 +733,103 @@ func (c *openaiConverter) object(n *jnode, path *ipath) {
 	if count == 0 {
 		return
 	}
-	all := &jnode{kind: jArray, arr: make([]*jnode, 0, count)}
+	all := &jsontree.Node{Kind: jsontree.Array, Items: make([]*jsontree.Node, 0, count)}
 	optional := map[string]bool{}
-	for i, name := range props.keys {
-		all.arr = append(all.arr, &jnode{kind: jString, s: name})
+	for i, name := range props.Keys {
+		all.Items = append(all.Items, &jsontree.Node{Kind: jsontree.String, Text: name})
 		if required[name] {
 			continue
 		}
-		props.vals[i] = openaiNullable(props.vals[i])
+		props.Values[i] = openaiNullable(props.Values[i])
 		optional[name] = true
 		c.change(path.key("properties").key(name), ChangeMadeNullable,
 			"optional property %q made required and nullable; Restore removes its null", name)
 	}
-	n.set("required", all)
+	n.Set("required", all)
 	if len(optional) > 0 {
 		c.optional[n] = optional
 	}
 }
 
 // isTrueSchema reports whether v accepts everything (true or {}).
-func isTrueSchema(v *jnode) bool {
-	if v.kind == jBool {
-		return v.b
+func isTrueSchema(v *jsontree.Node) bool {
+	if v.Kind == jsontree.Bool {
+		return v.Bool
 	}
-	return v.kind == jObject && len(v.keys) == 0
+	return v.Kind == jsontree.Object && len(v.Keys) == 0
 }
 
 // openaiNullable returns the converted schema o extended to accept null:
 // a type list for scalars, anyOf with {"type":"null"} otherwise.
-func openaiNullable(o *jnode) *jnode {
-	if o.kind != jObject {
+func openaiNullable(o *jsontree.Node) *jsontree.Node {
+	if o.Kind != jsontree.Object {
 		return o
 	}
-	if t := o.get("type"); t != nil && !o.has("const") && !o.has("anyOf") && !typeIncludes(o, "object") && !typeIncludes(o, "array") {
-		switch t.kind {
-		case jString:
-			if t.s != "null" {
-				o.set("type", &jnode{kind: jArray, arr: []*jnode{t, {kind: jString, s: "null"}}})
+	if t := o.Get("type"); t != nil && !o.Has("const") && !o.Has("anyOf") && !typeIncludes(o, "object") && !typeIncludes(o, "array") {
+		switch t.Kind {
+		case jsontree.String:
+			if t.Text != "null" {
+				o.Set("type", &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{t, {Kind: jsontree.String, Text: "null"}}})
 			}
-		case jArray:
-			if !containsValue(t.arr, &jnode{kind: jString, s: "null"}) {
-				o.set("type", &jnode{kind: jArray, arr: append(slices.Clone(t.arr), &jnode{kind: jString, s: "null"})})
+		case jsontree.Array:
+			if !containsValue(t.Items, &jsontree.Node{Kind: jsontree.String, Text: "null"}) {
+				o.Set("type", &jsontree.Node{Kind: jsontree.Array, Items: append(slices.Clone(t.Items), &jsontree.Node{Kind: jsontree.String, Text: "null"})})
 			}
 		}
-		if list, ok := o.list("enum"); ok && !containsValue(list, &jnode{kind: jNull}) {
-			o.set("enum", &jnode{kind: jArray, arr: append(slices.Clone(list), &jnode{kind: jNull})})
+		if list, ok := o.ArrayMember("enum"); ok && !containsValue(list, &jsontree.Node{Kind: jsontree.Null}) {
+			o.Set("enum", &jsontree.Node{Kind: jsontree.Array, Items: append(slices.Clone(list), &jsontree.Node{Kind: jsontree.Null})})
 		}
 		return o
 	}
 	if typeIncludes(o, "null") {
 		return o
 	}
-	if list, ok := o.list("enum"); ok && !o.has("anyOf") && !o.has("$ref") && !o.has("const") {
-		if !containsValue(list, &jnode{kind: jNull}) {
-			o.set("enum", &jnode{kind: jArray, arr: append(slices.Clone(list), &jnode{kind: jNull})})
+	if list, ok := o.ArrayMember("enum"); ok && !o.Has("anyOf") && !o.Has("$ref") && !o.Has("const") {
+		if !containsValue(list, &jsontree.Node{Kind: jsontree.Null}) {
+			o.Set("enum", &jsontree.Node{Kind: jsontree.Array, Items: append(slices.Clone(list), &jsontree.Node{Kind: jsontree.Null})})
 		}
 		return o
 	}
-	if branches, ok := o.list("anyOf"); ok && onlyKeys(o, "anyOf", "description", "title") {
+	if branches, ok := o.ArrayMember("anyOf"); ok && onlyKeys(o, "anyOf", "description", "title") {
 		for _, b := range branches {
-			if b.kind == jObject && len(b.keys) == 1 && b.get("type").isString("null") {
+			if b.Kind == jsontree.Object && len(b.Keys) == 1 && b.Get("type").IsString("null") {
 				return o
 			}
 		}
-		o.set("anyOf", &jnode{kind: jArray, arr: append(slices.Clone(branches), nullSchema())})
+		o.Set("anyOf", &jsontree.Node{Kind: jsontree.Array, Items: append(slices.Clone(branches), nullSchema())})
 		return o
 	}
-	return &jnode{kind: jObject, keys: []string{"anyOf"}, vals: []*jnode{{kind: jArray, arr: []*jnode{o, nullSchema()}}}}
+	return &jsontree.Node{Kind: jsontree.Object, Keys: []string{"anyOf"}, Values: []*jsontree.Node{{Kind: jsontree.Array, Items: []*jsontree.Node{o, nullSchema()}}}}
 }
 
 // nullSchema returns a new {"type":"null"}.
-func nullSchema() *jnode {
-	return &jnode{kind: jObject, keys: []string{"type"}, vals: []*jnode{{kind: jString, s: "null"}}}
+func nullSchema() *jsontree.Node {
+	return &jsontree.Node{Kind: jsontree.Object, Keys: []string{"type"}, Values: []*jsontree.Node{{Kind: jsontree.String, Text: "null"}}}
 }
 
 // checkLimits blocks on the sizes over OpenAI's documented limits.
-func (c *openaiConverter) checkLimits(root *jnode) {
+func (c *openaiConverter) checkLimits(root *jsontree.Node) {
 	var props, enums, chars int
-	walkSchemas(root, func(o *jnode) {
-		if p := o.obj("properties"); p != nil {
-			props += len(p.keys)
-			for _, k := range p.keys {
+	walkSchemas(root, func(o *jsontree.Node) {
+		if p := o.ObjectMember("properties"); p != nil {
+			props += len(p.Keys)
+			for _, k := range p.Keys {
 				chars += utf8.RuneCountInString(k)
 			}
 		}
 		for _, k := range []string{"$defs", "definitions"} {
-			if d := o.obj(k); d != nil {
-				for _, name := range d.keys {
+			if d := o.ObjectMember(k); d != nil {
+				for _, name := range d.Keys {
 					chars += utf8.RuneCountInString(name)
 				}
 			}
 		}
-		if list, ok := o.list("enum"); ok {
+		if list, ok := o.ArrayMember("enum"); ok {
 			enums += len(list)
 			enumChars := 0
 			for _, e := range list {
-				if e.kind == jString {
-					enumChars += utf8.RuneCountInString(e.s)
+				if e.Kind == jsontree.String {
+					enumChars += utf8.RuneCountInString(e.Text)
 				}
 			}
 			chars += enumChars
@@ -836,7 +838,7 @@ func (c *openaiConverter) checkLimits(root *jnode) {
 					len(list), enumChars, openaiLargeEnumChars, openaiLargeEnum)
 			}
 		}
-		if s, ok := o.str("const"); ok {
+		if s, ok := o.StringMember("const"); ok {
 			chars += utf8.RuneCountInString(s)
 		}
 	})
@@ -849,20 +851,20 @@ func (c *openaiConverter) checkLimits(root *jnode) {
 	if chars > openaiMaxStringChars {
 		c.block(nil, "names and enum/const strings total %d characters (at most %d)", chars, openaiMaxStringChars)
 	}
-	if d := c.depth(root, root, map[*jnode]bool{}, map[*jnode]int{}); d > openaiMaxDepth {
+	if d := c.depth(root, root, map[*jsontree.Node]bool{}, map[*jsontree.Node]int{}); d > openaiMaxDepth {
 		c.block(nil, "objects nested %d levels deep (at most %d)", d, openaiMaxDepth)
 	}
 }
 
 // depth returns how many object levels v nests, following references;
 // a recursive reference adds nothing.
-func (c *openaiConverter) depth(root, v *jnode, onPath map[*jnode]bool, memo map[*jnode]int) int {
+func (c *openaiConverter) depth(root, v *jsontree.Node, onPath map[*jsontree.Node]bool, memo map[*jsontree.Node]int) int {
 	o := objectOrNil(v)
 	if o == nil {
 		return 0
 	}
-	if ref, ok := o.str("$ref"); ok {
-		to := objectOrNil(root.resolveRef(ref))
+	if ref, ok := o.StringMember("$ref"); ok {
+		to := objectOrNil(root.ResolveRef(ref))
 		if to == nil || onPath[to] {
 			return 0
 		}
@@ -873,18 +875,18 @@ func (c *openaiConverter) depth(root, v *jnode, onPath map[*jnode]bool, memo map
 	}
 	onPath[o] = true
 	best := 0
-	consider := func(v *jnode) {
+	consider := func(v *jsontree.Node) {
 		if d := c.depth(root, v, onPath, memo); d > best {
 			best = d
 		}
 	}
-	if p := o.obj("properties"); p != nil {
-		for _, v := range p.vals {
+	if p := o.ObjectMember("properties"); p != nil {
+		for _, v := range p.Values {
 			consider(v)
 		}
 	}
-	consider(o.get("items"))
-	if branches, ok := o.list("anyOf"); ok {
+	consider(o.Get("items"))
+	if branches, ok := o.ArrayMember("anyOf"); ok {
 		for _, b := range branches {
 			consider(b)
 		}
@@ -901,18 +903,18 @@ func (c *openaiConverter) depth(root, v *jnode, onPath map[*jnode]bool, memo map
 // it removes the nulls of formerly optional properties. It only reads its
 // fields, so it may be used concurrently.
 type openaiRestorer struct {
-	root     *jnode
-	optional map[*jnode]map[string]bool
+	root     *jsontree.Node
+	optional map[*jsontree.Node]map[string]bool
 }
 
 // value restores v produced against schema s; hops counts the unions
 // crossed without descending into v.
-func (r *openaiRestorer) value(v any, s *jnode, hops int) any {
+func (r *openaiRestorer) value(v any, s *jsontree.Node, hops int) any {
 	o := deref(r.root, s)
 	if o == nil || v == nil || hops > openaiMaxRefHops {
 		return v
 	}
-	if branches, ok := o.list("anyOf"); ok {
+	if branches, ok := o.ArrayMember("anyOf"); ok {
 		if b := r.pick(v, branches); b != nil {
 			return r.value(v, b, hops+1)
 		}
@@ -920,7 +922,7 @@ func (r *openaiRestorer) value(v any, s *jnode, hops int) any {
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		props := o.obj("properties")
+		props := o.ObjectMember("properties")
 		optional := r.optional[o]
 		if props == nil {
 			return x
@@ -930,7 +932,7 @@ func (r *openaiRestorer) value(v any, s *jnode, hops int) any {
 			if e == nil && optional[k] {
 				continue
 			}
-			if ps := props.get(k); ps != nil {
+			if ps := props.Get(k); ps != nil {
 				out[k] = r.value(e, ps, 0)
 				continue
 			}
@@ -938,7 +940,7 @@ func (r *openaiRestorer) value(v any, s *jnode, hops int) any {
 		}
 		return out
 	case []any:
-		items := o.get("items")
+		items := o.Get("items")
 		if items == nil {
 			return x
 		}
@@ -954,19 +956,19 @@ func (r *openaiRestorer) value(v any, s *jnode, hops int) any {
 // pick chooses the anyOf branch v was produced against: for an object the
 // branch with exactly its keys (strict objects have all keys), else the
 // first branch of v's kind.
-func (r *openaiRestorer) pick(v any, branches []*jnode) *jnode {
+func (r *openaiRestorer) pick(v any, branches []*jsontree.Node) *jsontree.Node {
 	switch x := v.(type) {
 	case map[string]any:
-		var fallback *jnode
+		var fallback *jsontree.Node
 		for _, b := range branches {
 			o := deref(r.root, b)
 			if o == nil {
 				continue
 			}
-			if props := o.obj("properties"); props != nil && len(props.keys) == len(x) {
+			if props := o.ObjectMember("properties"); props != nil && len(props.Keys) == len(x) {
 				same := true
 				for k := range x {
-					if !props.has(k) {
+					if !props.Has(k) {
 						same = false
 						break
 					}
@@ -975,14 +977,14 @@ func (r *openaiRestorer) pick(v any, branches []*jnode) *jnode {
 					return b
 				}
 			}
-			if fallback == nil && (typeIncludes(o, "object") || o.has("anyOf")) {
+			if fallback == nil && (typeIncludes(o, "object") || o.Has("anyOf")) {
 				fallback = b
 			}
 		}
 		return fallback
 	case []any:
 		for _, b := range branches {
-			if o := deref(r.root, b); o != nil && (typeIncludes(o, "array") || o.has("anyOf")) {
+			if o := deref(r.root, b); o != nil && (typeIncludes(o, "array") || o.Has("anyOf")) {
 				return b
 			}
 		}
@@ -991,23 +993,23 @@ func (r *openaiRestorer) pick(v any, branches []*jnode) *jnode {
 }
 
 // typeIncludes reports whether o's type is t or lists t.
-func typeIncludes(o *jnode, t string) bool {
-	v := o.get("type")
+func typeIncludes(o *jsontree.Node, t string) bool {
+	v := o.Get("type")
 	if v == nil {
 		return false
 	}
-	switch v.kind {
-	case jString:
-		return v.s == t
-	case jArray:
-		return containsValue(v.arr, &jnode{kind: jString, s: t})
+	switch v.Kind {
+	case jsontree.String:
+		return v.Text == t
+	case jsontree.Array:
+		return containsValue(v.Items, &jsontree.Node{Kind: jsontree.String, Text: t})
 	}
 	return false
 }
 
 // onlyKeys reports whether o has no keys but those listed.
-func onlyKeys(o *jnode, keys ...string) bool {
-	for _, k := range o.keys {
+func onlyKeys(o *jsontree.Node, keys ...string) bool {
+	for _, k := range o.Keys {
 		if !slices.Contains(keys, k) {
 			return false
 		}
@@ -1017,9 +1019,9 @@ func onlyKeys(o *jnode, keys ...string) bool {
 
 // containsValue reports whether list holds the scalar v (an object or an
 // array in list is never equal to it).
-func containsValue(list []*jnode, v *jnode) bool {
+func containsValue(list []*jsontree.Node, v *jsontree.Node) bool {
 	for _, e := range list {
-		if e.kind < jArray && e.equal(v) {
+		if e.Kind < jsontree.Array && e.Equal(v) {
 			return true
 		}
 	}
@@ -1027,8 +1029,8 @@ func containsValue(list []*jnode, v *jnode) bool {
 }
 
 // objectOrNil returns v when it is an object, else nil.
-func objectOrNil(v *jnode) *jnode {
-	if v == nil || v.kind != jObject {
+func objectOrNil(v *jsontree.Node) *jsontree.Node {
+	if v == nil || v.Kind != jsontree.Object {
 		return nil
 	}
 	return v

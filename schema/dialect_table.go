@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agentio/agentio/internal/jsontree"
 )
 
 // A keywordRule says what a table dialect does with one keyword.
@@ -133,33 +135,33 @@ func convertTable(t *tableDialect, src []byte) (*Conversion, error) {
 	if err != nil {
 		return nil, err
 	}
-	if root.isFalse() {
+	if root.IsFalse() {
 		return nil, fmt.Errorf("%w: %s dialect: the schema false accepts no value", ErrUnconvertible, t.name)
 	}
 	c := &tableConverter{t: t, strict: t.strict}
-	doc := root.deepCopy()
+	doc := root.DeepCopy()
 	c.anchorsToPointers(doc)
 	out := c.node(doc, nil)
-	return &Conversion{Dialect: t.name, Schema: out.appendJSON(nil), Strict: c.strict, Changes: c.changes}, nil
+	return &Conversion{Dialect: t.name, Schema: out.AppendJSON(nil), Strict: c.strict, Changes: c.changes}, nil
 }
 
 // anchorsToPointers rewrites every $ref to a plain-name anchor ("#item",
 // set by $anchor or a draft-07 "$id": "#item") as a JSON Pointer to the
 // subschema, and removes the anchors: providers follow pointers into the
 // document, not anchors.
-func (c *tableConverter) anchorsToPointers(doc *jnode) {
+func (c *tableConverter) anchorsToPointers(doc *jsontree.Node) {
 	anchors := map[string]string{}
-	walkSchemasAt(doc, nil, func(n *jnode, at segments) {
-		if n.kind != jObject {
+	walkSchemasAt(doc, nil, func(n *jsontree.Node, at segments) {
+		if n.Kind != jsontree.Object {
 			return
 		}
 		for _, k := range []string{"$anchor", "$id"} {
-			if v, ok := n.str(k); ok && (k == "$anchor" || strings.HasPrefix(v, "#")) {
+			if v, ok := n.StringMember(k); ok && (k == "$anchor" || strings.HasPrefix(v, "#")) {
 				name := strings.TrimPrefix(v, "#")
 				if _, dup := anchors[name]; !dup && name != "" && !strings.HasPrefix(name, "/") {
 					anchors[name] = "#" + at.pointer()
 				}
-				n.del(k)
+				n.Del(k)
 				c.changes = append(c.changes, Change{Path: at.jsonPath(), Kind: ChangeDropped,
 					Detail: fmt.Sprintf("%s %s dropped (references to it point into the document instead)", k, quote(v, 60))})
 			}
@@ -177,26 +179,26 @@ func (c *tableConverter) anchorsToPointers(doc *jnode) {
 }
 
 // node converts the schema n (modified in place) found at path.
-func (c *tableConverter) node(n *jnode, path *ipath) *jnode {
-	if n.kind != jObject {
+func (c *tableConverter) node(n *jsontree.Node, path *ipath) *jsontree.Node {
+	if n.Kind != jsontree.Object {
 		return n // true, false: kept
 	}
 	var notes []string
 	describe := func(k string) {
-		notes = append(notes, k+": "+compactText(n.get(k), openaiNoteLimit))
-		n.del(k)
+		notes = append(notes, k+": "+compactText(n.Get(k), openaiNoteLimit))
+		n.Del(k)
 		c.change(path, ChangeMovedToDescription, true, "%s moved into the description", k)
 	}
-	for _, k := range slices.Clone(n.keys) {
-		v := n.get(k)
+	for _, k := range slices.Clone(n.Keys) {
+		v := n.Get(k)
 		rule := c.t.rules[k]
 		switch {
-		case k == "oneOf" && c.t.oneOfAsAnyOf && !n.has("anyOf"):
-			n.rename("oneOf", "anyOf")
+		case k == "oneOf" && c.t.oneOfAsAnyOf && !n.Has("anyOf"):
+			n.Rename("oneOf", "anyOf")
 			c.change(path, ChangeOneOfToAnyOf, true, "oneOf rewritten as anyOf (the model may match several branches; local validation still requires one)")
 			continue
 		case k == "format" && rule == ruleKeep:
-			if v.kind != jString || !c.t.formats[v.s] {
+			if v.Kind != jsontree.String || !c.t.formats[v.Text] {
 				describe(k)
 			}
 			continue
@@ -205,8 +207,8 @@ func (c *tableConverter) node(n *jnode, path *ipath) *jnode {
 				describe(k)
 			}
 			continue
-		case k == "description" && v.kind != jString:
-			n.del(k)
+		case k == "description" && v.Kind != jsontree.String:
+			n.Del(k)
 			c.change(path, ChangeDropped, false, "description that is not a string dropped")
 			continue
 		case rule == ruleKeep:
@@ -214,63 +216,63 @@ func (c *tableConverter) node(n *jnode, path *ipath) *jnode {
 		case rule == ruleDescribe:
 			describe(k)
 		default:
-			n.del(k)
+			n.Del(k)
 			c.change(path, ChangeDropped, !annotationKeywords[k] && k != "$schema", "%s dropped", k)
 		}
 	}
 	c.children(n, path)
 	if c.t.closeObjects && isObjectSchema(n) {
-		switch ap := n.get("additionalProperties"); {
-		case ap == nil || (ap.kind == jBool && ap.b):
-			n.set("additionalProperties", &jnode{kind: jBool, b: false})
+		switch ap := n.Get("additionalProperties"); {
+		case ap == nil || (ap.Kind == jsontree.Bool && ap.Bool):
+			n.Set("additionalProperties", &jsontree.Node{Kind: jsontree.Bool, Bool: false})
 			c.change(path, ChangeClosedObject, false, "additionalProperties false added: the model sends only the declared properties")
-		case ap.kind == jObject:
+		case ap.Kind == jsontree.Object:
 			c.strict = false
 			c.changes = append(c.changes, Change{Path: path.key("additionalProperties").segments().jsonPath(), Kind: ChangeNotStrict,
 				Detail: "a map (additionalProperties with a schema) has no closed form", Enforced: true})
 		}
 	}
 	if c.t.propertyOrdering {
-		if props := n.obj("properties"); props != nil && len(props.keys) > 1 && !n.has("propertyOrdering") {
-			order := &jnode{kind: jArray}
-			for _, k := range props.keys {
-				order.arr = append(order.arr, &jnode{kind: jString, s: k})
+		if props := n.ObjectMember("properties"); props != nil && len(props.Keys) > 1 && !n.Has("propertyOrdering") {
+			order := &jsontree.Node{Kind: jsontree.Array}
+			for _, k := range props.Keys {
+				order.Items = append(order.Items, &jsontree.Node{Kind: jsontree.String, Text: k})
 			}
-			n.set("propertyOrdering", order)
+			n.Set("propertyOrdering", order)
 			c.change(path, ChangePropertyOrdering, false, "propertyOrdering added: the author's property order")
 		}
 	}
 	if len(notes) > 0 {
 		text := "(" + strings.Join(notes, "; ") + ")"
-		if d, _ := n.str("description"); d != "" {
+		if d, _ := n.StringMember("description"); d != "" {
 			text = d + " " + text
 		}
-		n.set("description", &jnode{kind: jString, s: text})
+		n.Set("description", &jsontree.Node{Kind: jsontree.String, Text: text})
 	}
 	return n
 }
 
 // children converts the subschemas of n that the table keeps.
-func (c *tableConverter) children(n *jnode, path *ipath) {
-	for i, k := range n.keys {
-		v := n.vals[i]
+func (c *tableConverter) children(n *jsontree.Node, path *ipath) {
+	for i, k := range n.Keys {
+		v := n.Values[i]
 		at := path.key(k)
 		switch subschemaKeywords[k] {
 		case shapeSchema:
-			n.vals[i] = c.node(v, at)
+			n.Values[i] = c.node(v, at)
 		case shapeSchemaList, shapeItems:
-			if v.kind == jArray {
-				for j, e := range v.arr {
-					v.arr[j] = c.node(e, at.index(j))
+			if v.Kind == jsontree.Array {
+				for j, e := range v.Items {
+					v.Items[j] = c.node(e, at.index(j))
 				}
 			} else if subschemaKeywords[k] == shapeItems {
-				n.vals[i] = c.node(v, at)
+				n.Values[i] = c.node(v, at)
 			}
 		case shapeSchemaMap, shapeDependencies:
-			if v.kind == jObject {
-				for j, name := range v.keys {
-					if v.vals[j].kind == jObject || v.vals[j].kind == jBool {
-						v.vals[j] = c.node(v.vals[j], at.key(name))
+			if v.Kind == jsontree.Object {
+				for j, name := range v.Keys {
+					if v.Values[j].Kind == jsontree.Object || v.Values[j].Kind == jsontree.Bool {
+						v.Values[j] = c.node(v.Values[j], at.key(name))
 					}
 				}
 			}
@@ -280,18 +282,18 @@ func (c *tableConverter) children(n *jnode, path *ipath) {
 
 // isObjectSchema reports whether n describes objects: its type is object,
 // or it has properties and no type.
-func isObjectSchema(n *jnode) bool {
-	if t := n.get("type"); t != nil {
-		return t.kind == jString && t.s == "object"
+func isObjectSchema(n *jsontree.Node) bool {
+	if t := n.Get("type"); t != nil {
+		return t.Kind == jsontree.String && t.Text == "object"
 	}
-	return n.has("properties")
+	return n.Has("properties")
 }
 
-func numberValue(v *jnode) (float64, bool) {
-	if v == nil || v.kind != jNumber {
+func numberValue(v *jsontree.Node) (float64, bool) {
+	if v == nil || v.Kind != jsontree.Number {
 		return 0, false
 	}
 	var f float64
-	_, err := fmt.Sscan(v.s, &f)
+	_, err := fmt.Sscan(v.Text, &f)
 	return f, err == nil
 }

@@ -2,6 +2,8 @@ package schema
 
 import (
 	"strings"
+
+	"github.com/agentio/agentio/internal/jsontree"
 )
 
 // A draft is the set of validation rules a schema is compiled under.
@@ -70,13 +72,13 @@ func parseDialect(uri string) (dialect, bool) {
 // cannot apply), a schema that uses a draft-07-only form (array-form items,
 // additionalItems, dependencies) and no 2020-12-only keyword is draft-07;
 // anything else is 2020-12.
-func detectDraft(root *jnode) (draft, dialect, *InvalidSchemaError) {
-	if sv := root.get("$schema"); sv != nil && sv.kind == jString {
-		dl, ok := parseDialect(sv.s)
+func detectDraft(root *jsontree.Node) (draft, dialect, *InvalidSchemaError) {
+	if sv := root.Get("$schema"); sv != nil && sv.Kind == jsontree.String {
+		dl, ok := parseDialect(sv.Text)
 		if !ok {
 			return draft2020, dialectNone, &InvalidSchemaError{
 				Path:   "$.$schema",
-				Reason: "unsupported $schema " + quote(sv.s, 80) + ": use draft 2020-12 (" + draft2020URI + ") or draft-07 (" + draft7URI + ")",
+				Reason: "unsupported $schema " + quote(sv.Text, 80) + ": use draft 2020-12 (" + draft2020URI + ") or draft-07 (" + draft7URI + ")",
 				Err:    ErrUnsupportedDraft,
 			}
 		}
@@ -96,18 +98,18 @@ func detectDraft(root *jnode) (draft, dialect, *InvalidSchemaError) {
 // formsDraft looks for keywords that only one draft has, anywhere in the
 // document. It returns draft7 when draft-07-only forms are used and no
 // 2020-12-only keyword is; mixed reports whether both kinds occur.
-func formsDraft(root *jnode) (d draft, mixed bool) {
+func formsDraft(root *jsontree.Node) (d draft, mixed bool) {
 	var has7, has2020 bool
-	walkSchemas(root, func(n *jnode) {
-		if n.kind != jObject {
+	walkSchemas(root, func(n *jsontree.Node) {
+		if n.Kind != jsontree.Object {
 			return
 		}
-		for i, k := range n.keys {
+		for i, k := range n.Keys {
 			switch k {
 			case "additionalItems", "dependencies":
 				has7 = true
 			case "items":
-				if n.vals[i].kind == jArray {
+				if n.Values[i].Kind == jsontree.Array {
 					has7 = true
 				}
 			case "prefixItems", "dependentRequired", "dependentSchemas", "unevaluatedItems",
@@ -128,26 +130,26 @@ func formsDraft(root *jnode) (d draft, mixed bool) {
 // name a subschema for a $ref) becomes the draft-07 "$id" of the same
 // meaning. Any other draft-04 "id" is left alone (and ignored), as
 // jsonschema-go does, since relative ids would otherwise need a base URI.
-func rewriteDraft4(root *jnode) {
-	walkSchemas(root, func(n *jnode) {
-		if n.kind != jObject {
+func rewriteDraft4(root *jsontree.Node) {
+	walkSchemas(root, func(n *jsontree.Node) {
+		if n.Kind != jsontree.Object {
 			return
 		}
-		if id, ok := n.str("id"); ok && len(id) > 1 && id[0] == '#' && !n.has("$id") {
-			n.set("$id", &jnode{kind: jString, s: id})
-			n.del("id")
+		if id, ok := n.StringMember("id"); ok && len(id) > 1 && id[0] == '#' && !n.Has("$id") {
+			n.Set("$id", &jsontree.Node{Kind: jsontree.String, Text: id})
+			n.Del("id")
 		}
 		for _, pair := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
-			ex := n.get(pair[0])
-			if ex == nil || ex.kind != jBool {
+			ex := n.Get(pair[0])
+			if ex == nil || ex.Kind != jsontree.Bool {
 				continue
 			}
-			bound := n.get(pair[1])
-			if ex.b && bound != nil {
-				n.set(pair[0], bound)
-				n.del(pair[1])
+			bound := n.Get(pair[1])
+			if ex.Bool && bound != nil {
+				n.Set(pair[0], bound)
+				n.Del(pair[1])
 			} else {
-				n.del(pair[0])
+				n.Del(pair[0])
 			}
 		}
 	})
@@ -193,28 +195,28 @@ var subschemaKeywords = map[string]keywordShape{
 // walkSchemas calls fn on n and on every subschema under it, in document
 // order. Values in schema positions that are not objects are passed to fn
 // but not descended into.
-func walkSchemas(n *jnode, fn func(*jnode)) {
+func walkSchemas(n *jsontree.Node, fn func(*jsontree.Node)) {
 	fn(n)
-	if n.kind != jObject {
+	if n.Kind != jsontree.Object {
 		return
 	}
-	for i, k := range n.keys {
-		v := n.vals[i]
+	for i, k := range n.Keys {
+		v := n.Values[i]
 		switch subschemaKeywords[k] {
 		case shapeSchema:
 			walkSchemas(v, fn)
 		case shapeSchemaList, shapeItems:
-			if v.kind == jArray {
-				for _, e := range v.arr {
+			if v.Kind == jsontree.Array {
+				for _, e := range v.Items {
 					walkSchemas(e, fn)
 				}
 			} else if subschemaKeywords[k] == shapeItems {
 				walkSchemas(v, fn)
 			}
 		case shapeSchemaMap, shapeDependencies:
-			if v.kind == jObject {
-				for _, e := range v.vals {
-					if subschemaKeywords[k] == shapeDependencies && e.kind == jArray {
+			if v.Kind == jsontree.Object {
+				for _, e := range v.Values {
+					if subschemaKeywords[k] == shapeDependencies && e.Kind == jsontree.Array {
 						continue
 					}
 					walkSchemas(e, fn)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agentio/agentio/internal/jsontree"
 )
 
 // A Property is an object property to merge into a schema with
@@ -38,9 +40,9 @@ func (e *MergeError) Error() string {
 
 // promptProperty returns what [MergePrompt] adds when s has no "prompt"
 // property: {"type":"string","minLength":1}.
-func promptProperty() *jnode {
-	return &jnode{kind: jObject, keys: []string{"type", "minLength"},
-		vals: []*jnode{{kind: jString, s: "string"}, {kind: jNumber, s: "1"}}}
+func promptProperty() *jsontree.Node {
+	return &jsontree.Node{Kind: jsontree.Object, Keys: []string{"type", "minLength"},
+		Values: []*jsontree.Node{{Kind: jsontree.String, Text: "string"}, {Kind: jsontree.Number, Text: "1"}}}
 }
 
 // MergePrompt returns the parameters schema of an autonomous agent: s with
@@ -84,7 +86,7 @@ func MergePrompt(s *Schema) (*Schema, error) {
 func MergeProperties(s *Schema, props ...Property) (*Schema, error) {
 	trees := make([]treeProperty, len(props))
 	for i, p := range props {
-		trees[i] = treeProperty{name: p.Name, schema: &jnode{kind: jObject}, required: p.Required}
+		trees[i] = treeProperty{name: p.Name, schema: &jsontree.Node{Kind: jsontree.Object}, required: p.Required}
 		if p.Schema == nil {
 			continue
 		}
@@ -103,7 +105,7 @@ func MergeProperties(s *Schema, props ...Property) (*Schema, error) {
 // A treeProperty is a [Property] whose schema is decoded.
 type treeProperty struct {
 	name     string
-	schema   *jnode
+	schema   *jsontree.Node
 	required bool
 }
 
@@ -125,74 +127,74 @@ func merge(s *Schema, props []treeProperty) (*Schema, error) {
 	switch {
 	case err != nil:
 		return nil, fail("the schema is not a JSON object")
-	case root.kind == jBool && root.b:
-		root = &jnode{kind: jObject}
-	case root.kind == jBool:
+	case root.Kind == jsontree.Bool && root.Bool:
+		root = &jsontree.Node{Kind: jsontree.Object}
+	case root.Kind == jsontree.Bool:
 		return nil, fail("the schema is false and admits no value")
-	case root.kind != jObject:
+	case root.Kind != jsontree.Object:
 		return nil, fail("the schema is not a JSON object")
 	}
 	changed := false
 
-	if ref := root.get("$ref"); ref != nil {
-		allOf := []*jnode{{kind: jObject, keys: []string{"$ref"}, vals: []*jnode{ref}}}
-		if a := root.get("allOf"); a != nil {
-			if a.kind != jArray {
+	if ref := root.Get("$ref"); ref != nil {
+		allOf := []*jsontree.Node{{Kind: jsontree.Object, Keys: []string{"$ref"}, Values: []*jsontree.Node{ref}}}
+		if a := root.Get("allOf"); a != nil {
+			if a.Kind != jsontree.Array {
 				return nil, fail("allOf is not an array")
 			}
-			allOf = append(allOf, a.arr...)
-			root.del("allOf")
+			allOf = append(allOf, a.Items...)
+			root.Del("allOf")
 		}
-		root.rename("$ref", "allOf")
-		root.set("allOf", &jnode{kind: jArray, arr: allOf})
+		root.Rename("$ref", "allOf")
+		root.Set("allOf", &jsontree.Node{Kind: jsontree.Array, Items: allOf})
 		changed = true
 	}
 
-	if t := root.get("type"); !t.isString("object") {
-		object := &jnode{kind: jString, s: "object"}
+	if t := root.Get("type"); !t.IsString("object") {
+		object := &jsontree.Node{Kind: jsontree.String, Text: "object"}
 		if t != nil {
-			root.set("type", object)
+			root.Set("type", object)
 		} else {
 			// After the "$schema" and "$id" that lead the object, where a
 			// reader looks for the type.
 			i := 0
-			for i < len(root.keys) && (root.keys[i] == "$schema" || root.keys[i] == "$id") {
+			for i < len(root.Keys) && (root.Keys[i] == "$schema" || root.Keys[i] == "$id") {
 				i++
 			}
-			root.keys = slices.Insert(root.keys, i, "type")
-			root.vals = slices.Insert(root.vals, i, object)
+			root.Keys = slices.Insert(root.Keys, i, "type")
+			root.Values = slices.Insert(root.Values, i, object)
 		}
 		changed = true
 	}
 
-	properties := root.get("properties")
+	properties := root.Get("properties")
 	if properties == nil {
-		properties = &jnode{kind: jObject}
-	} else if properties.kind != jObject {
+		properties = &jsontree.Node{Kind: jsontree.Object}
+	} else if properties.Kind != jsontree.Object {
 		return nil, fail("properties is not an object")
 	}
-	required := root.get("required")
+	required := root.Get("required")
 	if required == nil {
-		required = &jnode{kind: jArray}
-	} else if required.kind != jArray {
+		required = &jsontree.Node{Kind: jsontree.Array}
+	} else if required.Kind != jsontree.Array {
 		return nil, fail("required is not an array")
 	}
 	for _, p := range props {
-		if !properties.has(p.name) {
-			properties.set(p.name, p.schema)
-			root.set("properties", properties)
+		if !properties.Has(p.name) {
+			properties.Set(p.name, p.schema)
+			root.Set("properties", properties)
 			changed = true
 		}
-		if p.required && !slices.ContainsFunc(required.arr, func(e *jnode) bool { return e.isString(p.name) }) {
-			required.arr = append(required.arr, &jnode{kind: jString, s: p.name})
-			root.set("required", required)
+		if p.required && !slices.ContainsFunc(required.Items, func(e *jsontree.Node) bool { return e.IsString(p.name) }) {
+			required.Items = append(required.Items, &jsontree.Node{Kind: jsontree.String, Text: p.name})
+			root.Set("required", required)
 			changed = true
 		}
 	}
 	if !changed {
 		return s, nil
 	}
-	doc, err := layoutLike(root.appendJSON(nil), src)
+	doc, err := layoutLike(root.AppendJSON(nil), src)
 	if err != nil {
 		return nil, fail(err.Error())
 	}
@@ -203,14 +205,14 @@ func merge(s *Schema, props []treeProperty) (*Schema, error) {
 // document order, that points into n ("#..."): embedded in another
 // document, it would resolve against that document instead. A schema whose
 // root has an "$id" is its own base, so it has none.
-func localRef(n *jnode) (string, bool) {
-	if n.has("$id") {
+func localRef(n *jsontree.Node) (string, bool) {
+	if n.Has("$id") {
 		return "", false
 	}
 	var ref string
-	walkSchemas(n, func(sub *jnode) {
+	walkSchemas(n, func(sub *jsontree.Node) {
 		for _, kw := range []string{"$ref", "$dynamicRef"} {
-			if r, ok := sub.str(kw); ok && ref == "" && strings.HasPrefix(r, "#") {
+			if r, ok := sub.StringMember(kw); ok && ref == "" && strings.HasPrefix(r, "#") {
 				ref = r
 			}
 		}

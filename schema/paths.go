@@ -1,9 +1,6 @@
 package schema
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/agentio/agentio/internal/jsonpath"
 )
 
@@ -54,27 +51,6 @@ func escapePointer(s string) string { return jsonpath.EscapeToken(s) }
 // unescapePointer decodes the ~1 and ~0 escapes of a JSON Pointer
 // reference token.
 func unescapePointer(tok string) string { return jsonpath.UnescapeToken(tok) }
-
-// unescapeRefToken decodes one reference token of a $ref's fragment: the
-// percent-encoding of the URI fragment (a malformed escape stays as it is),
-// then the ~1 and ~0 escapes of the JSON Pointer.
-func unescapeRefToken(tok string) string {
-	if strings.Contains(tok, "%") {
-		var b strings.Builder
-		for i := 0; i < len(tok); i++ {
-			if tok[i] == '%' && i+2 < len(tok) {
-				if n, err := strconv.ParseUint(tok[i+1:i+3], 16, 8); err == nil {
-					b.WriteByte(byte(n))
-					i += 2
-					continue
-				}
-			}
-			b.WriteByte(tok[i])
-		}
-		tok = b.String()
-	}
-	return unescapePointer(tok)
-}
 
 // An ipath is a location built while a pass descends (the diagnostic pass
 // through an instance, the dialect conversion through a schema): a linked

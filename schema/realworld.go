@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/agentio/agentio/internal/jsontree"
 )
 
 // This file holds the two readings Parse gives real-world schemas that
@@ -20,17 +22,17 @@ const defaultBaseURI = "https://agentio.invalid/schema.json"
 // readRealWorld gives the root document both readings, in place, and
 // returns a warning for each place it changed; none means the document is
 // untouched.
-func readRealWorld(root *jnode, d draft) []Warning {
+func readRealWorld(root *jsontree.Node, d draft) []Warning {
 	warnings := hoistRefTargets(root, d)
 	if needsBase(root) {
 		base, _ := url.Parse(defaultBaseURI)
 		id := base
-		if rel, ok := root.str("$id"); ok {
+		if rel, ok := root.StringMember("$id"); ok {
 			if u, err := url.Parse(rel); err == nil {
 				id = base.ResolveReference(u)
 			}
 		}
-		root.set("$id", &jnode{kind: jString, s: id.String()})
+		root.Set("$id", &jsontree.Node{Kind: jsontree.String, Text: id.String()})
 		warnings = append(warnings, Warning{Path: "$", Keyword: "$id",
 			Message: "the document uses relative $id values without an absolute base URI; its root is read as " + quote(id.String(), 120)})
 	}
@@ -40,18 +42,18 @@ func readRealWorld(root *jnode, d draft) []Warning {
 // needsBase reports whether the document root uses a relative $id (not
 // a bare fragment) without an absolute $id at its root: jsonschema-go
 // refuses such documents unless they get a base URI.
-func needsBase(root *jnode) bool {
-	if id, ok := root.str("$id"); ok {
+func needsBase(root *jsontree.Node) bool {
+	if id, ok := root.StringMember("$id"); ok {
 		if u, err := url.Parse(id); err == nil && u.IsAbs() {
 			return false
 		}
 	}
 	found := false
-	walkSchemas(root, func(n *jnode) {
-		if found || n.kind != jObject {
+	walkSchemas(root, func(n *jsontree.Node) {
+		if found || n.Kind != jsontree.Object {
 			return
 		}
-		if id, ok := n.str("$id"); ok && !strings.HasPrefix(id, "#") {
+		if id, ok := n.StringMember("$id"); ok && !strings.HasPrefix(id, "#") {
 			if u, err := url.Parse(id); err == nil && !u.IsAbs() {
 				found = true
 			}
@@ -68,8 +70,8 @@ func needsBase(root *jnode) bool {
 // point there. jsonschema-go follows pointers through schema keywords only;
 // many validators follow them anywhere. Each such $ref gets a warning.
 // Values copied may hold such $refs themselves; they are handled too.
-func hoistRefTargets(root *jnode, d draft) []Warning {
-	if root.kind != jObject {
+func hoistRefTargets(root *jsontree.Node, d draft) []Warning {
+	if root.Kind != jsontree.Object {
 		return nil
 	}
 	defsKey := "$defs"
@@ -78,47 +80,47 @@ func hoistRefTargets(root *jnode, d draft) []Warning {
 	}
 	var warnings []Warning
 	hoisted := map[string]string{} // pointer -> new $ref
-	var visit func(n *jnode, path segments)
-	visit = func(n *jnode, path segments) {
-		walkSchemasAt(n, path, func(s *jnode, at segments) {
-			if s.kind != jObject {
+	var visit func(n *jsontree.Node, path segments)
+	visit = func(n *jsontree.Node, path segments) {
+		walkSchemasAt(n, path, func(s *jsontree.Node, at segments) {
+			if s.Kind != jsontree.Object {
 				return
 			}
-			ref, ok := s.str("$ref")
+			ref, ok := s.StringMember("$ref")
 			if !ok || !strings.HasPrefix(ref, "#/") {
 				return
 			}
 			if to, done := hoisted[ref]; done {
-				s.set("$ref", &jnode{kind: jString, s: to})
+				s.Set("$ref", &jsontree.Node{Kind: jsontree.String, Text: to})
 				return
 			}
 			toks := strings.Split(ref[2:], "/")
 			for i := range toks {
-				toks[i] = unescapeRefToken(toks[i])
+				toks[i] = jsontree.UnescapeRefToken(toks[i])
 			}
 			if schemaLocation(root, toks) {
 				return
 			}
-			target := root.resolveRef(ref)
-			if target == nil || (target.kind != jObject && target.kind != jBool) || target.has("$id") {
+			target := root.ResolveRef(ref)
+			if target == nil || (target.Kind != jsontree.Object && target.Kind != jsontree.Bool) || target.Has("$id") {
 				return // left for compile to report
 			}
-			defs := root.get(defsKey)
+			defs := root.Get(defsKey)
 			if defs == nil {
-				defs = &jnode{kind: jObject}
-				root.set(defsKey, defs)
-			} else if defs.kind != jObject {
+				defs = &jsontree.Node{Kind: jsontree.Object}
+				root.Set(defsKey, defs)
+			} else if defs.Kind != jsontree.Object {
 				return
 			}
 			name := "/" + strings.Join(toks, "/")
-			if defs.has(name) {
+			if defs.Has(name) {
 				return
 			}
 			to := "#/" + escapePointer(defsKey) + "/" + escapePointer(name)
 			hoisted[ref] = to
-			copied := target.deepCopy()
-			defs.set(name, copied)
-			s.set("$ref", &jnode{kind: jString, s: to})
+			copied := target.DeepCopy()
+			defs.Set(name, copied)
+			s.Set("$ref", &jsontree.Node{Kind: jsontree.String, Text: to})
 			warnings = append(warnings, Warning{Path: append(at, segment{key: "$ref", isKey: true}).jsonPath(), Keyword: "$ref",
 				Message: "$ref " + quote(ref, 80) + " points into a part of the document that is not a schema keyword; it is read as a schema there"})
 			visit(copied, segments{{key: defsKey, isKey: true}, {key: name, isKey: true}})
@@ -129,9 +131,9 @@ func hoistRefTargets(root *jnode, d draft) []Warning {
 }
 
 // walkSchemasAt is walkSchemas with each subschema's location.
-func walkSchemasAt(n *jnode, at segments, fn func(*jnode, segments)) {
+func walkSchemasAt(n *jsontree.Node, at segments, fn func(*jsontree.Node, segments)) {
 	fn(n, at)
-	if n.kind != jObject {
+	if n.Kind != jsontree.Object {
 		return
 	}
 	step := func(steps ...segment) segments {
@@ -139,27 +141,27 @@ func walkSchemasAt(n *jnode, at segments, fn func(*jnode, segments)) {
 		copy(out, at)
 		return append(out, steps...)
 	}
-	for i, k := range n.keys {
-		v := n.vals[i]
+	for i, k := range n.Keys {
+		v := n.Values[i]
 		key := segment{key: k, isKey: true}
 		switch subschemaKeywords[k] {
 		case shapeSchema:
 			walkSchemasAt(v, step(key), fn)
 		case shapeSchemaList, shapeItems:
-			if v.kind == jArray {
-				for j, e := range v.arr {
+			if v.Kind == jsontree.Array {
+				for j, e := range v.Items {
 					walkSchemasAt(e, step(key, segment{index: j}), fn)
 				}
 			} else if subschemaKeywords[k] == shapeItems {
 				walkSchemasAt(v, step(key), fn)
 			}
 		case shapeSchemaMap, shapeDependencies:
-			if v.kind == jObject {
-				for j, e := range v.vals {
-					if subschemaKeywords[k] == shapeDependencies && e.kind == jArray {
+			if v.Kind == jsontree.Object {
+				for j, e := range v.Values {
+					if subschemaKeywords[k] == shapeDependencies && e.Kind == jsontree.Array {
 						continue
 					}
-					walkSchemasAt(e, step(key, segment{key: v.keys[j], isKey: true}), fn)
+					walkSchemasAt(e, step(key, segment{key: v.Keys[j], isKey: true}), fn)
 				}
 			}
 		}
@@ -169,13 +171,13 @@ func walkSchemasAt(n *jnode, at segments, fn func(*jnode, segments)) {
 // schemaLocation reports whether the pointer toks, from the root schema,
 // steps through schema keywords only, so that jsonschema-go can follow it.
 // A pointer that leads nowhere also counts: compile reports it.
-func schemaLocation(root *jnode, toks []string) bool {
+func schemaLocation(root *jsontree.Node, toks []string) bool {
 	cur := root
 	for i := 0; i < len(toks); i++ {
-		if cur == nil || cur.kind != jObject {
+		if cur == nil || cur.Kind != jsontree.Object {
 			return true
 		}
-		v := cur.get(toks[i])
+		v := cur.Get(toks[i])
 		if v == nil {
 			return true
 		}
@@ -183,7 +185,7 @@ func schemaLocation(root *jnode, toks []string) bool {
 		case shapeSchema:
 			cur = v
 		case shapeItems, shapeSchemaList:
-			if v.kind != jArray {
+			if v.Kind != jsontree.Array {
 				if subschemaKeywords[toks[i]] == shapeSchemaList {
 					return true
 				}
@@ -194,15 +196,15 @@ func schemaLocation(root *jnode, toks []string) bool {
 				return false // the list itself is not a schema
 			}
 			j, err := strconv.Atoi(toks[i+1])
-			if err != nil || j < 0 || j >= len(v.arr) {
+			if err != nil || j < 0 || j >= len(v.Items) {
 				return true
 			}
-			cur, i = v.arr[j], i+1
+			cur, i = v.Items[j], i+1
 		case shapeSchemaMap, shapeDependencies:
 			if i+1 >= len(toks) {
 				return false
 			}
-			cur, i = v.get(toks[i+1]), i+1
+			cur, i = v.Get(toks[i+1]), i+1
 		default:
 			return false
 		}
