@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
 )
 
@@ -63,19 +64,19 @@ var simpleTypes = []string{"array", "boolean", "integer", "null", "number", "obj
 // and collects lint warnings. It stops at the first error.
 type checker struct {
 	draft    draft
-	path     segments
+	path     jsonpath.Path
 	err      *InvalidSchemaError
 	warnings []Warning
 }
 
 func (c *checker) fail(reason string) {
 	if c.err == nil {
-		c.err = &InvalidSchemaError{Path: c.path.jsonPath(), Reason: reason}
+		c.err = &InvalidSchemaError{Path: jsonpath.Format(c.path), Reason: reason}
 	}
 }
 
 func (c *checker) warn(keyword, msg string) {
-	c.warnings = append(c.warnings, Warning{Path: c.path.jsonPath(), Keyword: keyword, Message: msg})
+	c.warnings = append(c.warnings, Warning{Path: jsonpath.Format(c.path), Keyword: keyword, Message: msg})
 }
 
 // checkDocument checks root, a whole schema document, compiled under d.
@@ -102,9 +103,9 @@ func (c *checker) schema(n *jsontree.Node) {
 			return
 		}
 		v := n.Values[i]
-		c.path.push(segment{key: k, isKey: true})
+		c.path = append(c.path, jsonpath.Key(k))
 		c.keyword(n, k, v)
-		c.path.pop()
+		c.path = c.path[:len(c.path)-1]
 	}
 	c.unsatisfiable(n)
 }
@@ -112,9 +113,9 @@ func (c *checker) schema(n *jsontree.Node) {
 // duplicates warns about member names an object repeats.
 func (c *checker) duplicates(n *jsontree.Node) {
 	for _, k := range n.Dups {
-		c.path.push(segment{key: k, isKey: true})
+		c.path = append(c.path, jsonpath.Key(k))
 		c.warn(k, quote(k, 60)+" appears more than once; only the last one counts")
-		c.path.pop()
+		c.path = c.path[:len(c.path)-1]
 	}
 }
 
@@ -126,13 +127,13 @@ func (c *checker) unsatisfiable(n *jsontree.Node) {
 		return
 	}
 	props := n.Get("properties")
-	c.path.push(segment{key: "required", isKey: true})
+	c.path = append(c.path, jsonpath.Key("required"))
 	for _, r := range req.Items {
 		if r.Kind == jsontree.String && props.Get(r.Text) == nil {
 			c.warn("required", quote(r.Text, 60)+" is required but not declared in properties, and additionalProperties is false: no object can be valid")
 		}
 	}
-	c.path.pop()
+	c.path = c.path[:len(c.path)-1]
 }
 
 func (c *checker) keyword(parent *jsontree.Node, k string, v *jsontree.Node) {
@@ -207,7 +208,7 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jsontree.Node) {
 		c.duplicates(v)
 		for i, name := range v.Keys {
 			e := v.Values[i]
-			c.path.push(segment{key: name, isKey: true})
+			c.path = append(c.path, jsonpath.Key(name))
 			switch {
 			case k == "patternProperties":
 				if _, err := regexp.Compile(name); err != nil {
@@ -221,7 +222,7 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jsontree.Node) {
 			default:
 				c.schema(e)
 			}
-			c.path.pop()
+			c.path = c.path[:len(c.path)-1]
 			if c.err != nil {
 				return
 			}
@@ -231,9 +232,9 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jsontree.Node) {
 
 func (c *checker) list(k string, v *jsontree.Node) {
 	for i, e := range v.Items {
-		c.path.push(segment{index: i})
+		c.path = append(c.path, jsonpath.Index(i))
 		c.schema(e)
-		c.path.pop()
+		c.path = c.path[:len(c.path)-1]
 		if c.err != nil {
 			return
 		}

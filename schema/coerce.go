@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/agentio/agentio/internal/clip"
+	"github.com/agentio/agentio/internal/jsonpath"
 )
 
 // A CoercionKind names one way [Schema.Coerce] may change a value.
@@ -211,8 +212,8 @@ type coercer struct {
 	mask  uint32 // bit i set: allCoercions[i] is allowed
 	out   []Coercion
 	depth int
-	path  segments // where the value being coerced is
-	bad   bool     // a value that is not decoded JSON was met
+	path  jsonpath.Path // where the value being coerced is
+	bad   bool          // a value that is not decoded JSON was met
 }
 
 // allows reports whether kind may be applied.
@@ -231,7 +232,7 @@ func (k *coercer) record(kind CoercionKind, before, after any) {
 
 // made returns the record of a change of kind at the current path.
 func (k *coercer) made(kind CoercionKind, before, after any) Coercion {
-	return Coercion{Path: k.path.jsonPath(), Pointer: k.path.pointer(), Kind: kind,
+	return Coercion{Path: jsonpath.Format(k.path), Pointer: jsonpath.Pointer(k.path), Kind: kind,
 		Before: compactRepr(before), After: compactRepr(after)}
 }
 
@@ -949,7 +950,7 @@ func (k *coercer) object(obj map[string]any, v *view) (any, bool) {
 				}
 				out[p] = out[key]
 				delete(out, key)
-				k.path = append(k.path, segment{key: p, isKey: true})
+				k.path = append(k.path, jsonpath.Key(p))
 				k.record(CoerceKeyMatch, key, p)
 				k.path = k.path[:len(k.path)-1]
 			}
@@ -995,7 +996,7 @@ func (k *coercer) members(src map[string]any, v *view, sorted bool) (map[string]
 					out, copied = maps.Clone(src), true
 				}
 				out[p] = d
-				k.path = append(k.path, segment{key: p, isKey: true})
+				k.path = append(k.path, jsonpath.Key(p))
 				k.record(CoerceDefault, nil, d)
 				k.path = k.path[:len(k.path)-1]
 			}
@@ -1016,7 +1017,7 @@ func (k *coercer) member(src map[string]any, out *map[string]any, copied *bool, 
 	if val == nil && k.allows(CoerceDropNull) && !slices.Contains(v.required, key) && k.declared(v, key) && k.refusesNull(k.propertySchemas(v, key)) {
 		own()
 		delete(*out, key)
-		k.path = append(k.path, segment{key: key, isKey: true})
+		k.path = append(k.path, jsonpath.Key(key))
 		k.record(CoerceDropNull, nil, nil)
 		k.path = k.path[:len(k.path)-1]
 		return
@@ -1025,7 +1026,7 @@ func (k *coercer) member(src map[string]any, out *map[string]any, copied *bool, 
 	if ps.empty() {
 		return
 	}
-	k.path = append(k.path, segment{key: key, isKey: true})
+	k.path = append(k.path, jsonpath.Key(key))
 	y, changed := k.value(val, ps)
 	k.path = k.path[:len(k.path)-1]
 	if changed {
@@ -1102,7 +1103,7 @@ func (k *coercer) array(arr []any, v *view) (any, bool) {
 		if ss.empty() {
 			continue
 		}
-		k.path = append(k.path, segment{index: i})
+		k.path = append(k.path, jsonpath.Index(i))
 		y, changed := k.value(item, ss)
 		k.path = k.path[:len(k.path)-1]
 		if changed {

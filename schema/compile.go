@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
 )
 
@@ -53,7 +54,7 @@ type ParseOptions struct {
 // does not export).
 type sinfo struct {
 	doc       string         // URI of the document holding it; "" for the root document
-	loc       segments       // location in that document
+	loc       jsonpath.Path  // location in that document
 	src       *jsontree.Node // its source
 	base      *jsonschema.Schema
 	uri       *url.URL // set for a document root or a schema with an $id
@@ -84,9 +85,9 @@ type patternProp struct {
 // its document's URI and '#' when it comes from a loaded document.
 func (in *sinfo) schemaPointer() string {
 	if in.doc == "" {
-		return in.loc.pointer()
+		return jsonpath.Pointer(in.loc)
 	}
-	return in.doc + "#" + in.loc.pointer()
+	return in.doc + "#" + jsonpath.Pointer(in.loc)
 }
 
 // compiled holds everything compile derives from a document.
@@ -230,8 +231,8 @@ func compileDocument(data []byte, loader Loader) (*compiled, error) {
 // identifiers, then their references (loading remote documents as needed).
 func (c *compiled) addDocument(root *jsonschema.Schema, tree *jsontree.Node, docURI string, base *url.URL) error {
 	var all []*jsonschema.Schema
-	var walk func(s *jsonschema.Schema, src *jsontree.Node, loc segments)
-	walk = func(s *jsonschema.Schema, src *jsontree.Node, loc segments) {
+	var walk func(s *jsonschema.Schema, src *jsontree.Node, loc jsonpath.Path)
+	walk = func(s *jsonschema.Schema, src *jsontree.Node, loc jsonpath.Path) {
 		in := &sinfo{doc: docURI, loc: loc, src: src, isFalse: src != nil && src.Kind == jsontree.Bool && !src.Bool}
 		c.infos[s] = in
 		c.order = append(c.order, s)
@@ -252,8 +253,8 @@ func (c *compiled) addDocument(root *jsonschema.Schema, tree *jsontree.Node, doc
 				in.propOrder = append([]string(nil), p.Keys...)
 			}
 		}
-		eachChild(s, src, func(child *jsonschema.Schema, csrc *jsontree.Node, steps ...segment) {
-			cl := make(segments, len(loc), len(loc)+len(steps))
+		eachChild(s, src, func(child *jsonschema.Schema, csrc *jsontree.Node, steps ...jsonpath.Step) {
+			cl := make(jsonpath.Path, len(loc), len(loc)+len(steps))
 			copy(cl, loc)
 			walk(child, csrc, append(cl, steps...))
 		})
@@ -272,8 +273,8 @@ func (c *compiled) addDocument(root *jsonschema.Schema, tree *jsontree.Node, doc
 
 // eachChild calls fn for every direct subschema of s with the steps from s
 // to it and its source node (nil when unknown).
-func eachChild(s *jsonschema.Schema, src *jsontree.Node, fn func(*jsonschema.Schema, *jsontree.Node, ...segment)) {
-	key := func(k string) segment { return segment{key: k, isKey: true} }
+func eachChild(s *jsonschema.Schema, src *jsontree.Node, fn func(*jsonschema.Schema, *jsontree.Node, ...jsonpath.Step)) {
+	key := func(k string) jsonpath.Step { return jsonpath.Key(k) }
 	one := func(kw string, c *jsonschema.Schema) {
 		if c != nil {
 			fn(c, src.Get(kw), key(kw))
@@ -286,7 +287,7 @@ func eachChild(s *jsonschema.Schema, src *jsontree.Node, fn func(*jsonschema.Sch
 			if ls != nil && ls.Kind == jsontree.Array && i < len(ls.Items) {
 				cs = ls.Items[i]
 			}
-			fn(c, cs, key(kw), segment{index: i})
+			fn(c, cs, key(kw), jsonpath.Index(i))
 		}
 	}
 	mapping := func(kw string, m map[string]*jsonschema.Schema) {
@@ -378,7 +379,7 @@ func (c *compiled) resolveIDs(root *jsonschema.Schema, base *url.URL) error {
 			}
 		}
 		var err error
-		eachChild(s, nil, func(child *jsonschema.Schema, _ *jsontree.Node, _ ...segment) {
+		eachChild(s, nil, func(child *jsonschema.Schema, _ *jsontree.Node, _ ...jsonpath.Step) {
 			if err == nil {
 				err = walk(child, b)
 			}
@@ -464,17 +465,18 @@ func (c *compiled) dereference(s *jsonschema.Schema, ptr string) (*jsonschema.Sc
 	}
 	toks := strings.Split(ptr[1:], "/")
 	for i := range toks {
-		toks[i] = unescapePointer(toks[i]) // url.Parse has decoded the %-escapes
+		toks[i] = jsonpath.UnescapeToken(toks[i]) // url.Parse has decoded the %-escapes
 	}
 	for len(toks) > 0 {
 		var next *jsonschema.Schema
 		n := 0
-		eachChild(s, nil, func(child *jsonschema.Schema, _ *jsontree.Node, steps ...segment) {
+		eachChild(s, nil, func(child *jsonschema.Schema, _ *jsontree.Node, steps ...jsonpath.Step) {
 			if next != nil || len(steps) > len(toks) {
 				return
 			}
 			for j, st := range steps {
-				if st.isKey && st.key != toks[j] || !st.isKey && strconv.Itoa(st.index) != toks[j] {
+				isKey := st.Kind == jsonpath.KindKey
+				if isKey && st.Key != toks[j] || !isKey && strconv.Itoa(st.Index) != toks[j] {
 					return
 				}
 			}
@@ -586,7 +588,7 @@ const maxDocuments = 64
 // errAt returns an *InvalidSchemaError located at s.
 func (c *compiled) errAt(s *jsonschema.Schema, reason string, err error) error {
 	in := c.infos[s]
-	p := in.loc.jsonPath()
+	p := jsonpath.Format(in.loc)
 	if in.doc != "" {
 		p = in.doc + "#" + p
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/agentio/agentio/internal/jsonpath"
 )
 
 // maxCursorSchemas bounds the subschemas a Cursor keeps for one location;
@@ -42,7 +44,7 @@ type Cursor struct {
 // part there violates on the way in (an additional property, an item
 // beyond what the array allows).
 type cursorFrame struct {
-	at     *ipath
+	at     *jsonpath.Chain
 	direct []*jsonschema.Schema // reached through a location keyword
 	all    []*jsonschema.Schema // direct and what $ref and allOf add
 	denied []finding            // the location itself is not allowed
@@ -62,7 +64,7 @@ func (s *Schema) Cursor() *Cursor {
 }
 
 // frame returns the frame at `at` for the schemas reached directly.
-func (c *Cursor) frame(at *ipath, direct []*jsonschema.Schema, denied []finding) cursorFrame {
+func (c *Cursor) frame(at *jsonpath.Chain, direct []*jsonschema.Schema, denied []finding) cursorFrame {
 	f := cursorFrame{at: at, direct: direct, denied: denied}
 	if c.off {
 		return f
@@ -94,14 +96,14 @@ func (c *Cursor) frame(at *ipath, direct []*jsonschema.Schema, denied []finding)
 func (c *Cursor) Depth() int { return len(c.frames) - 1 }
 
 // Path returns the cursor's location, JSONPath style ("$.findings[2]").
-func (c *Cursor) Path() string { return c.top().at.segments().jsonPath() }
+func (c *Cursor) Path() string { return c.top().at.String() }
 
 // Paths returns the path of each location from the root down to the
 // cursor's: "$", then each part stepped into.
 func (c *Cursor) Paths() []string {
 	out := make([]string, len(c.frames))
 	for i, f := range c.frames {
-		out[i] = f.at.segments().jsonPath()
+		out[i] = f.at.String()
 	}
 	return out
 }
@@ -111,7 +113,7 @@ func (c *Cursor) top() *cursorFrame { return &c.frames[len(c.frames)-1] }
 // Key steps into the member named name of the object at the cursor.
 func (c *Cursor) Key(name string) {
 	f := c.top()
-	at := f.at.key(name)
+	at := f.at.Key(name)
 	var direct []*jsonschema.Schema
 	var denied []finding
 	for _, s := range f.all {
@@ -144,7 +146,7 @@ func (c *Cursor) Key(name string) {
 // Index steps into the element at index i of the array at the cursor.
 func (c *Cursor) Index(i int) {
 	f := c.top()
-	at := f.at.index(i)
+	at := f.at.Index(i)
 	var direct []*jsonschema.Schema
 	var denied []finding
 	for _, s := range f.all {

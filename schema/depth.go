@@ -3,6 +3,8 @@ package schema
 import (
 	"fmt"
 	"sort"
+
+	"github.com/agentio/agentio/internal/jsonpath"
 )
 
 // DefaultMaxDepth is how deeply a value may nest for [Schema.Validate] when
@@ -34,11 +36,11 @@ func tooDeep(v any, limit int) (Violation, bool) {
 	if !exceeds(v, limit) {
 		return Violation{}, false
 	}
-	var path segments
+	var path jsonpath.Path
 	deeper(v, limit, &path)
 	return Violation{
-		Path:    path.jsonPath(),
-		Pointer: path.pointer(),
+		Path:    jsonpath.Format(path),
+		Pointer: jsonpath.Pointer(path),
 		Keyword: "maxDepth",
 		Message: fmt.Sprintf("the value nests more than %d levels deep; flatten it", limit),
 	}, true
@@ -74,18 +76,18 @@ func exceeds(v any, limit int) bool {
 
 // deeper reports whether v nests more than limit levels below the path p
 // leads to, leaving p at the first container beyond the limit.
-func deeper(v any, limit int, p *segments) bool {
+func deeper(v any, limit int, p *jsonpath.Path) bool {
 	switch x := v.(type) {
 	case []any:
 		if len(*p) == limit {
 			return true
 		}
 		for i, e := range x {
-			p.push(segment{index: i})
+			*p = append(*p, jsonpath.Index(i))
 			if deeper(e, limit, p) {
 				return true
 			}
-			p.pop()
+			*p = (*p)[:len(*p)-1]
 		}
 	case map[string]any:
 		if len(*p) == limit {
@@ -100,11 +102,11 @@ func deeper(v any, limit int, p *segments) bool {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			p.push(segment{key: k, isKey: true})
+			*p = append(*p, jsonpath.Key(k))
 			if deeper(x[k], limit, p) {
 				return true
 			}
-			p.pop()
+			*p = (*p)[:len(*p)-1]
 		}
 	}
 	return false

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/agentio/agentio/internal/jsonpath"
 )
 
 // maxDiagnoseDepth bounds the nesting of subschema applications the
@@ -19,7 +21,7 @@ const maxDiagnoseDepth = 4000
 // A finding is a violation as the pass builds it, with what an anyOf or
 // oneOf summary needs to know about it.
 type finding struct {
-	at       *ipath
+	at       *jsonpath.Chain
 	keyword  string
 	schema   string // JSON Pointer of the keyword in the schema
 	message  string
@@ -91,7 +93,7 @@ func (c *compiled) diagnoseWith(v any, formats bool) []finding {
 	return dedupe(out)
 }
 
-func (d *diagnosis) add(out *[]finding, at *ipath, s *jsonschema.Schema, keyword, msg string) {
+func (d *diagnosis) add(out *[]finding, at *jsonpath.Chain, s *jsonschema.Schema, keyword, msg string) {
 	*out = append(*out, finding{at: at, keyword: keyword, schema: d.keywordPointer(s, keyword), message: msg})
 }
 
@@ -100,14 +102,14 @@ func (d *diagnosis) keywordPointer(s *jsonschema.Schema, keyword string) string 
 	if keyword == "false" || keyword == "" {
 		return p
 	}
-	return p + "/" + escapePointer(keyword)
+	return p + "/" + jsonpath.EscapeToken(keyword)
 }
 
 func (d *diagnosis) isFalse(s *jsonschema.Schema) bool { return s != nil && d.c.infos[s].isFalse }
 
 // ok reports whether v satisfies s, collecting s's annotations into anns
 // when it does; it also returns the violations and s's annotations.
-func (d *diagnosis) ok(v any, s *jsonschema.Schema, at *ipath, anns *annotations) ([]finding, bool, *annotations) {
+func (d *diagnosis) ok(v any, s *jsonschema.Schema, at *jsonpath.Chain, anns *annotations) ([]finding, bool, *annotations) {
 	var out []finding
 	local := &annotations{}
 	d.eval(v, s, at, &out, local)
@@ -121,7 +123,7 @@ func (d *diagnosis) ok(v any, s *jsonschema.Schema, at *ipath, anns *annotations
 // items and properties s evaluated are merged into callerAnns: when s
 // fails, the caller fails too, and marking them keeps unevaluated* from
 // repeating a complaint already made.
-func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *ipath, out *[]finding, callerAnns *annotations) {
+func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[]finding, callerAnns *annotations) {
 	if d.depth >= maxDiagnoseDepth {
 		d.add(out, at, s, "", "the value or the schema nests too deeply to check further")
 		return
@@ -235,7 +237,7 @@ func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *ipath, out *[]finding,
 	}
 }
 
-func (d *diagnosis) numeric(n *big.Rat, num string, s *jsonschema.Schema, at *ipath, out *[]finding) {
+func (d *diagnosis) numeric(n *big.Rat, num string, s *jsonschema.Schema, at *jsonpath.Chain, out *[]finding) {
 	if s.MultipleOf != nil {
 		nf, _ := n.Float64()
 		if _, frac := math.Modf(nf / *s.MultipleOf); frac != 0 {
@@ -257,7 +259,7 @@ func (d *diagnosis) numeric(n *big.Rat, num string, s *jsonschema.Schema, at *ip
 	}
 }
 
-func (d *diagnosis) str(str string, s *jsonschema.Schema, in *sinfo, at *ipath, out *[]finding) {
+func (d *diagnosis) str(str string, s *jsonschema.Schema, in *sinfo, at *jsonpath.Chain, out *[]finding) {
 	n := utf8.RuneCountInString(str)
 	if s.MinLength != nil && n < *s.MinLength {
 		d.add(out, at, s, "minLength", quote(str, maxQuoted)+" is too short: "+plural(n, "character")+", at least "+strconv.Itoa(*s.MinLength)+" required")
@@ -278,7 +280,7 @@ func (d *diagnosis) str(str string, s *jsonschema.Schema, in *sinfo, at *ipath, 
 // alternatives checks anyOf or oneOf. When no alternative matches, it
 // reports the violations of the one that came closest, or a summary when
 // every alternative rejects the value outright.
-func (d *diagnosis) alternatives(v any, s *jsonschema.Schema, subs []*jsonschema.Schema, keyword string, at *ipath, out *[]finding, anns *annotations) {
+func (d *diagnosis) alternatives(v any, s *jsonschema.Schema, subs []*jsonschema.Schema, keyword string, at *jsonpath.Chain, out *[]finding, anns *annotations) {
 	branches := make([][]finding, len(subs))
 	branchAnns := make([]*annotations, len(subs))
 	var matched []int
@@ -300,12 +302,12 @@ func (d *diagnosis) alternatives(v any, s *jsonschema.Schema, subs []*jsonschema
 		d.add(out, at, s, keyword, "the value matches "+strconv.Itoa(len(matched))+" of the alternatives ("+andList(idx)+") but must match exactly one")
 		return
 	}
-	depth := at.depth()
+	depth := at.Len()
 	best, bestScore := 0, math.MaxInt
 	for i, b := range branches {
 		score := 0
 		for _, f := range b {
-			fd := f.at.depth()
+			fd := f.at.Len()
 			switch {
 			case fd == depth && (f.keyword == "type" || f.keyword == "false"):
 				score += 1000
@@ -333,7 +335,7 @@ func (d *diagnosis) alternatives(v any, s *jsonschema.Schema, subs []*jsonschema
 	for _, b := range branches {
 		found := false
 		for _, f := range b {
-			if f.expected != nil && f.at.depth() == depth {
+			if f.expected != nil && f.at.Len() == depth {
 				values = values || f.keyword != "type"
 				for _, w := range f.expected {
 					if !slices.Contains(want, w) {
@@ -368,14 +370,14 @@ func (d *diagnosis) alternatives(v any, s *jsonschema.Schema, subs []*jsonschema
 // type, const or enum.
 func (d *diagnosis) allOutright(branches [][]finding, depth int) bool {
 	for _, b := range branches {
-		if !slices.ContainsFunc(b, func(f finding) bool { return f.expected != nil && f.at.depth() == depth }) {
+		if !slices.ContainsFunc(b, func(f finding) bool { return f.expected != nil && f.at.Len() == depth }) {
 			return false
 		}
 	}
 	return true
 }
 
-func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *ipath, out *[]finding, anns *annotations) {
+func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *jsonpath.Chain, out *[]finding, anns *annotations) {
 	// The leading items have a schema each (draft-07: an "items" array;
 	// 2020-12: "prefixItems"); the rest share one ("additionalItems" after
 	// a draft-07 "items" array, else "items").
@@ -390,7 +392,7 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *ipath, out *[]fin
 		if i >= len(arr) {
 			break
 		}
-		d.eval(arr[i], sub, at.index(i), out, nil)
+		d.eval(arr[i], sub, at.Index(i), out, nil)
 	}
 	anns.endIndex = max(anns.endIndex, min(len(prefix), len(arr)))
 	if rest != nil {
@@ -399,17 +401,17 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *ipath, out *[]fin
 		switch {
 		case from >= len(arr): // no item beyond the prefix
 		case d.isFalse(rest):
-			d.add(out, at.index(from), s, restKw, "unexpected item: the array may have at most "+plural(from, "item"))
+			d.add(out, at.Index(from), s, restKw, "unexpected item: the array may have at most "+plural(from, "item"))
 		default:
 			for i := from; i < len(arr); i++ {
-				d.eval(arr[i], rest, at.index(i), out, nil)
+				d.eval(arr[i], rest, at.Index(i), out, nil)
 			}
 		}
 	}
 	nContains := 0
 	if s.Contains != nil {
 		for i, e := range arr {
-			if _, ok, _ := d.ok(e, s.Contains, at.index(i), nil); ok {
+			if _, ok, _ := d.ok(e, s.Contains, at.Index(i), nil); ok {
 				nContains++
 				anns.noteIndex(i)
 			}
@@ -435,7 +437,7 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *ipath, out *[]fin
 		for i, e := range arr {
 			k := canonical(e)
 			if j, dup := first[k]; dup {
-				d.add(out, at.index(i), s, "uniqueItems", "items must be unique, but this item equals item "+strconv.Itoa(j)+": "+repr(e))
+				d.add(out, at.Index(i), s, "uniqueItems", "items must be unique, but this item equals item "+strconv.Itoa(j)+": "+repr(e))
 				continue
 			}
 			first[k] = i
@@ -447,16 +449,16 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *ipath, out *[]fin
 				continue
 			}
 			if d.isFalse(s.UnevaluatedItems) {
-				d.add(out, at.index(i), s, "unevaluatedItems", "unexpected item "+repr(arr[i])+": no schema allows an item at this position")
+				d.add(out, at.Index(i), s, "unevaluatedItems", "unexpected item "+repr(arr[i])+": no schema allows an item at this position")
 				continue
 			}
-			d.eval(arr[i], s.UnevaluatedItems, at.index(i), out, nil)
+			d.eval(arr[i], s.UnevaluatedItems, at.Index(i), out, nil)
 		}
 		anns.allItems = true
 	}
 }
 
-func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, at *ipath, out *[]finding, anns *annotations) {
+func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, at *jsonpath.Chain, out *[]finding, anns *annotations) {
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
 		keys = append(keys, k)
@@ -477,13 +479,13 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 		if !ok || !present {
 			continue
 		}
-		d.eval(val, sub, at.key(name), out, nil)
+		d.eval(val, sub, at.Key(name), out, nil)
 		evaluated[name] = true
 	}
 	for _, pp := range in.patterns {
 		for _, k := range keys {
 			if pp.re.MatchString(k) {
-				d.eval(obj[k], pp.s, at.key(k), out, nil)
+				d.eval(obj[k], pp.s, at.Key(k), out, nil)
 				evaluated[k] = true
 			}
 		}
@@ -494,9 +496,9 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 				continue
 			}
 			if d.isFalse(ap) {
-				d.add(out, at.key(k), s, "additionalProperties", "additional property "+quote(k, maxQuoted)+" is not allowed"+d.allowedHint(s))
+				d.add(out, at.Key(k), s, "additionalProperties", "additional property "+quote(k, maxQuoted)+" is not allowed"+d.allowedHint(s))
 			} else {
-				d.eval(obj[k], ap, at.key(k), out, nil)
+				d.eval(obj[k], ap, at.Key(k), out, nil)
 			}
 			evaluated[k] = true
 		}
@@ -506,12 +508,12 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 	}
 	if s.PropertyNames != nil {
 		for _, k := range keys {
-			fs, ok, _ := d.ok(k, s.PropertyNames, at.key(k), nil)
+			fs, ok, _ := d.ok(k, s.PropertyNames, at.Key(k), nil)
 			if ok {
 				continue
 			}
 			for _, f := range fs {
-				d.add(out, at.key(k), s, "propertyNames", "property name "+quote(k, maxQuoted)+" is not allowed: "+f.message)
+				d.add(out, at.Key(k), s, "propertyNames", "property name "+quote(k, maxQuoted)+" is not allowed: "+f.message)
 			}
 		}
 	}
@@ -523,7 +525,7 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 	}
 	for _, r := range s.Required {
 		if _, ok := obj[r]; !ok {
-			d.add(out, at.key(r), s, "required", quote(r, maxQuoted)+" is a required property")
+			d.add(out, at.Key(r), s, "required", quote(r, maxQuoted)+" is a required property")
 		}
 	}
 	dependent := func(kw string, m map[string][]string) {
@@ -533,7 +535,7 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 			}
 			for _, r := range m[k] {
 				if _, ok := obj[r]; !ok {
-					d.add(out, at.key(r), s, kw, quote(r, maxQuoted)+" is required when "+quote(k, maxQuoted)+" is present")
+					d.add(out, at.Key(r), s, kw, quote(r, maxQuoted)+" is required when "+quote(k, maxQuoted)+" is present")
 				}
 			}
 		}
@@ -558,10 +560,10 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 				continue
 			}
 			if d.isFalse(s.UnevaluatedProperties) {
-				d.add(out, at.key(k), s, "unevaluatedProperties", "additional property "+quote(k, maxQuoted)+" is not allowed"+d.allowedHint(s))
+				d.add(out, at.Key(k), s, "unevaluatedProperties", "additional property "+quote(k, maxQuoted)+" is not allowed"+d.allowedHint(s))
 				continue
 			}
-			d.eval(obj[k], s.UnevaluatedProperties, at.key(k), out, nil)
+			d.eval(obj[k], s.UnevaluatedProperties, at.Key(k), out, nil)
 		}
 		anns.allProperties = true
 	}
@@ -612,7 +614,7 @@ func dedupe(fs []finding) []finding {
 	seen := map[[3]string]bool{}
 	out := fs[:0]
 	for _, f := range fs {
-		k := [3]string{f.at.segments().pointer(), f.keyword, f.message}
+		k := [3]string{f.at.Pointer(), f.keyword, f.message}
 		if seen[k] {
 			continue
 		}

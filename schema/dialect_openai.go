@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
 )
 
@@ -179,7 +180,7 @@ func isUnion(v *jsontree.Node) bool {
 // to keep pointing where they did.
 func openaiWrap(inner *jsontree.Node, key string) *jsontree.Node {
 	inner = inner.Clone()
-	prefix := "#/properties/" + escapePointer(key)
+	prefix := "#/properties/" + jsonpath.EscapeToken(key)
 	rewriteRefs(inner, func(ref string) string {
 		switch {
 		case ref == "#":
@@ -233,13 +234,13 @@ type openaiConverter struct {
 	inlines  int
 }
 
-func (c *openaiConverter) change(path *ipath, kind, format string, args ...any) {
+func (c *openaiConverter) change(path *jsonpath.Chain, kind, format string, args ...any) {
 	enforced := kind == ChangeMovedToDescription || kind == ChangeOneOfToAnyOf
-	c.changes = append(c.changes, Change{Path: path.segments().jsonPath(), Kind: kind, Detail: fmt.Sprintf(format, args...), Enforced: enforced})
+	c.changes = append(c.changes, Change{Path: path.String(), Kind: kind, Detail: fmt.Sprintf(format, args...), Enforced: enforced})
 }
 
-func (c *openaiConverter) block(path *ipath, format string, args ...any) {
-	c.blockers = append(c.blockers, Change{Path: path.segments().jsonPath(), Kind: ChangeNotStrict, Detail: fmt.Sprintf(format, args...)})
+func (c *openaiConverter) block(path *jsonpath.Chain, format string, args ...any) {
+	c.blockers = append(c.blockers, Change{Path: path.String(), Kind: ChangeNotStrict, Detail: fmt.Sprintf(format, args...)})
 }
 
 // convert returns the strict form of the whole document.
@@ -271,7 +272,7 @@ func (c *openaiConverter) renameDefinitions() {
 	}
 	for i, name := range defs.Keys {
 		if target.Has(name) {
-			c.block((*ipath)(nil).key("definitions"), "definition %q exists in both definitions and $defs", name)
+			c.block((*jsonpath.Chain)(nil).Key("definitions"), "definition %q exists in both definitions and $defs", name)
 			return
 		}
 		target.Set(name, defs.Values[i])
@@ -325,7 +326,7 @@ func (c *openaiConverter) pruneDefinitions() {
 			kept.Values = append(kept.Values, defs.Values[i])
 			continue
 		}
-		c.change((*ipath)(nil).key("$defs").key(name), ChangeDropped, "definition %q dropped: no $ref uses it", name)
+		c.change((*jsonpath.Chain)(nil).Key("$defs").Key(name), ChangeDropped, "definition %q dropped: no $ref uses it", name)
 	}
 	if len(kept.Keys) == 0 {
 		c.root.Del("$defs")
@@ -335,7 +336,7 @@ func (c *openaiConverter) pruneDefinitions() {
 }
 
 // node converts the schema v found at path.
-func (c *openaiConverter) node(v *jsontree.Node, path *ipath) *jsontree.Node {
+func (c *openaiConverter) node(v *jsontree.Node, path *jsonpath.Chain) *jsontree.Node {
 	switch v.Kind {
 	case jsontree.Object:
 		return c.schema(v, path)
@@ -349,7 +350,7 @@ func (c *openaiConverter) node(v *jsontree.Node, path *ipath) *jsontree.Node {
 }
 
 // schema converts one schema object; src is not modified.
-func (c *openaiConverter) schema(src *jsontree.Node, path *ipath) *jsontree.Node {
+func (c *openaiConverter) schema(src *jsontree.Node, path *jsonpath.Chain) *jsontree.Node {
 	n := src.Clone()
 	var inlined []string
 	defer func() {
@@ -380,7 +381,7 @@ func (c *openaiConverter) schema(src *jsontree.Node, path *ipath) *jsontree.Node
 
 // inlineRef replaces a $ref that has sibling keywords by the schema it
 // points to, the siblings winning; OpenAI wants a $ref alone.
-func (c *openaiConverter) inlineRef(n *jsontree.Node, path *ipath, inlined *[]string) *jsontree.Node {
+func (c *openaiConverter) inlineRef(n *jsontree.Node, path *jsonpath.Chain, inlined *[]string) *jsontree.Node {
 	for n.Has("$ref") && len(n.Keys) > 1 {
 		ref, ok := n.StringMember("$ref")
 		if !ok {
@@ -443,7 +444,7 @@ func onlyAnnotations(n *jsontree.Node) bool {
 
 // unions rewrites oneOf as anyOf. It reports false when n cannot be
 // converted further.
-func (c *openaiConverter) unions(n *jsontree.Node, path *ipath) bool {
+func (c *openaiConverter) unions(n *jsontree.Node, path *jsonpath.Chain) bool {
 	if !isUnion(n.Get("oneOf")) {
 		return true // absent, or extra constraints moved to the description later
 	}
@@ -463,7 +464,7 @@ func (c *openaiConverter) unions(n *jsontree.Node, path *ipath) bool {
 // when they cannot be merged. A branch that is a $ref stays active (in
 // inlined) while n's children are converted, so a recursive allOf is
 // caught rather than merged forever.
-func (c *openaiConverter) mergeAllOf(n *jsontree.Node, path *ipath, inlined *[]string) bool {
+func (c *openaiConverter) mergeAllOf(n *jsontree.Node, path *jsonpath.Chain, inlined *[]string) bool {
 	for round := 0; n.Has("allOf"); round++ {
 		branches, ok := n.ArrayMember("allOf")
 		if !ok || round >= 8 {
@@ -483,7 +484,7 @@ func (c *openaiConverter) mergeAllOf(n *jsontree.Node, path *ipath, inlined *[]s
 			}
 			bo := deref(c.root, b)
 			if bo == nil {
-				c.block(path.key("allOf").index(i), "allOf branch is not a schema object in this document")
+				c.block(path.Key("allOf").Index(i), "allOf branch is not a schema object in this document")
 				return false
 			}
 			if !c.mergeInto(n, bo, path) {
@@ -516,7 +517,7 @@ func deref(root, v *jsontree.Node) *jsontree.Node {
 }
 
 // mergeInto merges the allOf branch b into n.
-func (c *openaiConverter) mergeInto(n, b *jsontree.Node, path *ipath) bool {
+func (c *openaiConverter) mergeInto(n, b *jsontree.Node, path *jsonpath.Chain) bool {
 	for i, k := range b.Keys {
 		v := b.Values[i]
 		switch k {
@@ -536,7 +537,7 @@ func (c *openaiConverter) mergeInto(n, b *jsontree.Node, path *ipath) bool {
 			}
 			for j, name := range v.Keys {
 				if old := np.Get(name); old != nil && !old.Equal(v.Values[j]) {
-					c.block(path.key("properties").key(name), "allOf branches define property %q differently", name)
+					c.block(path.Key("properties").Key(name), "allOf branches define property %q differently", name)
 					return false
 				}
 				np.Set(name, v.Values[j])
@@ -566,7 +567,7 @@ func (c *openaiConverter) mergeInto(n, b *jsontree.Node, path *ipath) bool {
 
 // inferType adds the type a typeless schema's keywords imply. It reports
 // false when n accepts a value of any type.
-func (c *openaiConverter) inferType(n *jsontree.Node, path *ipath) bool {
+func (c *openaiConverter) inferType(n *jsontree.Node, path *jsonpath.Chain) bool {
 	if n.Has("type") || n.Has("enum") || n.Has("const") || n.Has("$ref") || isUnion(n.Get("anyOf")) {
 		return true
 	}
@@ -587,7 +588,7 @@ func (c *openaiConverter) inferType(n *jsontree.Node, path *ipath) bool {
 // keywords keeps the keywords strict mode accepts, moves the others into
 // the description or drops them, and blocks on those that cannot be
 // expressed.
-func (c *openaiConverter) keywords(n *jsontree.Node, path *ipath) {
+func (c *openaiConverter) keywords(n *jsontree.Node, path *jsonpath.Chain) {
 	var notes []string
 	keys := slices.Clone(n.Keys)
 	vals := slices.Clone(n.Values)
@@ -648,7 +649,7 @@ func (c *openaiConverter) keywords(n *jsontree.Node, path *ipath) {
 
 // describe removes keyword k from n and returns the note for the
 // description.
-func (c *openaiConverter) describe(n *jsontree.Node, path *ipath, k string) string {
+func (c *openaiConverter) describe(n *jsontree.Node, path *jsonpath.Chain, k string) string {
 	note := k + ": " + compactText(n.Get(k), openaiNoteLimit)
 	n.Del(k)
 	c.change(path, ChangeMovedToDescription, "%s moved into the description", k)
@@ -656,36 +657,36 @@ func (c *openaiConverter) describe(n *jsontree.Node, path *ipath, k string) stri
 }
 
 // children converts the schemas nested in n.
-func (c *openaiConverter) children(n *jsontree.Node, path *ipath) {
+func (c *openaiConverter) children(n *jsontree.Node, path *jsonpath.Chain) {
 	for _, k := range []string{"properties", "$defs", "definitions"} {
 		m := n.Get(k)
 		if m == nil {
 			continue
 		}
 		if m.Kind != jsontree.Object {
-			c.block(path.key(k), "%s is not an object", k)
+			c.block(path.Key(k), "%s is not an object", k)
 			continue
 		}
 		// The names are distinct already: no need for set's search.
 		out := &jsontree.Node{Kind: jsontree.Object, Keys: slices.Clone(m.Keys), Values: make([]*jsontree.Node, len(m.Values))}
-		at := path.key(k)
+		at := path.Key(k)
 		for i, name := range m.Keys {
-			out.Values[i] = c.node(m.Values[i], at.key(name))
+			out.Values[i] = c.node(m.Values[i], at.Key(name))
 		}
 		n.Set(k, out)
 	}
 	if items := n.Get("items"); items != nil && items.Kind != jsontree.Array {
-		n.Set("items", c.node(items, path.key("items")))
+		n.Set("items", c.node(items, path.Key("items")))
 	}
 	if v := n.Get("anyOf"); v != nil {
 		if v.Kind != jsontree.Array {
-			c.block(path.key("anyOf"), "anyOf is not a list")
+			c.block(path.Key("anyOf"), "anyOf is not a list")
 			return
 		}
 		out := &jsontree.Node{Kind: jsontree.Array, Items: make([]*jsontree.Node, len(v.Items))}
-		at := path.key("anyOf")
+		at := path.Key("anyOf")
 		for i, b := range v.Items {
-			out.Items[i] = c.node(b, at.index(i))
+			out.Items[i] = c.node(b, at.Index(i))
 		}
 		n.Set("anyOf", out)
 	}
@@ -693,7 +694,7 @@ func (c *openaiConverter) children(n *jsontree.Node, path *ipath) {
 
 // object closes the object n and makes every property required, the
 // optional ones nullable.
-func (c *openaiConverter) object(n *jsontree.Node, path *ipath) {
+func (c *openaiConverter) object(n *jsontree.Node, path *jsonpath.Chain) {
 	props := n.ObjectMember("properties")
 	count := 0
 	if props != nil {
@@ -742,7 +743,7 @@ func (c *openaiConverter) object(n *jsontree.Node, path *ipath) {
 		}
 		props.Values[i] = openaiNullable(props.Values[i])
 		optional[name] = true
-		c.change(path.key("properties").key(name), ChangeMadeNullable,
+		c.change(path.Key("properties").Key(name), ChangeMadeNullable,
 			"optional property %q made required and nullable; Restore removes its null", name)
 	}
 	n.Set("required", all)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
 )
 
@@ -125,8 +126,8 @@ type tableConverter struct {
 	strict  bool
 }
 
-func (c *tableConverter) change(path *ipath, kind string, enforced bool, format string, args ...any) {
-	c.changes = append(c.changes, Change{Path: path.segments().jsonPath(), Kind: kind, Detail: fmt.Sprintf(format, args...), Enforced: enforced})
+func (c *tableConverter) change(path *jsonpath.Chain, kind string, enforced bool, format string, args ...any) {
+	c.changes = append(c.changes, Change{Path: path.String(), Kind: kind, Detail: fmt.Sprintf(format, args...), Enforced: enforced})
 }
 
 // convertTable rewrites the document src by the table t.
@@ -151,7 +152,7 @@ func convertTable(t *tableDialect, src []byte) (*Conversion, error) {
 // document, not anchors.
 func (c *tableConverter) anchorsToPointers(doc *jsontree.Node) {
 	anchors := map[string]string{}
-	walkSchemasAt(doc, nil, func(n *jsontree.Node, at segments) {
+	walkSchemasAt(doc, nil, func(n *jsontree.Node, at jsonpath.Path) {
 		if n.Kind != jsontree.Object {
 			return
 		}
@@ -159,10 +160,10 @@ func (c *tableConverter) anchorsToPointers(doc *jsontree.Node) {
 			if v, ok := n.StringMember(k); ok && (k == "$anchor" || strings.HasPrefix(v, "#")) {
 				name := strings.TrimPrefix(v, "#")
 				if _, dup := anchors[name]; !dup && name != "" && !strings.HasPrefix(name, "/") {
-					anchors[name] = "#" + at.pointer()
+					anchors[name] = "#" + jsonpath.Pointer(at)
 				}
 				n.Del(k)
-				c.changes = append(c.changes, Change{Path: at.jsonPath(), Kind: ChangeDropped,
+				c.changes = append(c.changes, Change{Path: jsonpath.Format(at), Kind: ChangeDropped,
 					Detail: fmt.Sprintf("%s %s dropped (references to it point into the document instead)", k, quote(v, 60))})
 			}
 		}
@@ -179,7 +180,7 @@ func (c *tableConverter) anchorsToPointers(doc *jsontree.Node) {
 }
 
 // node converts the schema n (modified in place) found at path.
-func (c *tableConverter) node(n *jsontree.Node, path *ipath) *jsontree.Node {
+func (c *tableConverter) node(n *jsontree.Node, path *jsonpath.Chain) *jsontree.Node {
 	if n.Kind != jsontree.Object {
 		return n // true, false: kept
 	}
@@ -228,7 +229,7 @@ func (c *tableConverter) node(n *jsontree.Node, path *ipath) *jsontree.Node {
 			c.change(path, ChangeClosedObject, false, "additionalProperties false added: the model sends only the declared properties")
 		case ap.Kind == jsontree.Object:
 			c.strict = false
-			c.changes = append(c.changes, Change{Path: path.key("additionalProperties").segments().jsonPath(), Kind: ChangeNotStrict,
+			c.changes = append(c.changes, Change{Path: path.Key("additionalProperties").String(), Kind: ChangeNotStrict,
 				Detail: "a map (additionalProperties with a schema) has no closed form", Enforced: true})
 		}
 	}
@@ -253,17 +254,17 @@ func (c *tableConverter) node(n *jsontree.Node, path *ipath) *jsontree.Node {
 }
 
 // children converts the subschemas of n that the table keeps.
-func (c *tableConverter) children(n *jsontree.Node, path *ipath) {
+func (c *tableConverter) children(n *jsontree.Node, path *jsonpath.Chain) {
 	for i, k := range n.Keys {
 		v := n.Values[i]
-		at := path.key(k)
+		at := path.Key(k)
 		switch subschemaKeywords[k] {
 		case shapeSchema:
 			n.Values[i] = c.node(v, at)
 		case shapeSchemaList, shapeItems:
 			if v.Kind == jsontree.Array {
 				for j, e := range v.Items {
-					v.Items[j] = c.node(e, at.index(j))
+					v.Items[j] = c.node(e, at.Index(j))
 				}
 			} else if subschemaKeywords[k] == shapeItems {
 				n.Values[i] = c.node(v, at)
@@ -272,7 +273,7 @@ func (c *tableConverter) children(n *jsontree.Node, path *ipath) {
 			if v.Kind == jsontree.Object {
 				for j, name := range v.Keys {
 					if v.Values[j].Kind == jsontree.Object || v.Values[j].Kind == jsontree.Bool {
-						v.Values[j] = c.node(v.Values[j], at.key(name))
+						v.Values[j] = c.node(v.Values[j], at.Key(name))
 					}
 				}
 			}

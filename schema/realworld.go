@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
 )
 
@@ -80,9 +81,9 @@ func hoistRefTargets(root *jsontree.Node, d draft) []Warning {
 	}
 	var warnings []Warning
 	hoisted := map[string]string{} // pointer -> new $ref
-	var visit func(n *jsontree.Node, path segments)
-	visit = func(n *jsontree.Node, path segments) {
-		walkSchemasAt(n, path, func(s *jsontree.Node, at segments) {
+	var visit func(n *jsontree.Node, path jsonpath.Path)
+	visit = func(n *jsontree.Node, path jsonpath.Path) {
+		walkSchemasAt(n, path, func(s *jsontree.Node, at jsonpath.Path) {
 			if s.Kind != jsontree.Object {
 				return
 			}
@@ -116,14 +117,14 @@ func hoistRefTargets(root *jsontree.Node, d draft) []Warning {
 			if defs.Has(name) {
 				return
 			}
-			to := "#/" + escapePointer(defsKey) + "/" + escapePointer(name)
+			to := "#/" + jsonpath.EscapeToken(defsKey) + "/" + jsonpath.EscapeToken(name)
 			hoisted[ref] = to
 			copied := target.DeepCopy()
 			defs.Set(name, copied)
 			s.Set("$ref", &jsontree.Node{Kind: jsontree.String, Text: to})
-			warnings = append(warnings, Warning{Path: append(at, segment{key: "$ref", isKey: true}).jsonPath(), Keyword: "$ref",
+			warnings = append(warnings, Warning{Path: jsonpath.Format(append(at, jsonpath.Key("$ref"))), Keyword: "$ref",
 				Message: "$ref " + quote(ref, 80) + " points into a part of the document that is not a schema keyword; it is read as a schema there"})
-			visit(copied, segments{{key: defsKey, isKey: true}, {key: name, isKey: true}})
+			visit(copied, jsonpath.Path{jsonpath.Key(defsKey), jsonpath.Key(name)})
 		})
 	}
 	visit(root, nil)
@@ -131,26 +132,26 @@ func hoistRefTargets(root *jsontree.Node, d draft) []Warning {
 }
 
 // walkSchemasAt is walkSchemas with each subschema's location.
-func walkSchemasAt(n *jsontree.Node, at segments, fn func(*jsontree.Node, segments)) {
+func walkSchemasAt(n *jsontree.Node, at jsonpath.Path, fn func(*jsontree.Node, jsonpath.Path)) {
 	fn(n, at)
 	if n.Kind != jsontree.Object {
 		return
 	}
-	step := func(steps ...segment) segments {
-		out := make(segments, len(at), len(at)+len(steps))
+	step := func(steps ...jsonpath.Step) jsonpath.Path {
+		out := make(jsonpath.Path, len(at), len(at)+len(steps))
 		copy(out, at)
 		return append(out, steps...)
 	}
 	for i, k := range n.Keys {
 		v := n.Values[i]
-		key := segment{key: k, isKey: true}
+		key := jsonpath.Key(k)
 		switch subschemaKeywords[k] {
 		case shapeSchema:
 			walkSchemasAt(v, step(key), fn)
 		case shapeSchemaList, shapeItems:
 			if v.Kind == jsontree.Array {
 				for j, e := range v.Items {
-					walkSchemasAt(e, step(key, segment{index: j}), fn)
+					walkSchemasAt(e, step(key, jsonpath.Index(j)), fn)
 				}
 			} else if subschemaKeywords[k] == shapeItems {
 				walkSchemasAt(v, step(key), fn)
@@ -161,7 +162,7 @@ func walkSchemasAt(n *jsontree.Node, at segments, fn func(*jsontree.Node, segmen
 					if subschemaKeywords[k] == shapeDependencies && e.Kind == jsontree.Array {
 						continue
 					}
-					walkSchemasAt(e, step(key, segment{key: v.Keys[j], isKey: true}), fn)
+					walkSchemasAt(e, step(key, jsonpath.Key(v.Keys[j])), fn)
 				}
 			}
 		}

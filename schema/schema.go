@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/agentio/agentio/internal/jsonpath"
 )
 
 // ErrNotJSON is returned (wrapped, with the decoder's error) by
@@ -240,8 +242,8 @@ func violations(findings []finding) []Violation {
 	}
 	out := make([]Violation, len(findings))
 	for i, f := range findings {
-		segs := f.at.segments()
-		out[i] = Violation{Path: segs.jsonPath(), Pointer: segs.pointer(), Keyword: f.keyword, SchemaPath: f.schema, Message: f.message}
+		segs := f.at.Path()
+		out[i] = Violation{Path: jsonpath.Format(segs), Pointer: jsonpath.Pointer(segs), Keyword: f.keyword, SchemaPath: f.schema, Message: f.message}
 	}
 	return out
 }

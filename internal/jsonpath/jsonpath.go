@@ -312,3 +312,45 @@ func UnescapeToken(tok string) string {
 	}
 	return strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
 }
+
+// A Chain is a path built while a walk descends (through an instance, a
+// schema document): a linked list from the innermost step to the root,
+// the nil *Chain being the root, so that descending costs one small
+// allocation a step and nothing is rendered until asked. A Chain is
+// immutable and may be shared.
+type Chain struct {
+	parent *Chain
+	step   Step
+}
+
+// Key returns the chain one member named k below c.
+func (c *Chain) Key(k string) *Chain { return &Chain{parent: c, step: Key(k)} }
+
+// Index returns the chain one element i below c.
+func (c *Chain) Index(i int) *Chain { return &Chain{parent: c, step: Index(i)} }
+
+// Len returns the number of steps from the root to c.
+func (c *Chain) Len() int {
+	n := 0
+	for q := c; q != nil; q = q.parent {
+		n++
+	}
+	return n
+}
+
+// Path returns the steps from the root to c.
+func (c *Chain) Path() Path {
+	n := c.Len()
+	out := make(Path, n)
+	for q := c; q != nil; q = q.parent {
+		n--
+		out[n] = q.step
+	}
+	return out
+}
+
+// String returns c's path as [Format] writes it.
+func (c *Chain) String() string { return Format(c.Path()) }
+
+// Pointer returns c's path as a JSON Pointer.
+func (c *Chain) Pointer() string { return Pointer(c.Path()) }

@@ -127,3 +127,19 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestChain(t *testing.T) {
+	var root *jsonpath.Chain
+	assert.Equal(t, 0, root.Len())
+	assert.Equal(t, "$", root.String())
+	assert.Equal(t, "", root.Pointer())
+	c := root.Key("issues").Index(2).Key("a/b")
+	assert.Equal(t, 3, c.Len())
+	assert.Equal(t, jsonpath.Path{jsonpath.Key("issues"), jsonpath.Index(2), jsonpath.Key("a/b")}, c.Path())
+	assert.Equal(t, "$.issues[2]['a/b']", c.String())
+	assert.Equal(t, "/issues/2/a~1b", c.Pointer())
+	// A chain is shared, not changed, by the steps below it.
+	d := c.Key("x")
+	assert.Equal(t, 3, c.Len())
+	assert.Equal(t, "$.issues[2]['a/b'].x", d.String())
+}
