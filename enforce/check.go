@@ -94,7 +94,7 @@ func (e *Enforcer) check(ctx context.Context, st State, resp *provider.Response,
 	st.Attempts++
 	st.Usage = st.Usage.Add(resp.Usage)
 	a := Attempt{Number: st.Attempts, Mode: mode, Request: req, Response: resp, Usage: resp.Usage}
-	var d *dialect
+	var d *prepared
 	if mode == ModeNative || mode == ModeTool {
 		d = e.dialect(st.Dialect)
 		if d.note != "" {
@@ -140,7 +140,7 @@ func (e *Enforcer) checkStopped(ctx context.Context, st State, resp *provider.Re
 	a := Attempt{Number: st.Attempts, Mode: mode, Request: req, Response: resp, Usage: resp.Usage,
 		Outcome: OutcomeInvalid, Violations: early.violations, StoppedEarly: true}
 	a.Notes = append(a.Notes, fmt.Sprintf("the stream was stopped after %d bytes: a complete part already violated the schema", early.at))
-	var d *dialect
+	var d *prepared
 	if mode == ModeNative || mode == ModeTool {
 		d = e.dialect(st.Dialect)
 	}
@@ -154,7 +154,7 @@ func (e *Enforcer) checkStopped(ctx context.Context, st State, resp *provider.Re
 // conclude completes the verdict v on attempt a, whose outcome is decided:
 // the valid output, or the error that ends the run, or the prepared re-ask.
 // It observes the attempt.
-func (e *Enforcer) conclude(ctx context.Context, v Verdict, a Attempt, mode Mode, d *dialect, resp *provider.Response, best *checked, start time.Time) Verdict {
+func (e *Enforcer) conclude(ctx context.Context, v Verdict, a Attempt, mode Mode, d *prepared, resp *provider.Response, best *checked, start time.Time) Verdict {
 	st := v.State
 	v.Outcome = a.Outcome
 	v.Violations = a.Violations
@@ -181,7 +181,7 @@ func (e *Enforcer) conclude(ctx context.Context, v Verdict, a Attempt, mode Mode
 // evaluate extracts every candidate from the output and checks each until
 // one is valid. It sets a's Outcome and Violations and returns the valid
 // candidate, or the one closest to valid (nil when none was found).
-func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *dialect, resp *provider.Response) *checked {
+func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *prepared, resp *provider.Response) *checked {
 	outputs := 1 // the text, or in ModeTool each tool call's arguments
 	if mode == ModeTool {
 		outputs = len(resp.ToolCalls)
@@ -341,7 +341,7 @@ func newExtractOptions(c config) extractOptions {
 // schema and, when the schema accepts it, the validators. In lenient mode
 // a value that fails is coerced when coercible: it is not part of another
 // candidate.
-func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *dialect, cand extract.Candidate, memo map[string]schemaVerdict, coercible bool) *checked {
+func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *prepared, cand extract.Candidate, memo map[string]schemaVerdict, coercible bool) *checked {
 	c := &checked{cand: cand, json: cand.JSON}
 	sv, ok := memo[string(cand.JSON)]
 	if !ok {
@@ -379,7 +379,7 @@ type schemaVerdict struct {
 }
 
 // judge decodes raw, transforms it and validates it against the schema.
-func (e *Enforcer) judge(mode Mode, d *dialect, raw []byte) schemaVerdict {
+func (e *Enforcer) judge(mode Mode, d *prepared, raw []byte) schemaVerdict {
 	var sv schemaVerdict
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -396,7 +396,7 @@ func (e *Enforcer) judge(mode Mode, d *dialect, raw []byte) schemaVerdict {
 // in this mode (see transform). Each verdict is kept in memo, so the
 // candidate it accepts is not validated twice. It returns nil when repair
 // is off, as nothing then needs settling.
-func (e *Enforcer) validator(mode Mode, d *dialect, memo map[string]schemaVerdict) func(json.RawMessage) bool {
+func (e *Enforcer) validator(mode Mode, d *prepared, memo map[string]schemaVerdict) func(json.RawMessage) bool {
 	if !e.cfg.repair {
 		return nil
 	}

@@ -7,17 +7,17 @@ import (
 	"sync"
 
 	"github.com/agentio/agentio/internal/jsonobj"
-	"github.com/agentio/agentio/schema"
+	"github.com/agentio/agentio/schema/dialect"
 )
 
 // wrapKey is the property that holds a non-object root in [ModeTool], whose
 // tool input must be an object.
 const wrapKey = "result"
 
-// A dialect is the schema prepared for one provider dialect: what native and
+// A prepared is the schema prepared for one provider dialect: what native and
 // tool modes send, and how to map the output back.
-type dialect struct {
-	conv        *schema.Conversion
+type prepared struct {
+	conv        *dialect.Conversion
 	note        string          // why the dialect could not be applied, if it could not
 	output      json.RawMessage // the native output schema
 	strict      bool            // output may be sent strict
@@ -30,21 +30,21 @@ type dialect struct {
 // dialect returns the schema prepared for the named dialect, converting it
 // on first use. An unknown dialect falls back to the schema as written, with
 // a note that attempts carry.
-func (e *Enforcer) dialect(name string) *dialect {
+func (e *Enforcer) dialect(name string) *prepared {
 	if d, ok := e.dialects.Load(name); ok {
-		return d.(*dialect)
+		return d.(*prepared)
 	}
 	d := e.prepare(name)
 	actual, _ := e.dialects.LoadOrStore(name, d)
-	return actual.(*dialect)
+	return actual.(*prepared)
 }
 
-func (e *Enforcer) prepare(name string) *dialect {
-	d := &dialect{}
-	conv, err := e.s.Convert(schema.Dialect(name))
+func (e *Enforcer) prepare(name string) *prepared {
+	d := &prepared{}
+	conv, err := dialect.Convert(e.s, dialect.Dialect(name))
 	if err != nil {
 		d.note = fmt.Sprintf("schema dialect %q not applied (%v): the schema was sent as written", name, err)
-		conv = &schema.Conversion{Dialect: schema.DialectPassthrough, Schema: e.s.Minified()}
+		conv = &dialect.Conversion{Dialect: dialect.Passthrough, Schema: e.s.Minified()}
 	}
 	d.conv = conv
 	d.output = conv.Schema

@@ -28,7 +28,7 @@ type Enforcer struct {
 	schemaText   string // the schema as prompt and system modes show it
 	objectRoot   bool   // the schema admits only objects
 	extractOpts  extractOptions
-	dialects     sync.Map // dialect name → *dialect, filled on first use
+	dialects     sync.Map // dialect name → *prepared, filled on first use
 }
 
 // New returns an Enforcer for s with opts. It fails with an error matching

@@ -9,7 +9,7 @@ import (
 // prepareRetry fills v with the next attempt of a run whose attempt a
 // failed: a larger MaxTokens after a truncated reply (see
 // [WithRaiseMaxTokens]), else the re-ask and the messages that carry it.
-func (e *Enforcer) prepareRetry(v *Verdict, a *Attempt, mode Mode, d *dialect, resp *provider.Response, best *checked) {
+func (e *Enforcer) prepareRetry(v *Verdict, a *Attempt, mode Mode, d *prepared, resp *provider.Response, best *checked) {
 	st := &v.State
 	v.Retry = true
 	schemaShown := e.cfg.fullHistory && st.Reasks > 0

@@ -60,7 +60,7 @@ func (e *Enforcer) streamAttempt(ctx context.Context, p provider.Streamer, call 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	mode := e.mode(st)
-	var d *dialect
+	var d *prepared
 	if mode == ModeNative || mode == ModeTool {
 		d = e.dialect(st.Dialect)
 	}
@@ -123,7 +123,7 @@ type tracker struct {
 	partialBuf []byte
 }
 
-func (e *Enforcer) newTracker(mode Mode, d *dialect, attempt int) *tracker {
+func (e *Enforcer) newTracker(mode Mode, d *prepared, attempt int) *tracker {
 	t := &tracker{e: e, attempt: attempt, value: -1, skip: -1,
 		checks: !e.cfg.lenient,
 		whole:  mode == ModeNative || mode == ModeTool}

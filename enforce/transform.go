@@ -6,7 +6,7 @@ import (
 	"reflect"
 
 	"github.com/agentio/agentio/internal/jsonobj"
-	"github.com/agentio/agentio/schema"
+	"github.com/agentio/agentio/schema/dialect"
 )
 
 // transform is the one place where a candidate's value may change between
@@ -16,13 +16,13 @@ import (
 // against a rewritten schema back to the caller's schema: in ModeTool it
 // removes the {"result": ...} wrapper of a non-object root, and in
 // ModeNative and ModeTool it undoes the dialect's rewriting
-// (schema.Conversion.Restore). d is nil in the other modes.
+// (dialect.Conversion.Restore). d is nil in the other modes.
 //
 // raw is the candidate's JSON and v its decoded value; the returned bytes
 // are the model's own whenever they still encode the returned value.
 // wrappedIn names the property the model's value was unwrapped from, ""
 // when it was not.
-func (e *Enforcer) transform(mode Mode, d *dialect, raw []byte, v any) (out []byte, value any, changes []Change, wrappedIn string) {
+func (e *Enforcer) transform(mode Mode, d *prepared, raw []byte, v any) (out []byte, value any, changes []Change, wrappedIn string) {
 	if d == nil {
 		return raw, v, nil, ""
 	}
@@ -32,7 +32,7 @@ func (e *Enforcer) transform(mode Mode, d *dialect, raw []byte, v any) (out []by
 			changes = append(changes, Change{Kind: "unwrapped", Detail: `took the value of the {"` + wrapKey + `": ...} wrapper`})
 		}
 	}
-	if d.conv.Dialect == schema.DialectPassthrough {
+	if d.conv.Dialect == dialect.Passthrough {
 		return raw, v, changes, wrappedIn
 	}
 	restored := d.conv.Restore(v)

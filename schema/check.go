@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
+	"github.com/agentio/agentio/internal/schematree"
 )
 
 // A Warning is a lint finding in a schema that compiled: a keyword the
@@ -29,13 +30,6 @@ type Warning struct {
 
 // String returns "<path>: <message>".
 func (w Warning) String() string { return w.Path + ": " + w.Message }
-
-// annotationKeywords are keywords that carry no validation but are known.
-var annotationKeywords = map[string]bool{
-	"$comment": true, "title": true, "description": true, "default": true, "examples": true,
-	"deprecated": true, "readOnly": true, "writeOnly": true, "format": true,
-	"contentEncoding": true, "contentMediaType": true, "$vocabulary": true,
-}
 
 // draft7Only and draft2020Only are keywords one draft ignores.
 var (
@@ -140,7 +134,7 @@ func (c *checker) keyword(parent *jsontree.Node, k string, v *jsontree.Node) {
 	if c.draft == draft7 && parent.Get("$ref") != nil && ignoredBesideRef(k) {
 		c.warn(k, k+" is ignored beside $ref under draft-07; wrap both in allOf to apply them")
 	}
-	if shape, ok := subschemaKeywords[k]; ok {
+	if shape := schematree.ShapeOf(k); shape != 0 {
 		c.subschemas(k, shape, v)
 		return
 	}
@@ -150,7 +144,7 @@ func (c *checker) keyword(parent *jsontree.Node, k string, v *jsontree.Node) {
 		}
 		return
 	}
-	if annotationKeywords[k] {
+	if schematree.IsAnnotation(k) {
 		if (k == "title" || k == "description" || k == "$comment" || k == "format") && v.Kind != jsontree.String {
 			c.fail(k + " must be a string, not " + describeNode(v))
 		}
@@ -169,7 +163,7 @@ func (c *checker) keyword(parent *jsontree.Node, k string, v *jsontree.Node) {
 	c.warn(k, msg)
 }
 
-func (c *checker) subschemas(k string, shape keywordShape, v *jsontree.Node) {
+func (c *checker) subschemas(k string, shape schematree.Shape, v *jsontree.Node) {
 	if c.draft == draft2020 {
 		if alt, ok := draft7Only[k]; ok {
 			c.warn(k, k+" is a draft-07 keyword and is ignored under draft 2020-12; use "+alt)
@@ -178,9 +172,9 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jsontree.Node) {
 		c.warn(k, k+" is a draft 2020-12 keyword and is ignored under draft-07; use "+alt)
 	}
 	switch shape {
-	case shapeSchema:
+	case schematree.Schema:
 		c.schema(v)
-	case shapeItems:
+	case schematree.Items:
 		if v.Kind == jsontree.Array {
 			if c.draft == draft2020 {
 				c.fail("items must be a schema under draft 2020-12; for a tuple use prefixItems")
@@ -190,7 +184,7 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jsontree.Node) {
 			return
 		}
 		c.schema(v)
-	case shapeSchemaList:
+	case schematree.List:
 		if v.Kind != jsontree.Array {
 			c.fail(k + " must be an array of schemas, not " + describeNode(v))
 			return
@@ -200,7 +194,7 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jsontree.Node) {
 			return
 		}
 		c.list(k, v)
-	case shapeSchemaMap, shapeDependencies:
+	case schematree.Map, schematree.Dependencies:
 		if v.Kind != jsontree.Object {
 			c.fail(k + " must be an object, not " + describeNode(v))
 			return
@@ -215,7 +209,7 @@ func (c *checker) subschemas(k string, shape keywordShape, v *jsontree.Node) {
 					c.fail("patternProperties key " + quote(name, 60) + " is not a regular expression Go supports: " + regexpReason(err))
 				}
 				c.schema(e)
-			case shape == shapeDependencies && e.Kind == jsontree.Array:
+			case shape == schematree.Dependencies && e.Kind == jsontree.Array:
 				if r := checkStringSet(e); r != "" {
 					c.fail("dependencies " + r)
 				}
@@ -248,7 +242,7 @@ func ignoredBesideRef(k string) bool {
 	case "$ref", "$id", "$schema", "$defs", "definitions", "$comment":
 		return false
 	}
-	return !annotationKeywords[k]
+	return !schematree.IsAnnotation(k)
 }
 
 func checkString(n *jsontree.Node) string {
@@ -422,13 +416,13 @@ func describeNode(n *jsontree.Node) string {
 // suggestions. It is built once and never modified.
 var knownKeywords = func() []string {
 	var out []string
-	for k := range subschemaKeywords {
+	for _, k := range schematree.Keywords() {
 		out = append(out, k)
 	}
 	for k := range valueKeywords {
 		out = append(out, k)
 	}
-	for k := range annotationKeywords {
+	for _, k := range schematree.Annotations() {
 		out = append(out, k)
 	}
 	slices.Sort(out)

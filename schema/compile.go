@@ -8,13 +8,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
+	"github.com/agentio/agentio/internal/schematree"
 )
 
 // A Loader returns the schema document at uri (without fragment), for a
@@ -110,16 +110,6 @@ type compiled struct {
 	// dynamic reports that some subschema has a $dynamicRef, whose target
 	// depends on the path by which it is reached.
 	dynamic bool
-
-	conversions sync.Map // Dialect -> *conversionOnce: each dialect converted once
-}
-
-// conversionOnce holds one dialect's conversion of the schema, computed on
-// first use.
-type conversionOnce struct {
-	once sync.Once
-	conv *Conversion
-	err  error
 }
 
 // prepare decodes, normalises and checks one schema document, returning the
@@ -131,7 +121,7 @@ func prepare(data []byte, docURI string, loader Loader) (tree *jsontree.Node, d 
 	if len(data) > maxSchemaBytes {
 		return nil, 0, nil, false, &InvalidSchemaError{Path: "$", Reason: fmt.Sprintf("schema is %d bytes, more than the limit of %d", len(data), maxSchemaBytes), Err: ErrLimit}
 	}
-	tree, err = decodeTree(data, maxSchemaDepth)
+	tree, err = decodeTree(data, schematree.MaxDepth)
 	if err != nil {
 		return nil, 0, nil, false, err
 	}
@@ -567,7 +557,7 @@ func customDialect(uri string, loader Loader) (dialect, bool) {
 	if err != nil {
 		return dialectNone, false
 	}
-	tree, err := decodeTree(data, maxSchemaDepth)
+	tree, err := decodeTree(data, schematree.MaxDepth)
 	if err != nil || tree.Kind != jsontree.Object {
 		return dialectNone, false
 	}

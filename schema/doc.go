@@ -115,18 +115,9 @@
 // type object, a "prompt" string of at least one character, "prompt"
 // required.
 //
-// Schemas stored by name live in package registry.
-//
-// # Dialects
-//
-// Providers with a native structured-output mode accept only a subset of
-// JSON Schema. [Schema.Convert] rewrites a schema for a [Dialect] (for
-// [DialectOpenAI]: every object closed, every property required with the
-// optional ones made nullable, unsupported keywords moved into the
-// description) and returns a [Conversion] listing each [Change] and whether
-// the result may be sent as strict. The provider's output is mapped back
-// with [Conversion.Restore] and always validated against the original
-// schema, never the converted one.
+// Schemas stored by name live in package registry; a provider's flavour of
+// JSON Schema (OpenAI's strict mode, Anthropic's, Gemini's, Ollama's) is
+// made by package schema/dialect.
 //
 // # Limits
 //

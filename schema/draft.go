@@ -3,7 +3,9 @@ package schema
 import (
 	"strings"
 
+	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
+	"github.com/agentio/agentio/internal/schematree"
 )
 
 // A draft is the set of validation rules a schema is compiled under.
@@ -100,7 +102,7 @@ func detectDraft(root *jsontree.Node) (draft, dialect, *InvalidSchemaError) {
 // 2020-12-only keyword is; mixed reports whether both kinds occur.
 func formsDraft(root *jsontree.Node) (d draft, mixed bool) {
 	var has7, has2020 bool
-	walkSchemas(root, func(n *jsontree.Node) {
+	schematree.Walk(root, nil, func(n *jsontree.Node, _ *jsonpath.Chain) {
 		if n.Kind != jsontree.Object {
 			return
 		}
@@ -131,7 +133,7 @@ func formsDraft(root *jsontree.Node) (d draft, mixed bool) {
 // meaning. Any other draft-04 "id" is left alone (and ignored), as
 // jsonschema-go does, since relative ids would otherwise need a base URI.
 func rewriteDraft4(root *jsontree.Node) {
-	walkSchemas(root, func(n *jsontree.Node) {
+	schematree.Walk(root, nil, func(n *jsontree.Node, _ *jsonpath.Chain) {
 		if n.Kind != jsontree.Object {
 			return
 		}
@@ -153,75 +155,4 @@ func rewriteDraft4(root *jsontree.Node) {
 			}
 		}
 	})
-}
-
-// keywordShape says what value a keyword holding subschemas takes.
-type keywordShape uint8
-
-const (
-	shapeSchema       keywordShape = iota + 1 // one schema
-	shapeSchemaList                           // an array of schemas
-	shapeSchemaMap                            // an object whose values are schemas
-	shapeItems                                // a schema, or (draft-07) an array of schemas
-	shapeDependencies                         // an object of schemas or string arrays
-)
-
-// subschemaKeywords lists the keywords whose values are (or hold) schemas.
-var subschemaKeywords = map[string]keywordShape{
-	"additionalProperties":  shapeSchema,
-	"propertyNames":         shapeSchema,
-	"unevaluatedProperties": shapeSchema,
-	"not":                   shapeSchema,
-	"if":                    shapeSchema,
-	"then":                  shapeSchema,
-	"else":                  shapeSchema,
-	"contains":              shapeSchema,
-	"additionalItems":       shapeSchema,
-	"unevaluatedItems":      shapeSchema,
-	"contentSchema":         shapeSchema,
-	"allOf":                 shapeSchemaList,
-	"anyOf":                 shapeSchemaList,
-	"oneOf":                 shapeSchemaList,
-	"prefixItems":           shapeSchemaList,
-	"properties":            shapeSchemaMap,
-	"patternProperties":     shapeSchemaMap,
-	"$defs":                 shapeSchemaMap,
-	"definitions":           shapeSchemaMap,
-	"dependentSchemas":      shapeSchemaMap,
-	"items":                 shapeItems,
-	"dependencies":          shapeDependencies,
-}
-
-// walkSchemas calls fn on n and on every subschema under it, in document
-// order. Values in schema positions that are not objects are passed to fn
-// but not descended into.
-func walkSchemas(n *jsontree.Node, fn func(*jsontree.Node)) {
-	fn(n)
-	if n.Kind != jsontree.Object {
-		return
-	}
-	for i, k := range n.Keys {
-		v := n.Values[i]
-		switch subschemaKeywords[k] {
-		case shapeSchema:
-			walkSchemas(v, fn)
-		case shapeSchemaList, shapeItems:
-			if v.Kind == jsontree.Array {
-				for _, e := range v.Items {
-					walkSchemas(e, fn)
-				}
-			} else if subschemaKeywords[k] == shapeItems {
-				walkSchemas(v, fn)
-			}
-		case shapeSchemaMap, shapeDependencies:
-			if v.Kind == jsontree.Object {
-				for _, e := range v.Values {
-					if subschemaKeywords[k] == shapeDependencies && e.Kind == jsontree.Array {
-						continue
-					}
-					walkSchemas(e, fn)
-				}
-			}
-		}
-	}
 }

@@ -24,16 +24,6 @@ var (
 	ErrRefCycle = errors.New("schema: reference cycle")
 )
 
-// ErrUnknownDialect is returned (wrapped, with the name) by [Schema.Convert]
-// for a [Dialect] this package does not know.
-var ErrUnknownDialect = errors.New("schema: unknown dialect")
-
-// ErrUnconvertible is returned (wrapped, with the reason) by
-// [Schema.Convert] when a dialect cannot express the schema at all, such as
-// the schema false. A schema the dialect can express only loosely is not an
-// error: its [Conversion] has Strict false.
-var ErrUnconvertible = errors.New("schema: cannot convert")
-
 // ErrInvalidOptions is returned (wrapped, with what is wrong) by [ParseWith]
 // when its [ParseOptions] hold an unusable value, such as a negative
 // MaxDepth. No schema is compiled.

@@ -10,10 +10,6 @@ func DiagnosticCount(s *Schema, v any) int {
 	return len(s.c.diagnose(pv))
 }
 
-// ConvertUncached converts s as Convert does, without the per-schema cache,
-// so benchmarks measure the conversion itself.
-func ConvertUncached(s *Schema, d Dialect) (*Conversion, error) { return convert(s, d) }
-
 // BuiltinDocument exposes the built-in meta-schemas, so the conformance
 // test can serve jsonschema-go the same documents.
 func BuiltinDocument(uri string) ([]byte, bool) { return builtinDocument(uri) }

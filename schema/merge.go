@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
+	"github.com/agentio/agentio/internal/schematree"
 )
 
 // A Property is an object property to merge into a schema with
@@ -90,7 +92,7 @@ func MergeProperties(s *Schema, props ...Property) (*Schema, error) {
 		if p.Schema == nil {
 			continue
 		}
-		tree, err := decodeTree(p.Schema.JSON(), maxSchemaDepth)
+		tree, err := decodeTree(p.Schema.JSON(), schematree.MaxDepth)
 		if err != nil {
 			return nil, &MergeError{Property: p.Name, Reason: err.Error()}
 		}
@@ -123,7 +125,7 @@ func merge(s *Schema, props []treeProperty) (*Schema, error) {
 		}
 		return &MergeError{Property: name, Reason: reason}
 	}
-	root, err := decodeTree(src, maxSchemaDepth)
+	root, err := decodeTree(src, schematree.MaxDepth)
 	switch {
 	case err != nil:
 		return nil, fail("the schema is not a JSON object")
@@ -210,7 +212,7 @@ func localRef(n *jsontree.Node) (string, bool) {
 		return "", false
 	}
 	var ref string
-	walkSchemas(n, func(sub *jsontree.Node) {
+	schematree.Walk(n, nil, func(sub *jsontree.Node, _ *jsonpath.Chain) {
 		for _, kw := range []string{"$ref", "$dynamicRef"} {
 			if r, ok := sub.StringMember(kw); ok && ref == "" && strings.HasPrefix(r, "#") {
 				ref = r

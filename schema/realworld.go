@@ -1,12 +1,14 @@
 package schema
 
 import (
+	"bytes"
 	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
+	"github.com/agentio/agentio/internal/schematree"
 )
 
 // This file holds the two readings Parse gives real-world schemas that
@@ -50,7 +52,7 @@ func needsBase(root *jsontree.Node) bool {
 		}
 	}
 	found := false
-	walkSchemas(root, func(n *jsontree.Node) {
+	schematree.Walk(root, nil, func(n *jsontree.Node, _ *jsonpath.Chain) {
 		if found || n.Kind != jsontree.Object {
 			return
 		}
@@ -81,9 +83,9 @@ func hoistRefTargets(root *jsontree.Node, d draft) []Warning {
 	}
 	var warnings []Warning
 	hoisted := map[string]string{} // pointer -> new $ref
-	var visit func(n *jsontree.Node, path jsonpath.Path)
-	visit = func(n *jsontree.Node, path jsonpath.Path) {
-		walkSchemasAt(n, path, func(s *jsontree.Node, at jsonpath.Path) {
+	var visit func(n *jsontree.Node, path *jsonpath.Chain)
+	visit = func(n *jsontree.Node, path *jsonpath.Chain) {
+		schematree.Walk(n, path, func(s *jsontree.Node, at *jsonpath.Chain) {
 			if s.Kind != jsontree.Object {
 				return
 			}
@@ -122,51 +124,13 @@ func hoistRefTargets(root *jsontree.Node, d draft) []Warning {
 			copied := target.DeepCopy()
 			defs.Set(name, copied)
 			s.Set("$ref", &jsontree.Node{Kind: jsontree.String, Text: to})
-			warnings = append(warnings, Warning{Path: jsonpath.Format(append(at, jsonpath.Key("$ref"))), Keyword: "$ref",
+			warnings = append(warnings, Warning{Path: at.Key("$ref").String(), Keyword: "$ref",
 				Message: "$ref " + quote(ref, 80) + " points into a part of the document that is not a schema keyword; it is read as a schema there"})
-			visit(copied, jsonpath.Path{jsonpath.Key(defsKey), jsonpath.Key(name)})
+			visit(copied, (*jsonpath.Chain)(nil).Key(defsKey).Key(name))
 		})
 	}
 	visit(root, nil)
 	return warnings
-}
-
-// walkSchemasAt is walkSchemas with each subschema's location.
-func walkSchemasAt(n *jsontree.Node, at jsonpath.Path, fn func(*jsontree.Node, jsonpath.Path)) {
-	fn(n, at)
-	if n.Kind != jsontree.Object {
-		return
-	}
-	step := func(steps ...jsonpath.Step) jsonpath.Path {
-		out := make(jsonpath.Path, len(at), len(at)+len(steps))
-		copy(out, at)
-		return append(out, steps...)
-	}
-	for i, k := range n.Keys {
-		v := n.Values[i]
-		key := jsonpath.Key(k)
-		switch subschemaKeywords[k] {
-		case shapeSchema:
-			walkSchemasAt(v, step(key), fn)
-		case shapeSchemaList, shapeItems:
-			if v.Kind == jsontree.Array {
-				for j, e := range v.Items {
-					walkSchemasAt(e, step(key, jsonpath.Index(j)), fn)
-				}
-			} else if subschemaKeywords[k] == shapeItems {
-				walkSchemasAt(v, step(key), fn)
-			}
-		case shapeSchemaMap, shapeDependencies:
-			if v.Kind == jsontree.Object {
-				for j, e := range v.Values {
-					if subschemaKeywords[k] == shapeDependencies && e.Kind == jsontree.Array {
-						continue
-					}
-					walkSchemasAt(e, step(key, jsonpath.Key(v.Keys[j])), fn)
-				}
-			}
-		}
-	}
 }
 
 // schemaLocation reports whether the pointer toks, from the root schema,
@@ -182,12 +146,12 @@ func schemaLocation(root *jsontree.Node, toks []string) bool {
 		if v == nil {
 			return true
 		}
-		switch subschemaKeywords[toks[i]] {
-		case shapeSchema:
+		switch schematree.ShapeOf(toks[i]) {
+		case schematree.Schema:
 			cur = v
-		case shapeItems, shapeSchemaList:
+		case schematree.Items, schematree.List:
 			if v.Kind != jsontree.Array {
-				if subschemaKeywords[toks[i]] == shapeSchemaList {
+				if schematree.ShapeOf(toks[i]) == schematree.List {
 					return true
 				}
 				cur = v
@@ -201,7 +165,7 @@ func schemaLocation(root *jsontree.Node, toks []string) bool {
 				return true
 			}
 			cur, i = v.Items[j], i+1
-		case shapeSchemaMap, shapeDependencies:
+		case schematree.Map, schematree.Dependencies:
 			if i+1 >= len(toks) {
 				return false
 			}
@@ -213,12 +177,15 @@ func schemaLocation(root *jsontree.Node, toks []string) bool {
 	return true
 }
 
-// dialectSource returns the document dialect conversions start from: the
-// author's bytes, or the document as Parse read it when readRealWorld
-// changed it (a provider cannot follow what jsonschema-go cannot).
-func (s *Schema) dialectSource() []byte {
-	if s.c != nil && s.c.dialectSource != nil {
-		return s.c.dialectSource
+// Document returns the schema document as Parse read it: the author's
+// bytes, or, when Parse had to read a real-world schema differently from
+// how it is written (a $ref into a part that is not a schema keyword, see
+// the package documentation), that reading. A provider's dialect starts
+// from it (package schema/dialect), as a provider cannot follow what the
+// validator cannot. The caller may modify the returned slice.
+func (s *Schema) Document() []byte {
+	if s != nil && s.c != nil && s.c.dialectSource != nil {
+		return bytes.Clone(s.c.dialectSource)
 	}
 	return s.JSON()
 }

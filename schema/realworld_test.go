@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/schema"
+	"github.com/agentio/agentio/schema/dialect"
 )
 
 // TestRealWorldReadings checks the readings Parse gives schemas found in
@@ -99,7 +100,7 @@ func TestRealWorldReadings(t *testing.T) {
 			assert.True(t, found, "warnings %q lack %q", msgs, tt.warning)
 			// A provider's dialect starts from the document as read, so
 			// the converted schema is usable.
-			conv, err := s.Convert(schema.DialectOpenAI)
+			conv, err := dialect.Convert(s, dialect.OpenAI)
 			require.NoError(t, err)
 			_, err = schema.Parse(conv.Schema)
 			assert.NoError(t, err, "%s", conv.Schema)

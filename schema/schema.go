@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/agentio/agentio/internal/jsonpath"
+	"github.com/agentio/agentio/internal/schematree"
 )
 
 // ErrNotJSON is returned (wrapped, with the decoder's error) by
@@ -226,7 +227,7 @@ func (s *Schema) Validate(v any) []Violation {
 	if len(findings) == 0 {
 		msg := cleanAuthorityMessage(err.Error())
 		kw, _, _ := strings.Cut(msg, ":")
-		if _, known := subschemaKeywords[kw]; !known && valueKeywords[kw] == nil {
+		if schematree.ShapeOf(kw) == 0 && valueKeywords[kw] == nil {
 			kw = ""
 		}
 		return []Violation{{Path: "$", Pointer: "", Keyword: kw, Message: msg}}

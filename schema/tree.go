@@ -8,15 +8,10 @@ import (
 	"github.com/agentio/agentio/internal/jsontree"
 )
 
-// Limits on schema documents. They keep Parse's time, memory and recursion
-// bounded whatever the input.
-const (
-	// maxSchemaBytes is the largest schema document Parse accepts.
-	maxSchemaBytes = 8 << 20
-	// maxSchemaDepth is the deepest nesting of JSON arrays and objects a
-	// schema document may have.
-	maxSchemaDepth = 256
-)
+// maxSchemaBytes is the largest schema document Parse accepts. With
+// schematree.MaxDepth, it keeps Parse's time, memory and recursion bounded
+// whatever the input.
+const maxSchemaBytes = 8 << 20
 
 // decodeTree decodes one schema document into a tree, or says where and
 // why it is not one: an [*InvalidSchemaError] matching [ErrSyntax], or

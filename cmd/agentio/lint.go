@@ -17,6 +17,7 @@ import (
 	"github.com/agentio/agentio/internal/jsonpos"
 	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
+	"github.com/agentio/agentio/schema/dialect"
 )
 
 // A finding is one problem lint reports.
@@ -44,7 +45,7 @@ func (f finding) github() string {
 func cmdLint(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("lint", stderr)
 	format := fs.String("format", "text", "output format: text, json or github (GitHub Actions annotations)")
-	dialect := fs.String("dialect", "", "also report what this provider dialect (openai, ...) would drop or rewrite")
+	dialectName := fs.String("dialect", "", "also report what this provider dialect (openai, ...) would drop or rewrite")
 	registry := fs.String("registry", "", "also check the named schemas of this registry directory")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -54,10 +55,10 @@ func cmdLint(args []string, stdout, stderr io.Writer) error {
 	default:
 		return &usageError{fmt.Sprintf("-format %q: use text, json or github", *format)}
 	}
-	if *dialect != "" {
+	if *dialectName != "" {
 		probe, _ := schema.Parse([]byte(`{"type":"object"}`))
-		if _, err := probe.Convert(schema.Dialect(*dialect)); errors.Is(err, schema.ErrUnknownDialect) {
-			return &usageError{fmt.Sprintf("-dialect %q: %v", *dialect, err)}
+		if _, err := dialect.Convert(probe, dialect.Dialect(*dialectName)); errors.Is(err, dialect.ErrUnknown) {
+			return &usageError{fmt.Sprintf("-dialect %q: %v", *dialectName, err)}
 		}
 	}
 	paths := fs.Args()
@@ -72,7 +73,7 @@ func cmdLint(args []string, stdout, stderr io.Writer) error {
 		}
 		files = append(files, found...)
 	}
-	l := &linter{dialect: schema.Dialect(*dialect)}
+	l := &linter{dialect: dialect.Dialect(*dialectName)}
 	for _, f := range files {
 		if err := l.file(f); err != nil {
 			return err
@@ -145,7 +146,7 @@ func lintable(name string) bool {
 }
 
 type linter struct {
-	dialect  schema.Dialect
+	dialect  dialect.Dialect
 	findings []finding
 }
 
@@ -207,7 +208,7 @@ func (l *linter) schema(name string, data []byte, at, prefix string) *schema.Sch
 		l.add(name, data, join(at, w.Path), "warning", prefix+w.Message)
 	}
 	if l.dialect != "" {
-		conv, err := s.Convert(l.dialect)
+		conv, err := dialect.Convert(s, l.dialect)
 		switch {
 		case err != nil:
 			l.add(name, data, at, "warning", fmt.Sprintf("%s%s dialect: %v", prefix, l.dialect, err))

@@ -19,7 +19,7 @@ const Name = "anthropic"
 
 // Dialect is the schema dialect the adapter declares in its
 // [provider.Capabilities]: the enforcement loop converts schemas with
-// schema.Convert to it before they reach the adapter.
+// dialect.Convert to it before they reach the adapter.
 const Dialect = "anthropic"
 
 // DefaultMaxTokens is the token limit sent when neither the request nor

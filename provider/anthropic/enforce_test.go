@@ -12,6 +12,7 @@ import (
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/anthropic"
 	"github.com/agentio/agentio/schema"
+	"github.com/agentio/agentio/schema/dialect"
 )
 
 // reviewSchema has an optional property (note), a keyword the dialect may
@@ -34,14 +35,11 @@ func mustSchema(t *testing.T, src string) *schema.Schema {
 }
 
 // converted is the schema the adapter must send for s: what
-// schema.Convert returns for the Provider's dialect (the schema as written
-// when the schema package does not know the dialect).
+// dialect.Convert returns for the Provider's dialect, which it knows.
 func converted(t *testing.T, s *schema.Schema) string {
 	t.Helper()
-	conv, err := s.Convert(schema.Dialect(anthropic.Dialect))
-	if err != nil {
-		return string(s.Minified())
-	}
+	conv, err := dialect.Convert(s, dialect.Dialect(anthropic.Dialect))
+	require.NoError(t, err, "the adapter's dialect is one package dialect knows")
 	return string(conv.Schema)
 }
 
@@ -93,7 +91,7 @@ func TestEnforceNative(t *testing.T) {
 	for _, r := range reqs {
 		format := r.JSON(t)["output_config"].(map[string]any)["format"].(map[string]any)
 		assert.Equal(t, "json_schema", format["type"])
-		assert.JSONEq(t, converted(t, sch), sentJSON(t, format["schema"]), "the adapter sends what schema.Convert returns")
+		assert.JSONEq(t, converted(t, sch), sentJSON(t, format["schema"]), "the adapter sends what dialect.Convert returns")
 	}
 	reask := turns(t, reqs[1])
 	require.Len(t, reask, 3, "the prompt, the bad reply, the re-ask")

@@ -24,7 +24,7 @@
 // schema's bytes; the tool choice maps to the function calling mode (auto,
 // NONE, ANY for "required", ANY with one allowed name for a named tool);
 // the output spec to responseMimeType application/json with
-// responseJsonSchema (the schema as schema.Convert rendered it in the
+// responseJsonSchema (the schema as dialect.Convert rendered it in the
 // "gemini" dialect, with propertyOrdering set from the schema's property
 // order, since the API reorders keys otherwise), or without a schema for
 // JSON mode. MaxTokens is maxOutputTokens; Options.Temperature and

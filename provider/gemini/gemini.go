@@ -20,7 +20,7 @@ const Name = "gemini"
 
 // Dialect is the schema dialect the adapter declares in its
 // [provider.Capabilities]: the enforcement loop converts schemas with
-// schema.Convert to it (propertyOrdering from the schema's property order,
+// dialect.Convert to it (propertyOrdering from the schema's property order,
 // oneOf as anyOf, ...) before they reach the adapter.
 const Dialect = "gemini"
 

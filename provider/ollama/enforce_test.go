@@ -12,6 +12,7 @@ import (
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/ollama"
 	"github.com/agentio/agentio/schema"
+	"github.com/agentio/agentio/schema/dialect"
 )
 
 // reviewSchema has an optional property (note), a keyword the dialect may
@@ -34,14 +35,11 @@ func mustSchema(t *testing.T, src string) *schema.Schema {
 }
 
 // converted is the schema the adapter must send for s: what
-// schema.Convert returns for the Provider's dialect (the schema as written
-// when the schema package does not know the dialect).
+// dialect.Convert returns for the Provider's dialect, which it knows.
 func converted(t *testing.T, s *schema.Schema) string {
 	t.Helper()
-	conv, err := s.Convert(schema.Dialect(ollama.Dialect))
-	if err != nil {
-		return string(s.Minified())
-	}
+	conv, err := dialect.Convert(s, dialect.Dialect(ollama.Dialect))
+	require.NoError(t, err, "the adapter's dialect is one package dialect knows")
 	return string(conv.Schema)
 }
 
@@ -81,7 +79,7 @@ func TestEnforceNative(t *testing.T) {
 	reqs := s.Requests()
 	require.Len(t, reqs, 2)
 	for _, r := range reqs {
-		assert.JSONEq(t, converted(t, sch), sentJSON(t, r.JSON(t)["format"]), "the adapter sends what schema.Convert returns")
+		assert.JSONEq(t, converted(t, sch), sentJSON(t, r.JSON(t)["format"]), "the adapter sends what dialect.Convert returns")
 		assert.Equal(t, false, r.JSON(t)["stream"])
 	}
 	reask := turns(t, reqs[1])

@@ -19,7 +19,7 @@ const Name = "ollama"
 
 // Dialect is the schema dialect the adapter declares in its
 // [provider.Capabilities]: the enforcement loop converts schemas with
-// schema.Convert to it before they reach the adapter.
+// dialect.Convert to it before they reach the adapter.
 const Dialect = "ollama"
 
 // DefaultBaseURL is the server a [Provider] calls when Options.BaseURL is

@@ -31,7 +31,7 @@
 // # Capabilities
 //
 // With OpenAI's own endpoint a Provider declares native strict schemas in
-// the "openai" dialect (see schema.DialectOpenAI), JSON mode, tools, forced
+// the "openai" dialect (see dialect.OpenAI), JSON mode, tools, forced
 // tools and schemas together with tools. With any other base URL it
 // declares native (non-strict, passthrough) schemas, JSON mode and tools,
 // since compatible servers often ignore strict and the object form of

@@ -1,4 +1,4 @@
-package schema_test
+package dialect_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/schema"
+	"github.com/agentio/agentio/schema/dialect"
 )
 
 // everyKeyword uses every draft 2020-12 keyword at least once.
@@ -58,31 +59,31 @@ func TestTableDialects(t *testing.T) {
 	s, err := schema.Parse([]byte(everyKeyword))
 	require.NoError(t, err)
 	tests := []struct {
-		dialect   schema.Dialect
+		dialect   dialect.Dialect
 		described []string // keywords moved into descriptions, sorted, with duplicates
 		strict    bool
 	}{
-		{schema.DialectAnthropic, []string{"dependentRequired", "dependentSchemas", "else", "exclusiveMaximum", "exclusiveMinimum",
+		{dialect.Anthropic, []string{"dependentRequired", "dependentSchemas", "else", "exclusiveMaximum", "exclusiveMinimum",
 			"format", "if", "maxContains", "maxItems", "maxLength", "maxProperties", "maximum", "minContains", "minItems",
 			"minLength", "minProperties", "minimum", "multipleOf", "not", "patternProperties", "prefixItems", "propertyNames", "then",
 			"uniqueItems", "unevaluatedItems", "unevaluatedProperties", "contains"}, true},
-		{schema.DialectGemini, []string{"allOf", "const", "contains", "dependentRequired", "dependentSchemas", "else", "exclusiveMaximum",
+		{dialect.Gemini, []string{"allOf", "const", "contains", "dependentRequired", "dependentSchemas", "else", "exclusiveMaximum",
 			"exclusiveMinimum", "format", "if", "maxContains", "maxLength", "maxProperties", "minContains", "minLength", "minProperties",
 			"multipleOf", "not", "pattern", "patternProperties", "propertyNames", "then", "uniqueItems", "unevaluatedItems", "unevaluatedProperties"}, false},
-		{schema.DialectOllama, []string{"contains", "dependentRequired", "dependentSchemas", "else", "format", "format", "if", "maxContains",
+		{dialect.Ollama, []string{"contains", "dependentRequired", "dependentSchemas", "else", "format", "format", "if", "maxContains",
 			"maxProperties", "minContains", "minProperties", "multipleOf", "not", "patternProperties", "propertyNames", "then",
 			"uniqueItems", "unevaluatedItems", "unevaluatedProperties"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.dialect), func(t *testing.T) {
-			conv, err := s.Convert(tt.dialect)
+			conv, err := dialect.Convert(s, tt.dialect)
 			require.NoError(t, err)
 			assert.Equal(t, tt.dialect, conv.Dialect)
 			_, err = schema.Parse(conv.Schema)
 			require.NoError(t, err, "the converted schema is a JSON Schema: %s", conv.Schema)
 			var described []string
 			for _, c := range conv.Changes {
-				if c.Kind == schema.ChangeMovedToDescription {
+				if c.Kind == dialect.ChangeMovedToDescription {
 					assert.True(t, c.Enforced, "%v", c)
 					described = append(described, strings.TrimSuffix(c.Detail, " moved into the description"))
 				}
@@ -102,7 +103,7 @@ func TestTableDialectRewrites(t *testing.T) {
 	s, err := schema.Parse([]byte(`{"type":"object","properties":{"b":{"type":"string","minLength":2},"a":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`))
 	require.NoError(t, err)
 
-	conv, err := s.Convert(schema.DialectAnthropic)
+	conv, err := dialect.Convert(s, dialect.Anthropic)
 	require.NoError(t, err)
 	var v map[string]any
 	require.NoError(t, json.Unmarshal(conv.Schema, &v))
@@ -111,11 +112,11 @@ func TestTableDialectRewrites(t *testing.T) {
 	assert.Contains(t, props["a"], "anyOf")
 	assert.Equal(t, "(minLength: 2)", props["b"].(map[string]any)["description"])
 
-	conv, err = s.Convert(schema.DialectGemini)
+	conv, err = dialect.Convert(s, dialect.Gemini)
 	require.NoError(t, err)
 	assert.Contains(t, string(conv.Schema), `"propertyOrdering":["b","a"]`, "the author's order, not sorted")
 
-	conv, err = s.Convert(schema.DialectOllama)
+	conv, err = dialect.Convert(s, dialect.Ollama)
 	require.NoError(t, err)
 	assert.Contains(t, string(conv.Schema), `"minLength":2`, "Ollama's grammar takes lengths")
 	assert.Contains(t, string(conv.Schema), `"oneOf"`)
@@ -123,15 +124,15 @@ func TestTableDialectRewrites(t *testing.T) {
 	// A map has no closed form: not strict, with the reason.
 	m, err := schema.Parse([]byte(`{"type":"object","additionalProperties":{"type":"integer"}}`))
 	require.NoError(t, err)
-	conv, err = m.Convert(schema.DialectAnthropic)
+	conv, err = dialect.Convert(m, dialect.Anthropic)
 	require.NoError(t, err)
 	assert.False(t, conv.Strict)
-	assert.Equal(t, schema.ChangeNotStrict, conv.Changes[len(conv.Changes)-1].Kind)
+	assert.Equal(t, dialect.ChangeNotStrict, conv.Changes[len(conv.Changes)-1].Kind)
 
 	f, err := schema.Parse([]byte(`false`))
 	require.NoError(t, err)
-	_, err = f.Convert(schema.DialectGemini)
-	assert.ErrorIs(t, err, schema.ErrUnconvertible)
+	_, err = dialect.Convert(f, dialect.Gemini)
+	assert.ErrorIs(t, err, dialect.ErrUnconvertible)
 }
 
 // TestTableDialectsCorpus converts every schema of the real-world sample
@@ -142,7 +143,7 @@ func TestTableDialectsCorpus(t *testing.T) {
 	if err != nil {
 		t.Skipf("corpus not found at %s: %v", corpusFile, err)
 	}
-	counts := map[schema.Dialect]int{}
+	counts := map[dialect.Dialect]int{}
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
@@ -156,10 +157,10 @@ func TestTableDialectsCorpus(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		for _, d := range []schema.Dialect{schema.DialectAnthropic, schema.DialectGemini, schema.DialectOllama} {
-			conv, err := s.Convert(d)
+		for _, d := range []dialect.Dialect{dialect.Anthropic, dialect.Gemini, dialect.Ollama} {
+			conv, err := dialect.Convert(s, d)
 			if err != nil {
-				assert.ErrorIs(t, err, schema.ErrUnconvertible, "%s %s", rec.ID, d)
+				assert.ErrorIs(t, err, dialect.ErrUnconvertible, "%s %s", rec.ID, d)
 				continue
 			}
 			_, err = schema.Parse(conv.Schema)
@@ -170,3 +171,6 @@ func TestTableDialectsCorpus(t *testing.T) {
 	}
 	t.Logf("schemas converted and parsed again: %v", counts)
 }
+
+// corpusFile is the shared real-world sample of schemas.
+const corpusFile = "../../../shared/corpora/schema_tests.sample.jsonl"

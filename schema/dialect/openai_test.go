@@ -1,4 +1,4 @@
-package schema_test
+package dialect_test
 
 import (
 	"bufio"
@@ -13,30 +13,31 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/schema"
+	"github.com/agentio/agentio/schema/dialect"
 )
 
 func TestConvertOpenAI(t *testing.T) {
 	tests := []struct {
 		name    string
 		schema  string
-		want    string   // the converted schema, minified
-		strict  bool     // want Strict
-		wrapped bool     // want Wrapped
-		kinds   []string // change kinds that must appear
+		want    string               // the converted schema, minified
+		strict  bool                 // want Strict
+		wrapped bool                 // want Wrapped
+		kinds   []dialect.ChangeKind // change kinds that must appear
 	}{
 		{
 			name:   "closed object keeps key order",
 			schema: `{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer"}},"required":["b","a"]}`,
 			want:   `{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer"}},"required":["b","a"],"additionalProperties":false}`,
 			strict: true,
-			kinds:  []string{schema.ChangeClosedObject},
+			kinds:  []dialect.ChangeKind{dialect.ChangeClosedObject},
 		},
 		{
 			name:   "optional properties become required and nullable",
 			schema: `{"type":"object","properties":{"name":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"unit":{"type":"string","enum":["C","F"]}},"required":["name"],"additionalProperties":false}`,
 			want:   `{"type":"object","properties":{"name":{"type":"string"},"tags":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"unit":{"type":["string","null"],"enum":["C","F",null]}},"required":["name","tags","unit"],"additionalProperties":false}`,
 			strict: true,
-			kinds:  []string{schema.ChangeMadeNullable},
+			kinds:  []dialect.ChangeKind{dialect.ChangeMadeNullable},
 		},
 		{
 			name:    "array root is wrapped",
@@ -44,7 +45,7 @@ func TestConvertOpenAI(t *testing.T) {
 			want:    `{"type":"object","properties":{"value":{"type":"array","items":{"type":"integer"}}},"required":["value"],"additionalProperties":false}`,
 			strict:  true,
 			wrapped: true,
-			kinds:   []string{schema.ChangeWrappedRoot},
+			kinds:   []dialect.ChangeKind{dialect.ChangeWrappedRoot},
 		},
 		{
 			name:    "string root is wrapped and $schema hoisted then dropped",
@@ -52,59 +53,59 @@ func TestConvertOpenAI(t *testing.T) {
 			want:    `{"type":"object","properties":{"value":{"type":"string","description":"(minLength: 1)"}},"required":["value"],"additionalProperties":false}`,
 			strict:  true,
 			wrapped: true,
-			kinds:   []string{schema.ChangeWrappedRoot, schema.ChangeMovedToDescription, schema.ChangeDropped},
+			kinds:   []dialect.ChangeKind{dialect.ChangeWrappedRoot, dialect.ChangeMovedToDescription, dialect.ChangeDropped},
 		},
 		{
 			name:   "oneOf becomes anyOf",
 			schema: `{"type":"object","properties":{"v":{"oneOf":[{"type":"string"},{"type":"integer"}]}},"required":["v"]}`,
 			want:   `{"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"required":["v"],"additionalProperties":false}`,
 			strict: true,
-			kinds:  []string{schema.ChangeOneOfToAnyOf},
+			kinds:  []dialect.ChangeKind{dialect.ChangeOneOfToAnyOf},
 		},
 		{
 			name:   "unsupported keywords move into the description",
 			schema: `{"type":"object","properties":{"title":{"type":"string","description":"The title.","minLength":3,"maxLength":80,"default":"x"},"mail":{"type":"string","format":"email"},"site":{"type":"string","format":"uri"},"n":{"type":"integer","minimum":0,"maximum":9},"xs":{"type":"array","items":{"type":"string"},"uniqueItems":true,"minItems":1}},"required":["title","mail","site","n","xs"]}`,
 			want:   `{"type":"object","properties":{"title":{"type":"string","description":"The title. (minLength: 3; maxLength: 80; default: \"x\")"},"mail":{"type":"string","format":"email"},"site":{"type":"string","description":"(format: \"uri\")"},"n":{"type":"integer","minimum":0,"maximum":9},"xs":{"type":"array","items":{"type":"string"},"minItems":1,"description":"(uniqueItems: true)"}},"required":["title","mail","site","n","xs"],"additionalProperties":false}`,
 			strict: true,
-			kinds:  []string{schema.ChangeMovedToDescription},
+			kinds:  []dialect.ChangeKind{dialect.ChangeMovedToDescription},
 		},
 		{
 			name:   "unknown keywords are dropped",
 			schema: `{"type":"object","$comment":"c","x-order":1,"properties":{"a":{"type":"string","readOnly":true}},"required":["a"]}`,
 			want:   `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`,
 			strict: true,
-			kinds:  []string{schema.ChangeDropped},
+			kinds:  []dialect.ChangeKind{dialect.ChangeDropped},
 		},
 		{
 			name:   "map through additionalProperties is not strict",
 			schema: `{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"}}}}`,
 			want:   `{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"}}}}`,
-			kinds:  []string{schema.ChangeNotStrict},
+			kinds:  []dialect.ChangeKind{dialect.ChangeNotStrict},
 		},
 		{
 			name:   "patternProperties is not strict",
 			schema: `{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x-":{"type":"string"}}}`,
 			want:   `{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x-":{"type":"string"}}}`,
-			kinds:  []string{schema.ChangeNotStrict},
+			kinds:  []dialect.ChangeKind{dialect.ChangeNotStrict},
 		},
 		{
 			name:   "free-form object is not strict",
 			schema: `{"type":"object","properties":{"meta":{"type":"object"}},"required":["meta"]}`,
 			want:   `{"type":"object","properties":{"meta":{"type":"object"}},"required":["meta"]}`,
-			kinds:  []string{schema.ChangeNotStrict},
+			kinds:  []dialect.ChangeKind{dialect.ChangeNotStrict},
 		},
 		{
 			name:   "value of any type is not strict",
 			schema: `{"type":"object","properties":{"x":{"description":"anything"}},"required":["x"]}`,
 			want:   `{"type":"object","properties":{"x":{"description":"anything"}},"required":["x"]}`,
-			kinds:  []string{schema.ChangeNotStrict},
+			kinds:  []dialect.ChangeKind{dialect.ChangeNotStrict},
 		},
 		{
 			name:    "non-strict array root is still wrapped",
 			schema:  `{"type":"array","items":{}}`,
 			want:    `{"type":"object","properties":{"value":{"type":"array","items":{}}},"required":["value"],"additionalProperties":false}`,
 			wrapped: true,
-			kinds:   []string{schema.ChangeWrappedRoot, schema.ChangeNotStrict},
+			kinds:   []dialect.ChangeKind{dialect.ChangeWrappedRoot, dialect.ChangeNotStrict},
 		},
 		{
 			name:   "refs, recursion and optional refs",
@@ -117,41 +118,41 @@ func TestConvertOpenAI(t *testing.T) {
 			schema: `{"type":"object","properties":{"p":{"$ref":"#/definitions/point"}},"required":["p"],"definitions":{"point":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}}}`,
 			want:   `{"type":"object","properties":{"p":{"$ref":"#/$defs/point"}},"required":["p"],"$defs":{"point":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"],"additionalProperties":false}},"additionalProperties":false}`,
 			strict: true,
-			kinds:  []string{schema.ChangeRenamedDefinitions},
+			kinds:  []dialect.ChangeKind{dialect.ChangeRenamedDefinitions},
 		},
 		{
 			name:   "$ref with siblings is inlined",
 			schema: `{"type":"object","properties":{"p":{"$ref":"#/$defs/point","description":"Where."}},"required":["p"],"$defs":{"point":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}}}`,
 			want:   `{"type":"object","properties":{"p":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"],"description":"Where.","additionalProperties":false}},"required":["p"],"$defs":{"point":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"],"additionalProperties":false}},"additionalProperties":false}`,
 			strict: true,
-			kinds:  []string{schema.ChangeInlinedRef},
+			kinds:  []dialect.ChangeKind{dialect.ChangeInlinedRef},
 		},
 		{
 			name:   "root $ref is inlined",
 			schema: `{"$ref":"#/$defs/r","$defs":{"r":{"type":"object","properties":{"a":{"type":"boolean"}},"required":["a"]}}}`,
 			want:   `{"type":"object","properties":{"a":{"type":"boolean"}},"required":["a"],"$defs":{"r":{"type":"object","properties":{"a":{"type":"boolean"}},"required":["a"],"additionalProperties":false}},"additionalProperties":false}`,
 			strict: true,
-			kinds:  []string{schema.ChangeInlinedRef},
+			kinds:  []dialect.ChangeKind{dialect.ChangeInlinedRef},
 		},
 		{
 			name:   "allOf branches are merged",
 			schema: `{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"properties":{"b":{"type":"integer"}},"required":["b"]}]}`,
 			want:   `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false}`,
 			strict: true,
-			kinds:  []string{schema.ChangeMergedAllOf},
+			kinds:  []dialect.ChangeKind{dialect.ChangeMergedAllOf},
 		},
 		{
 			name:   "conflicting allOf is not strict",
 			schema: `{"type":"object","properties":{"v":{"allOf":[{"type":"string"},{"type":"integer"}]}},"required":["v"]}`,
 			want:   `{"type":"object","properties":{"v":{"allOf":[{"type":"string"},{"type":"integer"}]}},"required":["v"]}`,
-			kinds:  []string{schema.ChangeNotStrict},
+			kinds:  []dialect.ChangeKind{dialect.ChangeNotStrict},
 		},
 		{
 			name:   "constraint-only anyOf moves to the description",
 			schema: `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"anyOf":[{"required":["a"]},{"required":["b"]}]}`,
 			want:   `{"type":"object","properties":{"a":{"type":["string","null"]},"b":{"type":["string","null"]}},"description":"(anyOf: [{\"required\":[\"a\"]},{\"required\":[\"b\"]}])","additionalProperties":false,"required":["a","b"]}`,
 			strict: true,
-			kinds:  []string{schema.ChangeMovedToDescription, schema.ChangeMadeNullable},
+			kinds:  []dialect.ChangeKind{dialect.ChangeMovedToDescription, dialect.ChangeMadeNullable},
 		},
 		{
 			name:    "union root is wrapped",
@@ -171,7 +172,7 @@ func TestConvertOpenAI(t *testing.T) {
 			schema: `{"type":"object","properties":{"a":{"$ref":"#/$defs/used"}},"required":["a"],"$defs":{"used":{"type":"string"},"unused":{"type":"object","additionalProperties":{"type":"string"}}}}`,
 			want:   `{"type":"object","properties":{"a":{"$ref":"#/$defs/used"}},"required":["a"],"$defs":{"used":{"type":"string"}},"additionalProperties":false}`,
 			strict: true,
-			kinds:  []string{schema.ChangeDropped},
+			kinds:  []dialect.ChangeKind{dialect.ChangeDropped},
 		},
 		{
 			name:   "optional enum gets null",
@@ -183,20 +184,20 @@ func TestConvertOpenAI(t *testing.T) {
 			name:   "required property that is not declared is not strict",
 			schema: `{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}`,
 			want:   `{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}`,
-			kinds:  []string{schema.ChangeNotStrict},
+			kinds:  []dialect.ChangeKind{dialect.ChangeNotStrict},
 		},
 		{
 			name:   "tuple is not strict",
 			schema: `{"type":"object","properties":{"pt":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}]}},"required":["pt"]}`,
 			want:   `{"type":"object","properties":{"pt":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}]}},"required":["pt"]}`,
-			kinds:  []string{schema.ChangeNotStrict},
+			kinds:  []dialect.ChangeKind{dialect.ChangeNotStrict},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := schema.Parse([]byte(tt.schema))
 			require.NoError(t, err)
-			conv, err := s.Convert(schema.DialectOpenAI)
+			conv, err := dialect.Convert(s, dialect.OpenAI)
 			require.NoError(t, err)
 			assert.JSONEq(t, tt.want, string(conv.Schema))
 			assert.Equal(t, tt.want, string(conv.Schema), "key order")
@@ -205,7 +206,7 @@ func TestConvertOpenAI(t *testing.T) {
 			if tt.wrapped {
 				assert.Equal(t, "value", conv.WrapKey)
 			}
-			kinds := map[string]bool{}
+			kinds := map[dialect.ChangeKind]bool{}
 			for _, c := range conv.Changes {
 				kinds[c.Kind] = true
 				assert.True(t, strings.HasPrefix(c.Path, "$"), "path %q", c.Path)
@@ -214,7 +215,7 @@ func TestConvertOpenAI(t *testing.T) {
 			for _, k := range tt.kinds {
 				assert.True(t, kinds[k], "want a %s change in %v", k, conv.Changes)
 			}
-			assert.Equal(t, !tt.strict, kinds[schema.ChangeNotStrict])
+			assert.Equal(t, !tt.strict, kinds[dialect.ChangeNotStrict])
 			assert.Equal(t, tt.schema, string(s.JSON()), "the input schema is not modified")
 			_, err = schema.Parse(conv.Schema)
 			assert.NoError(t, err, "the converted schema compiles")
@@ -266,13 +267,13 @@ func TestConvertOpenAILimits(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := schema.Parse([]byte(tt.schema))
 			require.NoError(t, err)
-			conv, err := s.Convert(schema.DialectOpenAI)
+			conv, err := dialect.Convert(s, dialect.OpenAI)
 			require.NoError(t, err)
 			assert.Equal(t, tt.strict, conv.Strict)
 			if tt.detail != "" {
 				found := false
 				for _, c := range conv.Changes {
-					found = found || c.Kind == schema.ChangeNotStrict && strings.Contains(c.Detail, tt.detail)
+					found = found || c.Kind == dialect.ChangeNotStrict && strings.Contains(c.Detail, tt.detail)
 				}
 				assert.True(t, found, "want %q in %v", tt.detail, conv.Changes)
 			}
@@ -352,7 +353,7 @@ func TestConversionRestore(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := schema.Parse([]byte(tt.schema))
 			require.NoError(t, err)
-			conv, err := s.Convert(schema.DialectOpenAI)
+			conv, err := dialect.Convert(s, dialect.OpenAI)
 			require.NoError(t, err)
 			var out any
 			require.NoError(t, json.Unmarshal([]byte(tt.output), &out))
@@ -374,44 +375,44 @@ func TestConvertDialects(t *testing.T) {
 	s, err := schema.Parse([]byte(`{ "type": "string" }`))
 	require.NoError(t, err)
 
-	conv, err := s.Convert(schema.DialectPassthrough)
+	conv, err := dialect.Convert(s, dialect.Passthrough)
 	require.NoError(t, err)
 	assert.Equal(t, `{"type":"string"}`, string(conv.Schema))
 	assert.False(t, conv.Strict)
 	assert.Equal(t, "x", conv.Restore("x"))
 
-	_, err = s.Convert(schema.Dialect("klingon"))
-	assert.ErrorContains(t, err, `schema: unknown dialect "klingon"`)
+	_, err = dialect.Convert(s, dialect.Dialect("klingon"))
+	assert.ErrorContains(t, err, `dialect: unknown dialect "klingon"`)
 
-	var nilConv *schema.Conversion
+	var nilConv *dialect.Conversion
 	assert.Equal(t, 1, nilConv.Restore(1))
 
 	var nilSchema *schema.Schema
-	_, err = nilSchema.Convert(schema.DialectOpenAI)
+	_, err = dialect.Convert(nilSchema, dialect.OpenAI)
 	assert.Error(t, err)
 }
 
 func TestConvertOpenAIBooleanRoot(t *testing.T) {
 	s, err := schema.Parse([]byte(`true`))
 	require.NoError(t, err)
-	conv, err := s.Convert(schema.DialectOpenAI)
+	conv, err := dialect.Convert(s, dialect.OpenAI)
 	require.NoError(t, err)
 	assert.False(t, conv.Strict)
 	assert.True(t, conv.Wrapped)
 
 	s, err = schema.Parse([]byte(`false`))
 	require.NoError(t, err)
-	_, err = s.Convert(schema.DialectOpenAI)
-	assert.EqualError(t, err, "schema: cannot convert: openai dialect: the schema false accepts no value")
-	assert.ErrorIs(t, err, schema.ErrUnconvertible)
+	_, err = dialect.Convert(s, dialect.OpenAI)
+	assert.EqualError(t, err, "dialect: cannot convert: openai dialect: the schema false accepts no value")
+	assert.ErrorIs(t, err, dialect.ErrUnconvertible)
 }
 
 func TestConvertUnknownDialect(t *testing.T) {
 	s, err := schema.Parse([]byte(`{"type": "object"}`))
 	require.NoError(t, err)
-	_, err = s.Convert(schema.Dialect("cohere"))
-	assert.ErrorIs(t, err, schema.ErrUnknownDialect)
-	assert.EqualError(t, err, `schema: unknown dialect "cohere"`)
+	_, err = dialect.Convert(s, dialect.Dialect("cohere"))
+	assert.ErrorIs(t, err, dialect.ErrUnknown)
+	assert.EqualError(t, err, `dialect: unknown dialect "cohere"`)
 }
 
 // Convert is computed once per schema and dialect, but every call gets its
@@ -419,7 +420,7 @@ func TestConvertUnknownDialect(t *testing.T) {
 func TestConvertCachedCopies(t *testing.T) {
 	s, err := schema.Parse([]byte(`{"type": "object", "properties": {"a": {"type": "string", "minLength": 2}}}`))
 	require.NoError(t, err)
-	first, err := s.Convert(schema.DialectOpenAI)
+	first, err := dialect.Convert(s, dialect.OpenAI)
 	require.NoError(t, err)
 	want := string(first.Schema)
 	require.NotEmpty(t, first.Changes)
@@ -428,24 +429,11 @@ func TestConvertCachedCopies(t *testing.T) {
 	first.Schema[0] = 'X'
 	first.Changes[0].Detail = "changed by the caller"
 
-	second, err := s.Convert(schema.DialectOpenAI)
+	second, err := dialect.Convert(s, dialect.OpenAI)
 	require.NoError(t, err)
 	assert.Equal(t, want, string(second.Schema))
 	assert.Equal(t, wantChange, second.Changes[0])
 	assert.Equal(t, map[string]any{"a": "xy"}, second.Restore(map[string]any{"a": "xy"}))
-}
-
-func BenchmarkConvertCached(b *testing.B) {
-	s, err := schema.Parse([]byte(`{"type": "object", "properties": {"a": {"type": "string", "minLength": 2}, "b": {"type": "array", "items": {"type": "integer"}}}, "required": ["a"]}`))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for range b.N {
-		if _, err := s.Convert(schema.DialectOpenAI); err != nil {
-			b.Fatal(err)
-		}
-	}
 }
 
 // TestConvertOpenAICorpus converts every schema of the shared real-world
@@ -453,7 +441,7 @@ func BenchmarkConvertCached(b *testing.B) {
 // panic; every converted schema compiles with jsonschema-go; and Restore
 // keeps every valid test instance of a strict conversion valid.
 func TestConvertOpenAICorpus(t *testing.T) {
-	f, err := os.Open("../../shared/corpora/schema_tests.sample.jsonl")
+	f, err := os.Open(corpusFile)
 	if err != nil {
 		t.Skipf("corpus not available: %v", err)
 	}
@@ -483,7 +471,7 @@ func TestConvertOpenAICorpus(t *testing.T) {
 			continue
 		}
 		compiled++
-		conv, err := s.Convert(schema.DialectOpenAI)
+		conv, err := dialect.Convert(s, dialect.OpenAI)
 		if err != nil {
 			convErrors++
 			assert.True(t, strings.HasPrefix(err.Error(), "schema: "), "%s: %v", rec.ID, err)
@@ -498,7 +486,7 @@ func TestConvertOpenAICorpus(t *testing.T) {
 			nonStrict++
 			classes := map[string]bool{}
 			for _, c := range conv.Changes {
-				if c.Kind == schema.ChangeNotStrict {
+				if c.Kind == dialect.ChangeNotStrict {
 					classes[openaiReasonClass(c.Detail)] = true
 				}
 			}
@@ -557,7 +545,7 @@ func FuzzConvertOpenAI(f *testing.F) {
 		if err != nil {
 			return
 		}
-		conv, err := s.Convert(schema.DialectOpenAI)
+		conv, err := dialect.Convert(s, dialect.OpenAI)
 		if err != nil {
 			return
 		}
@@ -577,13 +565,13 @@ func FuzzConvertOpenAI(f *testing.F) {
 // Convert a schema for OpenAI's strict mode, send conv.Schema with strict
 // set to conv.Strict, and map the reply back before validating it against
 // the original schema.
-func ExampleSchema_Convert() {
+func ExampleConvert() {
 	s, err := schema.Parse([]byte(`{"type":"object","properties":{"city":{"type":"string","minLength":1},"zip":{"type":"string"}},"required":["city"]}`))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	conv, err := s.Convert(schema.DialectOpenAI)
+	conv, err := dialect.Convert(s, dialect.OpenAI)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -626,7 +614,7 @@ func BenchmarkConvertOpenAI(b *testing.B) {
 	require.NoError(b, err)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := schema.ConvertUncached(s, schema.DialectOpenAI); err != nil {
+		if _, err := dialect.Convert(s, dialect.OpenAI); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -636,7 +624,7 @@ func BenchmarkConvertOpenAI(b *testing.B) {
 func BenchmarkConversionRestore(b *testing.B) {
 	s, err := schema.Parse([]byte(openaiBenchSchema))
 	require.NoError(b, err)
-	conv, err := s.Convert(schema.DialectOpenAI)
+	conv, err := dialect.Convert(s, dialect.OpenAI)
 	require.NoError(b, err)
 	var issues []string
 	for i := 0; i < 400; i++ {

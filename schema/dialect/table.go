@@ -1,12 +1,14 @@
-package schema
+package dialect
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
+	"github.com/agentio/agentio/internal/schematree"
 )
 
 // A keywordRule says what a table dialect does with one keyword.
@@ -25,9 +27,9 @@ const (
 )
 
 // A tableDialect is a provider dialect stated as a table: what becomes of
-// each keyword, plus a few structural rewrites. DialectAnthropic,
-// DialectGemini and DialectOllama are tables over one walk of the schema
-// tree (convertTable); DialectOpenAI, whose strict mode needs more
+// each keyword, plus a few structural rewrites. Anthropic,
+// Gemini and Ollama are tables over one walk of the schema
+// tree (convertTable); OpenAI, whose strict mode needs more
 // rewriting, has its own converter.
 type tableDialect struct {
 	name  Dialect
@@ -65,52 +67,6 @@ func tableRules(keep, describe []string) map[string]keywordRule {
 	return m
 }
 
-// The table dialects, from each provider's documentation of the JSON
-// Schema it accepts for structured output.
-var (
-	anthropicTable = &tableDialect{
-		name: DialectAnthropic,
-		rules: tableRules(
-			[]string{"const", "allOf", "additionalProperties", "format", "pattern", "minItems", "default", "definitions"},
-			[]string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
-				"maxItems", "uniqueItems", "contains", "minContains", "maxContains", "prefixItems", "not", "if", "then", "else",
-				"patternProperties", "propertyNames", "dependentRequired", "dependentSchemas", "dependencies",
-				"minProperties", "maxProperties", "unevaluatedProperties", "unevaluatedItems", "oneOf"},
-		),
-		formats:      setOf("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"),
-		closeObjects: true,
-		oneOfAsAnyOf: true,
-		maxMinItems:  1,
-		strict:       true,
-	}
-	geminiTable = &tableDialect{
-		name: DialectGemini,
-		rules: tableRules(
-			[]string{"format", "prefixItems", "minItems", "maxItems", "minimum", "maximum", "additionalProperties", "$id", "$anchor", "definitions"},
-			[]string{"const", "allOf", "minLength", "maxLength", "pattern", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-				"uniqueItems", "contains", "minContains", "maxContains", "not", "if", "then", "else", "patternProperties",
-				"propertyNames", "dependentRequired", "dependentSchemas", "dependencies", "minProperties", "maxProperties",
-				"unevaluatedProperties", "unevaluatedItems", "oneOf"},
-		),
-		formats:          setOf("date-time", "date", "time", "duration", "email", "uri", "uuid", "ipv4", "ipv6", "hostname"),
-		oneOfAsAnyOf:     true,
-		propertyOrdering: true,
-		maxMinItems:      -1,
-	}
-	ollamaTable = &tableDialect{
-		name: DialectOllama,
-		rules: tableRules(
-			[]string{"const", "oneOf", "allOf", "additionalProperties", "prefixItems", "minItems", "maxItems", "pattern",
-				"minLength", "maxLength", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "definitions"},
-			[]string{"multipleOf", "uniqueItems", "contains", "minContains", "maxContains", "not", "if", "then", "else",
-				"patternProperties", "propertyNames", "dependentRequired", "dependentSchemas", "dependencies",
-				"minProperties", "maxProperties", "unevaluatedProperties", "unevaluatedItems"},
-		),
-		formats:     setOf("date-time", "date", "time", "uuid"),
-		maxMinItems: -1,
-	}
-)
-
 func setOf(names ...string) map[string]bool {
 	m := map[string]bool{}
 	for _, n := range names {
@@ -126,13 +82,13 @@ type tableConverter struct {
 	strict  bool
 }
 
-func (c *tableConverter) change(path *jsonpath.Chain, kind string, enforced bool, format string, args ...any) {
+func (c *tableConverter) change(path *jsonpath.Chain, kind ChangeKind, enforced bool, format string, args ...any) {
 	c.changes = append(c.changes, Change{Path: path.String(), Kind: kind, Detail: fmt.Sprintf(format, args...), Enforced: enforced})
 }
 
 // convertTable rewrites the document src by the table t.
 func convertTable(t *tableDialect, src []byte) (*Conversion, error) {
-	root, err := decodeTree(src, maxSchemaDepth)
+	root, err := jsontree.Decode(src, schematree.MaxDepth)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +108,7 @@ func convertTable(t *tableDialect, src []byte) (*Conversion, error) {
 // document, not anchors.
 func (c *tableConverter) anchorsToPointers(doc *jsontree.Node) {
 	anchors := map[string]string{}
-	walkSchemasAt(doc, nil, func(n *jsontree.Node, at jsonpath.Path) {
+	schematree.Walk(doc, nil, func(n *jsontree.Node, at *jsonpath.Chain) {
 		if n.Kind != jsontree.Object {
 			return
 		}
@@ -160,11 +116,11 @@ func (c *tableConverter) anchorsToPointers(doc *jsontree.Node) {
 			if v, ok := n.StringMember(k); ok && (k == "$anchor" || strings.HasPrefix(v, "#")) {
 				name := strings.TrimPrefix(v, "#")
 				if _, dup := anchors[name]; !dup && name != "" && !strings.HasPrefix(name, "/") {
-					anchors[name] = "#" + jsonpath.Pointer(at)
+					anchors[name] = "#" + at.Pointer()
 				}
 				n.Del(k)
-				c.changes = append(c.changes, Change{Path: jsonpath.Format(at), Kind: ChangeDropped,
-					Detail: fmt.Sprintf("%s %s dropped (references to it point into the document instead)", k, quote(v, 60))})
+				c.changes = append(c.changes, Change{Path: at.String(), Kind: ChangeDropped,
+					Detail: fmt.Sprintf("%s %q dropped (references to it point into the document instead)", k, clip.Ellipsis(v, 60))})
 			}
 		}
 	})
@@ -218,7 +174,7 @@ func (c *tableConverter) node(n *jsontree.Node, path *jsonpath.Chain) *jsontree.
 			describe(k)
 		default:
 			n.Del(k)
-			c.change(path, ChangeDropped, !annotationKeywords[k] && k != "$schema", "%s dropped", k)
+			c.change(path, ChangeDropped, !schematree.IsAnnotation(k) && k != "$schema", "%s dropped", k)
 		}
 	}
 	c.children(n, path)
@@ -255,30 +211,12 @@ func (c *tableConverter) node(n *jsontree.Node, path *jsonpath.Chain) *jsontree.
 
 // children converts the subschemas of n that the table keeps.
 func (c *tableConverter) children(n *jsontree.Node, path *jsonpath.Chain) {
-	for i, k := range n.Keys {
-		v := n.Values[i]
-		at := path.Key(k)
-		switch subschemaKeywords[k] {
-		case shapeSchema:
-			n.Values[i] = c.node(v, at)
-		case shapeSchemaList, shapeItems:
-			if v.Kind == jsontree.Array {
-				for j, e := range v.Items {
-					v.Items[j] = c.node(e, at.Index(j))
-				}
-			} else if subschemaKeywords[k] == shapeItems {
-				n.Values[i] = c.node(v, at)
-			}
-		case shapeSchemaMap, shapeDependencies:
-			if v.Kind == jsontree.Object {
-				for j, name := range v.Keys {
-					if v.Values[j].Kind == jsontree.Object || v.Values[j].Kind == jsontree.Bool {
-						v.Values[j] = c.node(v.Values[j], at.Key(name))
-					}
-				}
-			}
+	schematree.Rewrite(n, func(child *jsontree.Node, steps ...jsonpath.Step) *jsontree.Node {
+		if child.Kind != jsontree.Object && child.Kind != jsontree.Bool {
+			return child
 		}
-	}
+		return c.node(child, schematree.Extend(path, steps...))
+	})
 }
 
 // isObjectSchema reports whether n describes objects: its type is object,

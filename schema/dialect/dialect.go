@@ -1,13 +1,13 @@
-package schema
+package dialect
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/internal/jsontree"
+	"github.com/agentio/agentio/schema"
 )
 
 // Dialect names a provider's flavour of JSON Schema: the subset of keywords
@@ -16,32 +16,42 @@ type Dialect string
 
 // The dialects.
 const (
-	// DialectPassthrough sends the schema unchanged (the zero value).
-	DialectPassthrough Dialect = ""
-	// DialectOpenAI is OpenAI's strict structured-output subset: an object
+	// Passthrough sends the schema unchanged (the zero value).
+	Passthrough Dialect = ""
+	// OpenAI is OpenAI's strict structured-output subset: an object
 	// root, additionalProperties false on every object, every property
 	// required, anyOf but no oneOf/allOf, a short list of string, number
 	// and array keywords, and limits on size and nesting.
-	DialectOpenAI Dialect = "openai"
-	// DialectAnthropic is Anthropic's structured-output subset: objects
+	OpenAI Dialect = "openai"
+	// Anthropic is Anthropic's structured-output subset: objects
 	// closed (additionalProperties false), anyOf and allOf, $ref, enum,
 	// const, pattern, a short list of formats, minItems of 0 or 1. Number,
 	// length and other array and object bounds move into the description.
-	DialectAnthropic Dialect = "anthropic"
-	// DialectGemini is the subset Gemini's responseJsonSchema takes: types,
+	Anthropic Dialect = "anthropic"
+	// Gemini is the subset Gemini's responseJsonSchema takes: types,
 	// properties (with propertyOrdering added in the author's order),
 	// items and prefixItems with their counts, minimum and maximum, enum,
 	// anyOf (oneOf rewritten), $ref, a short list of formats. String
 	// lengths and patterns, const, allOf and the rest move into the
 	// description.
-	DialectGemini Dialect = "gemini"
-	// DialectOllama is what Ollama's grammar-constrained format takes:
-	// most of JSON Schema (bounds, patterns, lengths, anyOf/oneOf/allOf,
+	Gemini Dialect = "gemini"
+	// Ollama is what Ollama's grammar-constrained format takes:
+	// most of JSON schema.Schema (bounds, patterns, lengths, anyOf/oneOf/allOf,
 	// $ref). Keywords a grammar cannot express (uniqueItems, not,
 	// if/then/else, patternProperties, multipleOf, ...) move into the
 	// description.
-	DialectOllama Dialect = "ollama"
+	Ollama Dialect = "ollama"
 )
+
+// ErrUnknown is returned (wrapped, with the name) by [Convert] for a
+// [Dialect] this package does not know.
+var ErrUnknown = errors.New("dialect: unknown dialect")
+
+// ErrUnconvertible is returned (wrapped, with the reason) by [Convert]
+// when a dialect cannot express the schema at all, such as the schema
+// false. A schema the dialect can express only loosely is not an error:
+// its [Conversion] has Strict false.
+var ErrUnconvertible = errors.New("dialect: cannot convert")
 
 // A Conversion is a schema rewritten for a provider's dialect, with what the
 // rewrite changed and how to map the provider's output back. Validation
@@ -52,10 +62,10 @@ const (
 type Conversion struct {
 	// Dialect is the dialect converted to.
 	Dialect Dialect
-	// Schema is the rewritten schema, minified, with the author's key order
+	// schema.Schema is the rewritten schema, minified, with the author's key order
 	// kept (OpenAI produces keys in schema order).
 	Schema json.RawMessage
-	// Strict reports whether Schema may be sent with the provider's strict
+	// Strict reports whether schema.Schema may be sent with the provider's strict
 	// flag; when false, send it non-strict or use another mode. The
 	// reasons are the Changes of kind [ChangeNotStrict].
 	Strict bool
@@ -76,10 +86,10 @@ type Conversion struct {
 // it could not make the schema strict.
 type Change struct {
 	// Path locates the edited subschema, JSONPath style, written as
-	// [Violation.Path] is ("$.properties.tags", "$.properties['odd key']").
+	// [schema.Violation.Path] is ("$.properties.tags", "$.properties['odd key']").
 	Path string `json:"path"`
-	// Kind names the edit: one of the Change* constants.
-	Kind string `json:"kind"`
+	// Kind names the edit.
+	Kind ChangeKind `json:"kind"`
 	// Detail says what was done, in words.
 	Detail string `json:"detail"`
 	// Enforced reports, for a keyword dropped or moved into the
@@ -90,40 +100,43 @@ type Change struct {
 	Enforced bool `json:"enforced,omitempty"`
 }
 
+// A ChangeKind names what a [Change] did.
+type ChangeKind string
+
 // The kinds of [Change].
 const (
 	// ChangeWrappedRoot: a root that is not an object was wrapped as the
 	// single required property [Conversion.WrapKey].
-	ChangeWrappedRoot = "wrapped_root"
+	ChangeWrappedRoot ChangeKind = "wrapped_root"
 	// ChangeClosedObject: additionalProperties false was added to an object.
-	ChangeClosedObject = "closed_object"
+	ChangeClosedObject ChangeKind = "closed_object"
 	// ChangeMadeNullable: an optional property was made required and
 	// nullable; [Conversion.Restore] removes its nulls again.
-	ChangeMadeNullable = "made_nullable"
+	ChangeMadeNullable ChangeKind = "made_nullable"
 	// ChangeOneOfToAnyOf: oneOf was rewritten as anyOf.
-	ChangeOneOfToAnyOf = "oneof_to_anyof"
+	ChangeOneOfToAnyOf ChangeKind = "oneof_to_anyof"
 	// ChangeMergedAllOf: the branches of an allOf were merged into their
 	// parent schema.
-	ChangeMergedAllOf = "merged_allof"
+	ChangeMergedAllOf ChangeKind = "merged_allof"
 	// ChangeInlinedRef: a $ref with sibling keywords was replaced by the
 	// schema it points to.
-	ChangeInlinedRef = "inlined_ref"
+	ChangeInlinedRef ChangeKind = "inlined_ref"
 	// ChangeRenamedDefinitions: draft-07 definitions were moved to $defs.
-	ChangeRenamedDefinitions = "renamed_definitions"
+	ChangeRenamedDefinitions ChangeKind = "renamed_definitions"
 	// ChangeAddedType: a missing type was inferred from the keywords
 	// present (properties: object, items: array).
-	ChangeAddedType = "added_type"
+	ChangeAddedType ChangeKind = "added_type"
 	// ChangeMovedToDescription: a keyword the dialect does not support was
 	// removed and written into the description, so the model still sees it.
-	ChangeMovedToDescription = "moved_to_description"
+	ChangeMovedToDescription ChangeKind = "moved_to_description"
 	// ChangeDropped: a keyword without meaning for the model ($schema,
 	// $comment, readOnly, an unknown keyword) was removed.
-	ChangeDropped = "dropped"
+	ChangeDropped ChangeKind = "dropped"
 	// ChangeNotStrict: a reason why the schema cannot be sent strict.
-	ChangeNotStrict = "not_strict"
+	ChangeNotStrict ChangeKind = "not_strict"
 	// ChangePropertyOrdering: the author's property order was added as
 	// propertyOrdering (Gemini).
-	ChangePropertyOrdering = "property_ordering"
+	ChangePropertyOrdering ChangeKind = "property_ordering"
 )
 
 // Restore maps a value produced against the converted schema back to the
@@ -145,54 +158,37 @@ func (c *Conversion) Restore(v any) any {
 func (c *Conversion) RewritesValues() bool { return c != nil && c.rewrites }
 
 // Convert rewrites s for the dialect d and reports what it changed. The
-// schema s is not modified. An unknown dialect is an error;
-// DialectPassthrough returns the schema unchanged (and not strict).
+// schema s is not modified. [Passthrough] returns the schema unchanged
+// (and not strict). The conversion starts from [schema.Schema.Document].
 //
-// For [DialectOpenAI], a schema that cannot be made strict (a map through
+// For [OpenAI], a schema that cannot be made strict (a map through
 // additionalProperties with a schema, patternProperties, a value of any
 // type, sizes over OpenAI's documented limits) is converted with Strict
 // false: Schema is then the original (wrapped when its root is not an
 // object) and the reasons are Changes of kind [ChangeNotStrict].
 //
-// An unknown dialect is an error matching [ErrUnknownDialect], a schema the
+// An unknown dialect is an error matching [ErrUnknown], a schema the
 // dialect cannot express at all (the schema false) one matching
-// [ErrUnconvertible]. Each dialect's conversion is computed once per
-// compiled schema and shared; every call returns its own copy, which the
-// caller may modify.
-func (s *Schema) Convert(d Dialect) (*Conversion, error) {
+// [ErrUnconvertible]. Each call converts anew; a caller that converts one
+// schema often (enforce.Enforcer does) keeps the Conversion, which is
+// immutable.
+func Convert(s *schema.Schema, d Dialect) (*Conversion, error) {
 	if s == nil {
 		return nil, fmt.Errorf("%w: nil schema", ErrUnconvertible)
 	}
-	if s.c == nil { // the zero Schema: nothing to cache on
-		return convert(s, d)
-	}
-	e, _ := s.c.conversions.LoadOrStore(d, &conversionOnce{})
-	once := e.(*conversionOnce)
-	once.once.Do(func() { once.conv, once.err = convert(s, d) })
-	if once.err != nil {
-		return nil, once.err
-	}
-	c := *once.conv
-	c.Schema = bytes.Clone(c.Schema)
-	c.Changes = slices.Clone(c.Changes)
-	return &c, nil
-}
-
-// convert does the work of [Schema.Convert].
-func convert(s *Schema, d Dialect) (*Conversion, error) {
 	switch d {
-	case DialectPassthrough:
+	case Passthrough:
 		return &Conversion{Dialect: d, Schema: s.Minified(), Strict: false}, nil
-	case DialectOpenAI:
-		return convertOpenAI(s.dialectSource())
-	case DialectAnthropic:
-		return convertTable(anthropicTable, s.dialectSource())
-	case DialectGemini:
-		return convertTable(geminiTable, s.dialectSource())
-	case DialectOllama:
-		return convertTable(ollamaTable, s.dialectSource())
+	case OpenAI:
+		return convertOpenAI(s.Document())
+	case Anthropic:
+		return convertTable(anthropicTable(), s.Document())
+	case Gemini:
+		return convertTable(geminiTable(), s.Document())
+	case Ollama:
+		return convertTable(ollamaTable(), s.Document())
 	default:
-		return nil, fmt.Errorf("%w %q", ErrUnknownDialect, string(d))
+		return nil, fmt.Errorf("%w %q", ErrUnknown, string(d))
 	}
 }
 

@@ -1,4 +1,4 @@
-package schema
+package dialect
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
+	"github.com/agentio/agentio/internal/schematree"
 )
 
 // OpenAI's documented limits for strict schemas ("Supported schemas" in the
@@ -25,42 +26,50 @@ const (
 	openaiMaxRefHops     = 32     // $ref chains followed by Restore
 )
 
-// openaiFormats are the string formats strict mode supports.
-var openaiFormats = map[string]bool{
-	"date-time": true, "time": true, "date": true, "duration": true, "email": true,
-	"hostname": true, "ipv4": true, "ipv6": true, "uuid": true,
+// openaiFormat reports whether strict mode supports the string format f.
+func openaiFormat(f string) bool {
+	switch f {
+	case "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid":
+		return true
+	}
+	return false
 }
 
-// openaiKept are the keywords strict mode accepts (format is checked apart).
-var openaiKept = map[string]bool{
-	"type": true, "description": true, "title": true, "enum": true, "const": true,
-	"anyOf": true, "$ref": true, "$defs": true, "definitions": true,
-	"properties": true, "required": true, "additionalProperties": true, "items": true,
-	"pattern":    true,
-	"multipleOf": true, "maximum": true, "exclusiveMaximum": true, "minimum": true, "exclusiveMinimum": true,
-	"minItems": true, "maxItems": true,
+// openaiKeeps reports whether strict mode accepts keyword k (format is
+// checked apart).
+func openaiKeeps(k string) bool {
+	switch k {
+	case "type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs", "definitions",
+		"properties", "required", "additionalProperties", "items", "pattern",
+		"multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "minItems", "maxItems":
+		return true
+	}
+	return false
 }
 
-// openaiDescribed are the keywords strict mode rejects that still tell the
-// model something: they move into the description.
-var openaiDescribed = map[string]bool{
-	"minLength": true, "maxLength": true, "format": true,
-	"minProperties": true, "maxProperties": true, "propertyNames": true,
-	"uniqueItems": true, "contains": true, "minContains": true, "maxContains": true,
-	"not": true, "if": true, "then": true, "else": true,
-	"dependentRequired": true, "dependentSchemas": true, "dependencies": true,
-	"default": true, "examples": true,
-	"contentEncoding": true, "contentMediaType": true, "contentSchema": true,
-	"unevaluatedItems": true, "unevaluatedProperties": true, "additionalItems": true,
+// openaiDescribes reports whether keyword k is one strict mode rejects
+// that still tells the model something: it moves into the description.
+func openaiDescribes(k string) bool {
+	switch k {
+	case "minLength", "maxLength", "format", "minProperties", "maxProperties", "propertyNames",
+		"uniqueItems", "contains", "minContains", "maxContains", "not", "if", "then", "else",
+		"dependentRequired", "dependentSchemas", "dependencies", "default", "examples",
+		"contentEncoding", "contentMediaType", "contentSchema",
+		"unevaluatedItems", "unevaluatedProperties", "additionalItems":
+		return true
+	}
+	return false
 }
 
-// typeKeywords make a schema describe values of some type; a schema with
-// none of them accepts any value.
-var typeKeywords = []string{"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "properties", "items", "prefixItems"}
+// typeKeywords returns the keywords that make a schema describe values of
+// some type; a schema with none of them accepts any value.
+func typeKeywords() []string {
+	return []string{"type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "properties", "items", "prefixItems"}
+}
 
 // convertOpenAI rewrites the schema document src for OpenAI's strict mode.
 func convertOpenAI(src []byte) (*Conversion, error) {
-	root, err := decodeTree(src, maxSchemaDepth)
+	root, err := jsontree.Decode(src, schematree.MaxDepth)
 	if err != nil {
 		return nil, fmt.Errorf("%w: openai dialect: %w", ErrUnconvertible, err)
 	}
@@ -76,7 +85,7 @@ func convertOpenAI(src []byte) (*Conversion, error) {
 		return nil, fmt.Errorf("%w: openai dialect: the schema is not a JSON object", ErrUnconvertible)
 	}
 
-	conv := &Conversion{Dialect: DialectOpenAI}
+	conv := &Conversion{Dialect: OpenAI}
 	var changes []Change
 	if !openaiObjectRoot(doc) {
 		doc = openaiWrap(doc, openaiWrapKey)
@@ -166,7 +175,7 @@ func isUnion(v *jsontree.Node) bool {
 		if b.Kind != jsontree.Object {
 			return true
 		}
-		for _, k := range typeKeywords {
+		for _, k := range typeKeywords() {
 			if b.Has(k) {
 				return true
 			}
@@ -216,7 +225,7 @@ func openaiWrap(inner *jsontree.Node, key string) *jsontree.Node {
 // rewriteRefs replaces, in place, every $ref in n and below by
 // mapRef(ref).
 func rewriteRefs(n *jsontree.Node, mapRef func(string) string) {
-	walkSchemas(n, func(s *jsontree.Node) {
+	schematree.Walk(n, nil, func(s *jsontree.Node, _ *jsonpath.Chain) {
 		if ref, ok := s.StringMember("$ref"); ok {
 			s.Set("$ref", &jsontree.Node{Kind: jsontree.String, Text: mapRef(ref)})
 		}
@@ -234,7 +243,7 @@ type openaiConverter struct {
 	inlines  int
 }
 
-func (c *openaiConverter) change(path *jsonpath.Chain, kind, format string, args ...any) {
+func (c *openaiConverter) change(path *jsonpath.Chain, kind ChangeKind, format string, args ...any) {
 	enforced := kind == ChangeMovedToDescription || kind == ChangeOneOfToAnyOf
 	c.changes = append(c.changes, Change{Path: path.String(), Kind: kind, Detail: fmt.Sprintf(format, args...), Enforced: enforced})
 }
@@ -313,11 +322,11 @@ func (c *openaiConverter) pruneDefinitions() {
 	}
 	top := c.root.Clone()
 	top.Del("$defs")
-	walkSchemas(top, collect)
+	schematree.Walk(top, nil, func(n *jsontree.Node, _ *jsonpath.Chain) { collect(n) })
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
-		walkSchemas(d, collect)
+		schematree.Walk(d, nil, func(n *jsontree.Node, _ *jsonpath.Chain) { collect(n) })
 	}
 	kept := &jsontree.Node{Kind: jsontree.Object}
 	for i, name := range defs.Keys {
@@ -598,7 +607,7 @@ func (c *openaiConverter) keywords(n *jsontree.Node, path *jsonpath.Chain) {
 		case (k == "anyOf" || k == "oneOf") && !isUnion(v):
 			notes = append(notes, c.describe(n, path, k))
 		case k == "format":
-			if v.Kind == jsontree.String && openaiFormats[v.Text] && typeIncludes(n, "string") {
+			if v.Kind == jsontree.String && openaiFormat(v.Text) && typeIncludes(n, "string") {
 				continue
 			}
 			notes = append(notes, c.describe(n, path, k))
@@ -629,8 +638,8 @@ func (c *openaiConverter) keywords(n *jsontree.Node, path *jsonpath.Chain) {
 			}
 		case k == "$dynamicRef" || k == "$recursiveRef":
 			c.block(path, "%s has no strict form", k)
-		case openaiKept[k]:
-		case openaiDescribed[k]:
+		case openaiKeeps(k):
+		case openaiDescribes(k):
 			notes = append(notes, c.describe(n, path, k))
 		default:
 			n.Del(k)
@@ -811,7 +820,7 @@ func nullSchema() *jsontree.Node {
 // checkLimits blocks on the sizes over OpenAI's documented limits.
 func (c *openaiConverter) checkLimits(root *jsontree.Node) {
 	var props, enums, chars int
-	walkSchemas(root, func(o *jsontree.Node) {
+	schematree.Walk(root, nil, func(o *jsontree.Node, _ *jsonpath.Chain) {
 		if p := o.ObjectMember("properties"); p != nil {
 			props += len(p.Keys)
 			for _, k := range p.Keys {
