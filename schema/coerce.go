@@ -296,23 +296,18 @@ func (k *coercer) viewOf(ss schemaSet) *view {
 	return k.expand(ss)
 }
 
-// expand collects the schemas applying in place to a value under ss.
+// expand collects what the schemas that certainly apply to a value under
+// ss ([compiled.certain]) ask of it.
 func (k *coercer) expand(ss schemaSet) *view {
 	v := &view{}
-	seen := map[*jsonschema.Schema]bool{}
-	var walk func(s *jsonschema.Schema, depth int)
-	walk = func(s *jsonschema.Schema, depth int) {
-		if s == nil || seen[s] || depth > 64 {
-			return
-		}
-		seen[s] = true
+	for _, s := range k.c.certain(append([]*jsonschema.Schema{ss.one}, ss.more...), 0) {
 		in := k.c.infos[s]
 		if in == nil {
-			return
+			continue
 		}
 		if in.isFalse {
 			v.never = true
-			return
+			continue
 		}
 		v.schemas = append(v.schemas, s)
 		for _, p := range in.propOrder {
@@ -326,15 +321,6 @@ func (k *coercer) expand(ss schemaSet) *view {
 			}
 		}
 		v.patterns = v.patterns || len(in.patterns) > 0
-		if in.ref != nil {
-			walk(in.ref, depth+1)
-			if k.c.draft == draft7 {
-				return // draft-07 ignores the keywords beside $ref
-			}
-		}
-		if in.dynRef != nil {
-			walk(in.dynRef, depth+1)
-		}
 		switch {
 		case s.Type != "":
 			v.types = append(v.types, []string{s.Type})
@@ -355,13 +341,6 @@ func (k *coercer) expand(ss schemaSet) *view {
 		if s.OneOf != nil {
 			v.alternatives = append(v.alternatives, s.OneOf)
 		}
-		for _, sub := range s.AllOf {
-			walk(sub, depth+1)
-		}
-	}
-	walk(ss.one, 0)
-	for _, s := range ss.more {
-		walk(s, 0)
 	}
 	v.finish()
 	return v

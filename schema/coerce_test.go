@@ -253,3 +253,21 @@ func FuzzCoerce(f *testing.F) {
 		}
 	})
 }
+
+// TestCoerceDraft7RefHidesSiblings: under draft-07 the keywords beside a
+// $ref are ignored by validation, so coercion ignores them too: the
+// property "Name" beside the $ref does not make "NAME" ambiguous.
+func TestCoerceDraft7RefHidesSiblings(t *testing.T) {
+	s, err := schema.Parse([]byte(`{
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"definitions": {"o": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}},
+		"properties": {"a": {"$ref": "#/definitions/o", "properties": {"Name": {"type": "integer"}}}}
+	}`))
+	require.NoError(t, err)
+	got, cs, err := s.Coerce(decode(t, `{"a": {"NAME": "x"}}`))
+	require.NoError(t, err)
+	assert.Equal(t, `{"a":{"name":"x"}}`, encode(t, got))
+	require.Len(t, cs, 1)
+	assert.Equal(t, schema.CoerceKeyMatch, cs[0].Kind)
+	assert.Empty(t, s.Validate(decode(t, encode(t, got))))
+}

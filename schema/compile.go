@@ -107,8 +107,9 @@ type compiled struct {
 	// assertFormats is ParseOptions.AssertFormat, when some subschema
 	// names a format this package knows.
 	assertFormats bool
-	// dynamic reports that some subschema has a $dynamicRef, whose target
-	// depends on the path by which it is reached.
+	// dynamic reports that some subschema has a $dynamicRef to an anchor,
+	// whose target depends on the path by which it is reached (one to a
+	// pointer resolves like $ref).
 	dynamic bool
 }
 
@@ -392,13 +393,13 @@ func (c *compiled) resolveRefs(s *jsonschema.Schema) error {
 		in.ref = target
 	}
 	if s.DynamicRef != "" {
-		c.dynamic = true
 		target, frag, err := c.resolveRef(s, s.DynamicRef, "$dynamicRef")
 		if err != nil {
 			return err
 		}
 		if frag != "" {
 			in.dynAnchor = frag
+			c.dynamic = true // its target depends on the path taken
 		} else {
 			in.dynRef = target
 		}
@@ -613,10 +614,13 @@ func (c *compiled) checkCycles() error {
 			return nil
 		}
 		color[s] = grey
-		for _, t := range c.inPlace(s, dynamic) {
-			if err := visit(t); err != nil {
-				return err
-			}
+		var err error
+		c.inPlace(s, true, dynamic, func(t *jsonschema.Schema) bool {
+			err = visit(t)
+			return err == nil
+		})
+		if err != nil {
+			return err
 		}
 		color[s] = black
 		return nil
@@ -627,37 +631,4 @@ func (c *compiled) checkCycles() error {
 		}
 	}
 	return nil
-}
-
-// inPlace lists the schemas s applies to the same instance.
-func (c *compiled) inPlace(s *jsonschema.Schema, dynamic map[string][]*jsonschema.Schema) []*jsonschema.Schema {
-	in := c.infos[s]
-	var out []*jsonschema.Schema
-	if in.ref != nil {
-		out = append(out, in.ref)
-		if c.draft == draft7 {
-			return out
-		}
-	}
-	if in.dynRef != nil {
-		out = append(out, in.dynRef)
-	}
-	if in.dynAnchor != "" {
-		out = append(out, dynamic[in.dynAnchor]...)
-	}
-	out = append(out, s.AllOf...)
-	out = append(out, s.AnyOf...)
-	out = append(out, s.OneOf...)
-	for _, t := range []*jsonschema.Schema{s.Not, s.If, s.Then, s.Else} {
-		if t != nil {
-			out = append(out, t)
-		}
-	}
-	for _, t := range s.DependentSchemas {
-		out = append(out, t)
-	}
-	for _, t := range s.DependencySchemas {
-		out = append(out, t)
-	}
-	return out
 }

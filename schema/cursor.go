@@ -1,8 +1,6 @@
 package schema
 
 import (
-	"slices"
-
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/agentio/agentio/internal/jsonpath"
@@ -69,26 +67,7 @@ func (c *Cursor) frame(at *jsonpath.Chain, direct []*jsonschema.Schema, denied [
 	if c.off {
 		return f
 	}
-	var add func(s *jsonschema.Schema)
-	add = func(s *jsonschema.Schema) {
-		if s == nil || len(f.all) >= maxCursorSchemas || slices.Contains(f.all, s) {
-			return
-		}
-		f.all = append(f.all, s)
-		in := c.s.c.infos[s]
-		if in.ref != nil {
-			add(in.ref)
-			if c.s.c.draft == draft7 {
-				return // draft-07 ignores every keyword beside $ref
-			}
-		}
-		for _, sub := range s.AllOf {
-			add(sub)
-		}
-	}
-	for _, s := range direct {
-		add(s)
-	}
+	f.all = c.s.c.certain(direct, maxCursorSchemas)
 	return f
 }
 

@@ -161,3 +161,20 @@ func TestCursorDraft7RefIgnoresSiblings(t *testing.T) {
 	assert.Empty(t, c.Check(3.0), "draft-07 ignores the type beside $ref")
 	assert.NotEmpty(t, c.Check("x"))
 }
+
+// TestCursorFollowsLexicalDynamicRef: a $dynamicRef that resolves like a
+// $ref (no $dynamicAnchor to bind it) certainly applies, and the cursor
+// checks through it as it does through $ref.
+func TestCursorFollowsLexicalDynamicRef(t *testing.T) {
+	s, err := schema.Parse([]byte(`{
+		"$defs": {"n": {"type": "integer"}},
+		"properties": {"a": {"$dynamicRef": "#/$defs/n"}}
+	}`))
+	require.NoError(t, err)
+	c := s.Cursor()
+	c.Key("a")
+	vs := c.Check("x")
+	require.Len(t, vs, 1)
+	assert.Contains(t, s.Validate(map[string]any{"a": "x"}), vs[0])
+	assert.Empty(t, c.Check(3.0))
+}

@@ -139,7 +139,7 @@ func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 		d.add(out, at, s, "false", "no value is allowed here")
 		return
 	}
-	if in.ref != nil && d.c.draft == draft7 {
+	if d.c.hidesSiblings(s) {
 		// Draft-07 ignores every keyword beside $ref; like jsonschema-go,
 		// pass no annotations up.
 		d.eval(v, in.ref, at, out, nil)

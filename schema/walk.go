@@ -1,0 +1,101 @@
+package schema
+
+import "github.com/google/jsonschema-go/jsonschema"
+
+// The one walk of the compiled schema tree: which subschemas apply to the
+// very value a schema is applied to (in place), by each draft's rules.
+// Compile's check for reference cycles, coercion, the Cursor and the
+// diagnostic pass all ask here, so that a rule ($ref hiding its siblings in
+// draft-07, a $dynamicRef resolved lexically) is written once.
+
+// maxInPlaceDepth bounds how many in-place steps [compiled.certain]
+// follows from a seed; compile refuses cycles, so only a pathological
+// schema comes near it.
+const maxInPlaceDepth = 64
+
+// hidesSiblings reports whether the keywords beside s's $ref are ignored,
+// as draft-07 says.
+func (c *compiled) hidesSiblings(s *jsonschema.Schema) bool {
+	in := c.infos[s]
+	return in != nil && in.ref != nil && c.draft == draft7
+}
+
+// inPlace calls yield with each subschema s applies to its own value, in
+// the order they are evaluated, until yield returns false. With all false
+// it gives those that apply whenever s does: $ref (alone under draft-07),
+// a $dynamicRef that resolves lexically, and allOf. With all true it gives
+// every in-place applicator: also anyOf, oneOf, not, if, then, else, the
+// dependent schemas and, for a $dynamicAnchor, the schemas of dynamic
+// under that anchor (where a $dynamicRef may land).
+func (c *compiled) inPlace(s *jsonschema.Schema, all bool, dynamic map[string][]*jsonschema.Schema, yield func(*jsonschema.Schema) bool) {
+	in := c.infos[s]
+	if in == nil {
+		return
+	}
+	if in.ref != nil {
+		if !yield(in.ref) || c.draft == draft7 {
+			return
+		}
+	}
+	if in.dynRef != nil && !yield(in.dynRef) {
+		return
+	}
+	if all && in.dynAnchor != "" {
+		for _, t := range dynamic[in.dynAnchor] {
+			if !yield(t) {
+				return
+			}
+		}
+	}
+	for _, t := range s.AllOf {
+		if !yield(t) {
+			return
+		}
+	}
+	if !all {
+		return
+	}
+	for _, list := range [][]*jsonschema.Schema{s.AnyOf, s.OneOf, {s.Not, s.If, s.Then, s.Else}} {
+		for _, t := range list {
+			if t != nil && !yield(t) {
+				return
+			}
+		}
+	}
+	for _, m := range []map[string]*jsonschema.Schema{s.DependentSchemas, s.DependencySchemas} {
+		for _, t := range m {
+			if !yield(t) {
+				return
+			}
+		}
+	}
+}
+
+// certain returns the schemas whose keywords apply to a value whenever one
+// of seeds applies to it: the seeds and what their $ref, lexical
+// $dynamicRef and allOf reach ([compiled.inPlace] with all false), each
+// once, depth first, in evaluation order; at most limit of them when limit
+// is positive. A schema whose keywords draft-07 ignores beside its $ref is
+// not listed itself: its target is.
+func (c *compiled) certain(seeds []*jsonschema.Schema, limit int) []*jsonschema.Schema {
+	var out []*jsonschema.Schema
+	seen := map[*jsonschema.Schema]bool{}
+	var visit func(s *jsonschema.Schema, depth int)
+	visit = func(s *jsonschema.Schema, depth int) {
+		if s == nil || seen[s] || depth > maxInPlaceDepth || limit > 0 && len(out) >= limit {
+			return
+		}
+		seen[s] = true
+		if !c.hidesSiblings(s) {
+			out = append(out, s)
+		}
+		c.inPlace(s, false, nil, func(t *jsonschema.Schema) bool {
+			visit(t, depth+1)
+			return true
+		})
+	}
+	for _, s := range seeds {
+		visit(s, 0)
+	}
+	return out
+}
