@@ -108,7 +108,10 @@ func (o OutputOptions) Check() error {
 // is refused by enforce when the options are used (enforce.ErrInvalidOption),
 // an unknown validation mode here.
 func (o EffectiveOptions) EnforceOptions() ([]enforce.Option, error) {
-	opts := []enforce.Option{enforce.WithMaxRetries(o.MaxRetries), enforce.WithExtraction(o.ExtractJSON)}
+	opts := []enforce.Option{enforce.WithMaxRetries(o.MaxRetries)}
+	if !o.ExtractJSON {
+		opts = append(opts, enforce.WithoutExtraction())
+	}
 	switch o.ValidationMode {
 	case "", ValidationStrict:
 	case ValidationLenient:

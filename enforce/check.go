@@ -265,7 +265,7 @@ func (e *Enforcer) extract(out string, valid func(json.RawMessage) bool) (cands 
 	x := e.extractOpts
 	if valid != nil {
 		// A repair with two plausible readings is settled by the schema.
-		v := extract.WithValidator(valid)
+		v := extract.WithAccept(valid)
 		x.all = append(x.all[:len(x.all):len(x.all)], v)
 		x.objects = append(x.objects[:len(x.objects):len(x.objects)], v)
 		x.strict = append(x.strict[:len(x.strict):len(x.strict)], v)

@@ -37,7 +37,7 @@
 // re-ask is an error result answering the call. [ModeAuto], the default,
 // picks native, then tool, then prompt by the provider's capabilities. All
 // modes validate locally. When the provider rejects the schema in native or
-// tool mode, the run continues in prompt mode ([WithSchemaFallback]).
+// tool mode, the run continues in prompt mode (unless [WithoutSchemaFallback]).
 //
 // # Failures
 //

@@ -13,7 +13,7 @@ const (
 	// integer ([WithMaxRetries]).
 	EnvMaxRetries = "SCHEMA_ENFORCEMENT_MAX_RETRIES"
 	// EnvExtractJSON says whether JSON is extracted from mixed text, a
-	// boolean ("true", "false", "1", "0", ...; [WithExtraction]).
+	// boolean ("true", "false", "1", "0", ...; false is [WithoutExtraction]).
 	EnvExtractJSON = "SCHEMA_ENFORCEMENT_EXTRACT_JSON"
 )
 
@@ -41,7 +41,9 @@ func OptionsFromEnv() ([]Option, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s=%q: want true or false", ErrInvalidOption, EnvExtractJSON, v)
 		}
-		opts = append(opts, WithExtraction(on))
+		if !on {
+			opts = append(opts, WithoutExtraction())
+		}
 	}
 	return opts, nil
 }

@@ -138,7 +138,7 @@ func TestToolModeWrapsNonObjectRoot(t *testing.T) {
 	assert.Equal(t, `["a", "b"]`, string(res.JSON), "unwrapped, the model's own bytes")
 	assert.Equal(t, []any{"a", "b"}, res.Value)
 	require.Len(t, res.Attempts[1].Changes, 1)
-	assert.Equal(t, "unwrapped", res.Attempts[1].Changes[0].Kind)
+	assert.Equal(t, enforce.ChangeUnwrapped, res.Attempts[1].Changes[0].Kind)
 
 	sent := p.Requests()[0].Tools[0].InputSchema
 	assert.Equal(t,
@@ -210,7 +210,7 @@ func TestNativeMode(t *testing.T) {
 	t.Run("schema rejected without fallback", func(t *testing.T) {
 		rejected := &provider.Error{Kind: provider.ErrorSchemaRejected, StatusCode: 400}
 		p := providertest.New(providertest.Failed(rejected), providertest.Text(validReview))
-		res, err := enforce.Run(ctx, provider.WithCapabilities(p, nativeCaps), enforce.Request{Prompt: "Review."}, s, enforce.WithSchemaFallback(false))
+		res, err := enforce.Run(ctx, provider.WithCapabilities(p, nativeCaps), enforce.Request{Prompt: "Review."}, s, enforce.WithoutSchemaFallback())
 		require.ErrorIs(t, err, provider.ErrSchemaRejected)
 		assert.Len(t, res.Attempts, 1)
 		assert.Len(t, p.Requests(), 1)
@@ -227,7 +227,7 @@ func TestNativeModeOpenAIDialect(t *testing.T) {
 		require.NoError(t, err)
 		assert.JSONEq(t, `{"summary":"ok"}`, string(res.JSON))
 		require.Len(t, res.Attempts[0].Changes, 1)
-		assert.Equal(t, "restored", res.Attempts[0].Changes[0].Kind)
+		assert.Equal(t, enforce.ChangeRestored, res.Attempts[0].Changes[0].Kind)
 		out := p.Requests()[0].Output
 		assert.True(t, out.Strict)
 		assert.Contains(t, string(out.Schema), `"additionalProperties":false`)

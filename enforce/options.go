@@ -169,12 +169,12 @@ func WithPreferLast() Option {
 	}
 }
 
-// WithExtraction turns extraction of JSON from mixed text on (the default)
-// or off. Off, the whole reply less surrounding white space must be the JSON
-// value: no fences, no prose, no repair.
-func WithExtraction(enabled bool) Option {
+// WithoutExtraction turns off the extraction of JSON from mixed text, which
+// is on by default: the whole reply less surrounding white space must then
+// be the JSON value, with no fences, no prose and no repair.
+func WithoutExtraction() Option {
 	return func(c *config) error {
-		c.extraction = enabled
+		c.extraction = false
 		return nil
 	}
 }
@@ -233,14 +233,13 @@ func WithTokenBudget(tokens int) Option {
 	}
 }
 
-// WithSchemaFallback says whether a run in [ModeNative] or [ModeTool] whose
+// WithoutSchemaFallback ends a run in [ModeNative] or [ModeTool] whose
 // provider rejects the schema (an error matching provider.ErrSchemaRejected)
-// continues in [ModePrompt] (enabled, the default) or ends with that error.
-// The rejected call is recorded as an attempt but is not counted as a
-// re-ask.
-func WithSchemaFallback(enabled bool) Option {
+// with that error. By default such a run continues in [ModePrompt]; the
+// rejected call is recorded as an attempt but is not counted as a re-ask.
+func WithoutSchemaFallback() Option {
 	return func(c *config) error {
-		c.schemaFallback = enabled
+		c.schemaFallback = false
 		return nil
 	}
 }

@@ -57,7 +57,7 @@ const (
 	// OutcomeProviderError: the provider call failed (Attempt.Err).
 	OutcomeProviderError Outcome = "provider_error"
 	// OutcomeSchemaRejected: the provider rejected the schema and the run
-	// fell back to [ModePrompt] (see [WithSchemaFallback]).
+	// fell back to [ModePrompt] (see [WithoutSchemaFallback]).
 	OutcomeSchemaRejected Outcome = "schema_rejected"
 )
 
@@ -109,10 +109,19 @@ type Attempt struct {
 // A Change is one transformation of a value between extraction and
 // validation, recorded like a repair fix.
 type Change struct {
-	// Kind names the transformation: "unwrapped" (the wrapping object of a
-	// non-object root removed) or "restored" (a provider dialect's
-	// rewriting undone).
-	Kind string `json:"kind"`
+	// Kind names the transformation.
+	Kind ChangeKind `json:"kind"`
 	// Detail says what was done.
 	Detail string `json:"detail"`
 }
+
+// A ChangeKind names what a [Change] did.
+type ChangeKind string
+
+// The kinds of [Change].
+const (
+	// ChangeUnwrapped: the wrapping object of a non-object root was removed.
+	ChangeUnwrapped ChangeKind = "unwrapped"
+	// ChangeRestored: a provider dialect's rewriting was undone.
+	ChangeRestored ChangeKind = "restored"
+)

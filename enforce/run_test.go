@@ -502,8 +502,8 @@ func TestRunStrictAndExtraction(t *testing.T) {
 		{"extraction finds the fence", fenced, nil, nil, enforce.OutcomeValid},
 		{"strict rejects text around", fenced, []enforce.Option{enforce.WithStrictJSONOnly()}, enforce.ErrNonJSONText, enforce.OutcomeNonJSONText},
 		{"strict accepts a lone fence", "```json\n" + validReview + "\n```", []enforce.Option{enforce.WithStrictJSONOnly()}, nil, enforce.OutcomeValid},
-		{"extraction off rejects a fence", fenced, []enforce.Option{enforce.WithExtraction(false)}, enforce.ErrNoJSON, enforce.OutcomeNoJSON},
-		{"extraction off accepts bare JSON", "\n" + validReview + "\n", []enforce.Option{enforce.WithExtraction(false)}, nil, enforce.OutcomeValid},
+		{"extraction off rejects a fence", fenced, []enforce.Option{enforce.WithoutExtraction()}, enforce.ErrNoJSON, enforce.OutcomeNoJSON},
+		{"extraction off accepts bare JSON", "\n" + validReview + "\n", []enforce.Option{enforce.WithoutExtraction()}, nil, enforce.OutcomeValid},
 		{"no repair by default", `{"findings": [], "counts": {"blocker": 0, "major": 0, "minor": 0}, "summary": "ok",}`, nil, enforce.ErrNoJSON, enforce.OutcomeNoJSON},
 		{"repair", `{"findings": [], "counts": {"blocker": 0, "major": 0, "minor": 0}, "summary": "ok",}`, []enforce.Option{enforce.WithRepair()}, nil, enforce.OutcomeValid},
 	}

@@ -29,7 +29,7 @@ func (e *Enforcer) transform(mode Mode, d *prepared, raw []byte, v any) (out []b
 	if mode == ModeTool && d.toolWrapped {
 		if inner, innerRaw, ok := member(raw, v, wrapKey); ok {
 			raw, v, wrappedIn = innerRaw, inner, wrapKey
-			changes = append(changes, Change{Kind: "unwrapped", Detail: `took the value of the {"` + wrapKey + `": ...} wrapper`})
+			changes = append(changes, Change{Kind: ChangeUnwrapped, Detail: `took the value of the {"` + wrapKey + `": ...} wrapper`})
 		}
 	}
 	if d.conv.Dialect == dialect.Passthrough {
@@ -50,7 +50,7 @@ func (e *Enforcer) transform(mode Mode, d *prepared, raw []byte, v any) (out []b
 			raw = enc
 		}
 	}
-	changes = append(changes, Change{Kind: "restored", Detail: fmt.Sprintf("undid the %s dialect's rewriting of the schema", d.conv.Dialect)})
+	changes = append(changes, Change{Kind: ChangeRestored, Detail: fmt.Sprintf("undid the %s dialect's rewriting of the schema", d.conv.Dialect)})
 	return raw, restored, changes, wrappedIn
 }
 

@@ -111,7 +111,7 @@
 //     ({...}\n{...}): the first, the last, all of them? Unless
 //     [WithPreferLast] says which, it is an error.
 //
-// [WithValidator] hands repair the caller's test, such as validation
+// [WithAccept] hands repair the caller's test, such as validation
 // against the expected schema: the reading it accepts wins; when it
 // accepts both or neither, the value is still an error. The enforcement
 // loop passes its schema this way.

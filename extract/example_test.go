@@ -78,7 +78,7 @@ func ExampleWithRepair() {
 	// truncated: true
 }
 
-func ExampleWithValidator() {
+func ExampleWithAccept() {
 	// The caller's schema wants an array; here a stand-in checks the shape.
 	isArray := func(v json.RawMessage) bool { return len(v) > 0 && v[0] == '[' }
 
@@ -92,11 +92,11 @@ func ExampleWithValidator() {
 		var a []string
 		return isArray(v) && json.Unmarshal(v, &a) == nil && len(a) == 2
 	}
-	c, _ := extract.JSON(reply, extract.WithRepair(), extract.WithValidator(two))
+	c, _ := extract.JSON(reply, extract.WithRepair(), extract.WithAccept(two))
 	fmt.Println(string(c.JSON))
 
 	// It also ranks the values found: the first one it accepts wins.
-	c, _ = extract.JSON(`Draft {"a": 1}; answer [1, 2].`, extract.WithValidator(isArray))
+	c, _ = extract.JSON(`Draft {"a": 1}; answer [1, 2].`, extract.WithAccept(isArray))
 	fmt.Println(string(c.JSON))
 	// Output:
 	// true

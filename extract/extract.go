@@ -9,7 +9,7 @@ import (
 // It tries, in order: the whole text (less surrounding whitespace and
 // reasoning blocks); fenced blocks labelled json; other fenced blocks; values
 // found by a scan of the prose. The first value found wins, or the last with
-// [WithPreferLast]; with [WithValidator], the first value it accepts. With [WithRepair], a value that does not parse is
+// [WithPreferLast]; with [WithAccept], the first value it accepts. With [WithRepair], a value that does not parse is
 // repaired when nothing parses as it stands. See the package documentation
 // for the details.
 //

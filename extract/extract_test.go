@@ -255,7 +255,7 @@ func TestOptions(t *testing.T) {
 		t.Run("bad max size", func(t *testing.T) {
 			_, err := extract.JSON(`{}`, extract.WithMaxSize(n))
 			require.ErrorIs(t, err, extract.ErrInvalidOption)
-			assert.Contains(t, err.Error(), "extract: invalid option: max size")
+			assert.Contains(t, err.Error(), "extract: invalid option: WithMaxSize(")
 			assert.Nil(t, extract.Candidates(`{}`, extract.WithMaxSize(n)))
 		})
 	}

@@ -128,7 +128,7 @@ func FuzzRepair(f *testing.F) {
 			}
 			return len(v)%2 == 0
 		}
-		if vc, err := extract.JSON(text, extract.WithRepair(), extract.WithValidator(valid)); err == nil {
+		if vc, err := extract.JSON(text, extract.WithRepair(), extract.WithAccept(valid)); err == nil {
 			checkCandidate(t, text, vc)
 		} else if !errors.Is(err, extract.ErrNoJSON) {
 			t.Fatalf("unexpected error %v", err)

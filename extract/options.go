@@ -15,7 +15,7 @@ const DefaultMaxSize = 16 << 20
 // option value is. Without options, any JSON value is accepted,
 // the first found wins, nothing is repaired and inputs up to
 // [DefaultMaxSize] are searched.
-type Option func(*config)
+type Option func(*config) error
 
 // config holds the per-call settings built from the options.
 type config struct {
@@ -36,7 +36,9 @@ func newConfig(opts []Option) config {
 			c.setErr(fmt.Errorf("%w: option %d is nil", ErrInvalidOption, i))
 			continue
 		}
-		o(&c)
+		if err := o(&c); err != nil {
+			c.setErr(err)
+		}
 	}
 	return c
 }
@@ -46,10 +48,10 @@ func newConfig(opts []Option) config {
 // closed, and so on) and returned with [SourceRepaired] and the [Fix] list.
 // Text that already parses is never changed. Repair is off by default.
 func WithRepair() Option {
-	return func(c *config) { c.repair = true }
+	return func(c *config) error { c.repair = true; return nil }
 }
 
-// WithValidator hands extraction the caller's test of a value, such as
+// WithAccept hands extraction the caller's test of a value, such as
 // validation against the JSON Schema the reply must follow. It is called
 // with candidate values (valid JSON, owned by extract: copy what you keep)
 // on the caller's goroutine and must not keep them.
@@ -61,13 +63,13 @@ func WithRepair() Option {
 // documentation): the reading valid accepts wins; when both or neither are
 // accepted, the value yields no candidate, as without a validator. A nil
 // func is an invalid option ([ErrInvalidOption]).
-func WithValidator(valid func(json.RawMessage) bool) Option {
-	return func(c *config) {
+func WithAccept(valid func(json.RawMessage) bool) Option {
+	return func(c *config) error {
 		if valid == nil {
-			c.setErr(fmt.Errorf("%w: validator is nil", ErrInvalidOption))
-			return
+			return fmt.Errorf("%w: WithAccept(nil)", ErrInvalidOption)
 		}
 		c.accept = valid
+		return nil
 	}
 }
 
@@ -76,13 +78,13 @@ func WithValidator(valid func(json.RawMessage) bool) Option {
 // unlabelled) fence that holds the whole reply. Any other text makes [JSON]
 // return an error matching [ErrNonJSONText].
 func WithStrictJSONOnly() Option {
-	return func(c *config) { c.strict = true }
+	return func(c *config) error { c.strict = true; return nil }
 }
 
 // WithPreferLast makes the last value of each strategy win instead of the
 // first: use it when a model drafts an answer and then corrects it.
 func WithPreferLast() Option {
-	return func(c *config) { c.preferLast = true }
+	return func(c *config) error { c.preferLast = true; return nil }
 }
 
 // WithObjectsOnly accepts only JSON objects: arrays and scalars are not
@@ -90,7 +92,7 @@ func WithPreferLast() Option {
 // as the whole text or a fenced block is accepted, and the scan of prose finds
 // objects and arrays.
 func WithObjectsOnly() Option {
-	return func(c *config) { c.objectsOnly = true }
+	return func(c *config) error { c.objectsOnly = true; return nil }
 }
 
 // WithMaxSize sets the largest input, in bytes, that is searched (default
@@ -98,12 +100,12 @@ func WithObjectsOnly() Option {
 // [ErrTooLarge]; n must be positive, otherwise the call returns an error
 // matching [ErrInvalidOption].
 func WithMaxSize(n int) Option {
-	return func(c *config) {
+	return func(c *config) error {
 		if n <= 0 {
-			c.setErr(fmt.Errorf("%w: max size %d is not positive", ErrInvalidOption, n))
-			return
+			return fmt.Errorf("%w: WithMaxSize(%d): not positive", ErrInvalidOption, n)
 		}
 		c.maxSize = n
+		return nil
 	}
 }
 

@@ -76,7 +76,7 @@ func TestRepairRules(t *testing.T) {
 		t.Run(tc.Rule+"/"+tc.Name, func(t *testing.T) {
 			opts := []extract.Option{extract.WithRepair()}
 			if tc.Valid != "" {
-				opts = append(opts, extract.WithValidator(validatorFor(t, tc.Valid)))
+				opts = append(opts, extract.WithAccept(validatorFor(t, tc.Valid)))
 			}
 			got, err := extract.JSON(tc.Text, opts...)
 			if tc.Want == nil {
@@ -99,18 +99,18 @@ func TestRepairRules(t *testing.T) {
 	}
 }
 
-func TestWithValidatorRanksCandidates(t *testing.T) {
+func TestWithAcceptRanksCandidates(t *testing.T) {
 	isArray := func(data json.RawMessage) bool { return len(data) > 0 && data[0] == '[' }
-	got, err := extract.JSON(`First {"a": 1}, then [1, 2].`, extract.WithValidator(isArray))
+	got, err := extract.JSON(`First {"a": 1}, then [1, 2].`, extract.WithAccept(isArray))
 	require.NoError(t, err)
 	assert.Equal(t, `[1, 2]`, string(got.JSON), "the first value the validator accepts")
 
 	never := func(json.RawMessage) bool { return false }
-	got, err = extract.JSON(`First {"a": 1}, then [1, 2].`, extract.WithValidator(never))
+	got, err = extract.JSON(`First {"a": 1}, then [1, 2].`, extract.WithAccept(never))
 	require.NoError(t, err)
 	assert.Equal(t, `{"a": 1}`, string(got.JSON), "none accepted: the best, for the caller to report")
 
-	_, err = extract.JSON(`{}`, extract.WithValidator(nil))
+	_, err = extract.JSON(`{}`, extract.WithAccept(nil))
 	assert.ErrorIs(t, err, extract.ErrInvalidOption)
 }
 

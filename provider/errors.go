@@ -29,15 +29,21 @@ const (
 	ErrorInvalidRequest ErrorKind = "invalid_request"
 )
 
-// Sentinels matching an [*Error] of each kind with errors.Is:
+// Error returns "provider: <kind>". An ErrorKind is an error so that it
+// can be matched: errors.Is(err, k) reports whether err's chain holds an
+// [*Error] of kind k.
+func (k ErrorKind) Error() string { return "provider: " + string(k) }
+
+// Sentinels matching an [*Error] of each kind with errors.Is. Each is the
+// kind itself, a constant, so no code can change what it matches:
 //
 //	if errors.Is(err, provider.ErrRateLimited) { ... }
-var (
-	ErrSchemaRejected = &Error{Kind: ErrorSchemaRejected}
-	ErrRateLimited    = &Error{Kind: ErrorRateLimited}
-	ErrAuth           = &Error{Kind: ErrorAuth}
-	ErrOverloaded     = &Error{Kind: ErrorOverloaded}
-	ErrInvalidRequest = &Error{Kind: ErrorInvalidRequest}
+const (
+	ErrSchemaRejected = ErrorSchemaRejected
+	ErrRateLimited    = ErrorRateLimited
+	ErrAuth           = ErrorAuth
+	ErrOverloaded     = ErrorOverloaded
+	ErrInvalidRequest = ErrorInvalidRequest
 )
 
 // An Error is a failure reported by a model API, classified by Kind.
@@ -65,7 +71,7 @@ func (e *Error) Error() string {
 	if name == "" {
 		name = "provider"
 	}
-	s := fmt.Sprintf("%s: %s", name, e.Kind)
+	s := name + ": " + string(e.Kind)
 	if e.StatusCode != 0 {
 		s += fmt.Sprintf(" (HTTP %d)", e.StatusCode)
 	}
@@ -81,14 +87,11 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Is reports whether target is an *Error of the same Kind whose other
-// fields are zero: the sentinels [ErrRateLimited] and friends.
+// Is reports whether target is e's kind: the sentinels [ErrRateLimited]
+// and the others are the kinds, so errors.Is matches by kind.
 func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	if !ok {
-		return false
-	}
-	return t.Kind == e.Kind && t.Provider == "" && t.StatusCode == 0 && t.Message == "" && t.Err == nil
+	k, ok := target.(ErrorKind)
+	return ok && k == e.Kind
 }
 
 // KindOf returns the ErrorKind of the first [*Error] in err's chain, or

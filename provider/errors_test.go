@@ -19,6 +19,22 @@ func TestErrorIsKind(t *testing.T) {
 	assert.Equal(t, "openai: rate_limited (HTTP 429): slow down", errors.Unwrap(err).Error())
 }
 
+// TestSentinelsAreKinds: each sentinel is its kind, a constant, matched by
+// kind alone whatever else the error says; and an ErrorKind is an error.
+func TestSentinelsAreKinds(t *testing.T) {
+	for _, k := range []provider.ErrorKind{provider.ErrSchemaRejected, provider.ErrRateLimited, provider.ErrAuth, provider.ErrOverloaded, provider.ErrInvalidRequest} {
+		err := fmt.Errorf("wrapped: %w", &provider.Error{Kind: k, Provider: "x", StatusCode: 400, Message: "m", Err: errors.New("sdk")})
+		assert.ErrorIs(t, err, k)
+		for _, other := range []provider.ErrorKind{provider.ErrSchemaRejected, provider.ErrRateLimited, provider.ErrAuth, provider.ErrOverloaded, provider.ErrInvalidRequest} {
+			if other != k {
+				assert.NotErrorIs(t, err, other)
+			}
+		}
+		assert.Equal(t, "provider: "+string(k), k.Error())
+	}
+	assert.NotErrorIs(t, errors.New("rate_limited"), provider.ErrRateLimited, "never by text")
+}
+
 func TestKindForStatus(t *testing.T) {
 	tests := []struct {
 		status int

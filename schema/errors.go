@@ -29,6 +29,11 @@ var (
 // MaxDepth. No schema is compiled.
 var ErrInvalidOptions = errors.New("schema: invalid parse options")
 
+// ErrImmutable is returned (wrapped) by [Schema.UnmarshalJSON] into a
+// Schema that is already compiled: compiled schemas are shared, and one
+// caller's decode must not change another's schema.
+var ErrImmutable = errors.New("schema: a compiled schema cannot be changed")
+
 // An InvalidSchemaError reports a schema that cannot be compiled: malformed
 // JSON, a keyword with a value of the wrong kind, a $ref that points nowhere.
 // Parse reports the first problem in document order.

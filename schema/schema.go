@@ -129,8 +129,14 @@ func (s *Schema) Minified() []byte {
 func (s Schema) MarshalJSON() ([]byte, error) { return s.JSON(), nil }
 
 // UnmarshalJSON compiles data as [Parse] does (remote references are
-// refused) and replaces *s with the result; on error *s is unchanged.
+// refused) into s, which must be the zero Schema: the one encoding/json
+// allocates for a *Schema field. A compiled Schema is immutable and may be
+// shared, so unmarshalling into one is an error matching [ErrImmutable]
+// and leaves it as it was; so does a document that does not compile.
 func (s *Schema) UnmarshalJSON(data []byte) error {
+	if s.c != nil {
+		return fmt.Errorf("%w: cannot unmarshal into a compiled Schema", ErrImmutable)
+	}
 	p, err := Parse(data)
 	if err != nil {
 		return err

@@ -417,9 +417,16 @@ func TestMarshalRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"s":{"type":"object","properties":{"z":{},"a":{}}}}`, string(byValue))
 
-	err = json.Unmarshal([]byte(`{"name":"r","schema":{"type":"strin"}}`), &e)
+	var fresh entry
+	err = json.Unmarshal([]byte(`{"name":"r","schema":{"type":"strin"}}`), &fresh)
 	var ie *schema.InvalidSchemaError
 	assert.ErrorAs(t, err, &ie)
+
+	// Decoding again into e would overwrite the schema e points to, which
+	// others may share: refused, and the schema is unchanged.
+	err = json.Unmarshal([]byte(`{"name":"r","schema":{"type":"string"}}`), &e)
+	assert.ErrorIs(t, err, schema.ErrImmutable)
+	assert.Equal(t, []string{"z", "a"}, e.Schema.PropertyOrder())
 }
 
 func TestNewAndFor(t *testing.T) {
@@ -520,4 +527,27 @@ func TestInvalidSchemaErrorUnwrap(t *testing.T) {
 	err := error(&schema.InvalidSchemaError{Path: "$.a", Reason: "bad", Err: cause})
 	assert.ErrorIs(t, err, cause)
 	assert.Equal(t, "schema: invalid schema at $.a: bad", err.Error())
+}
+
+// TestSchemaImmutable: decoding into a compiled Schema fails and leaves it
+// as it was; decoding into a new one (a *Schema field) compiles.
+func TestSchemaImmutable(t *testing.T) {
+	s, err := schema.Parse([]byte(`{"type":"integer"}`))
+	require.NoError(t, err)
+	shared := s
+	err = json.Unmarshal([]byte(`{"type":"string"}`), s)
+	require.ErrorIs(t, err, schema.ErrImmutable)
+	assert.Empty(t, shared.Validate(3.0), "the shared schema still wants an integer")
+	assert.NotEmpty(t, shared.Validate("x"))
+
+	var doc struct {
+		S *schema.Schema `json:"s"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(`{"s": {"type":"string"}}`), &doc))
+	assert.Empty(t, doc.S.Validate("x"))
+	var bad struct {
+		S *schema.Schema `json:"s"`
+	}
+	var ise *schema.InvalidSchemaError
+	assert.ErrorAs(t, json.Unmarshal([]byte(`{"s": {"type":"strin"}}`), &bad), &ise)
 }
