@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentio/agentio/blueprint"
 	"github.com/agentio/agentio/enforce"
-	mcpagentio "github.com/agentio/agentio/mcp"
+	"github.com/agentio/agentio/mcpagentio"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 )

@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentio/agentio/blueprint"
-	mcpagentio "github.com/agentio/agentio/mcp"
+	"github.com/agentio/agentio/mcpagentio"
 	"github.com/agentio/agentio/provider/providertest"
 	"github.com/agentio/agentio/schema"
 )

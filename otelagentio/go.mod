@@ -1,4 +1,4 @@
-module github.com/agentio/agentio/otel
+module github.com/agentio/agentio/otelagentio
 
 go 1.23.0
 

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/blueprint"
-	mcpagentio "github.com/agentio/agentio/mcp"
+	"github.com/agentio/agentio/mcpagentio"
 	"github.com/agentio/agentio/provider/providertest"
 	"github.com/agentio/agentio/schema"
 )

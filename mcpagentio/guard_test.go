@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	mcpagentio "github.com/agentio/agentio/mcp"
+	"github.com/agentio/agentio/mcpagentio"
 	"github.com/agentio/agentio/schema"
 )
 

@@ -1,4 +1,4 @@
-module github.com/agentio/agentio/mcp
+module github.com/agentio/agentio/mcpagentio
 
 go 1.23.0
 

@@ -21,7 +21,7 @@ import (
 )
 
 // ScopeName is the instrumentation scope of the tracer and meter.
-const ScopeName = "github.com/agentio/agentio/otel"
+const ScopeName = "github.com/agentio/agentio/otelagentio"
 
 // The attribute keys: the OpenTelemetry GenAI semantic conventions', then
 // agentio's own.

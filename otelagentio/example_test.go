@@ -9,7 +9,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/agentio/agentio/enforce"
-	"github.com/agentio/agentio/otel"
+	"github.com/agentio/agentio/otelagentio"
 	"github.com/agentio/agentio/provider/providertest"
 	"github.com/agentio/agentio/schema"
 )
