@@ -223,12 +223,9 @@ func (k *coercer) alternative(x any, alts []*jsonschema.Schema) (any, bool) {
 		best  any
 		recs  []Coercion
 	)
-	mark := len(k.out)
 	for _, s := range alts {
-		y, changed := k.value(x, schemaSet{one: s})
-		made := slices.Clone(k.out[mark:])
-		k.out = k.out[:mark]
-		if !changed || !k.accepts(y, s) {
+		y, made, ok := k.trial(x, s)
+		if !ok {
 			continue
 		}
 		if found && !equal(best, y) {
@@ -243,6 +240,17 @@ func (k *coercer) alternative(x any, alts []*jsonschema.Schema) (any, bool) {
 	return best, true
 }
 
+// trial coerces x under the schema s alone and returns the result and the
+// coercions that made it, without recording them; ok is false when nothing
+// changed or s does not accept the result.
+func (k *coercer) trial(x any, s *jsonschema.Schema) (y any, made []Coercion, ok bool) {
+	mark := len(k.out)
+	y, changed := k.value(x, schemaSet{one: s})
+	made = slices.Clone(k.out[mark:])
+	k.out = k.out[:mark]
+	return y, made, changed && k.accepts(y, s)
+}
+
 // respell coerces x, which every schema of fit accepts as written, as
 // each of them would (5.0 written 5 where an integer is wanted), when they
 // all make the same change; else x stays as it is.
@@ -251,12 +259,9 @@ func (k *coercer) respell(x any, fit []*jsonschema.Schema) (any, bool) {
 		spelt any
 		recs  []Coercion
 	)
-	mark := len(k.out)
 	for i, s := range fit {
-		y, changed := k.value(x, schemaSet{one: s})
-		made := slices.Clone(k.out[mark:])
-		k.out = k.out[:mark]
-		if !changed || !k.accepts(y, s) || i > 0 && !sameJSON(y, spelt) {
+		y, made, ok := k.trial(x, s)
+		if !ok || i > 0 && !sameJSON(y, spelt) {
 			return x, false
 		}
 		spelt, recs = y, made

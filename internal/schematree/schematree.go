@@ -60,36 +60,10 @@ func ShapeOf(k string) Shape {
 // objects are passed to fn too (a boolean schema, or a mistake the caller
 // reports); a dependencies entry that is a list of names is not a schema.
 func Children(n *jsontree.Node, fn func(child *jsontree.Node, steps ...jsonpath.Step)) {
-	if n == nil || n.Kind != jsontree.Object {
-		return
-	}
-	for i, k := range n.Keys {
-		v := n.Values[i]
-		key := jsonpath.Key(k)
-		switch shape := ShapeOf(k); shape {
-		case Schema:
-			fn(v, key)
-		case List, Items:
-			switch {
-			case v.Kind == jsontree.Array:
-				for j, e := range v.Items {
-					fn(e, key, jsonpath.Index(j))
-				}
-			case shape == Items:
-				fn(v, key)
-			}
-		case Map, Dependencies:
-			if v.Kind != jsontree.Object {
-				continue
-			}
-			for j, e := range v.Values {
-				if shape == Dependencies && e.Kind == jsontree.Array {
-					continue
-				}
-				fn(e, key, jsonpath.Key(v.Keys[j]))
-			}
-		}
-	}
+	Rewrite(n, func(child *jsontree.Node, steps ...jsonpath.Step) *jsontree.Node {
+		fn(child, steps...)
+		return child
+	})
 }
 
 // Walk calls fn on the schema n, at the location at, and on every
