@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentio/agentio/internal/suggest"
+
 	"github.com/agentio/agentio/crosscheck"
 	"github.com/agentio/agentio/internal/jsonobj"
 	"github.com/agentio/agentio/schema"
@@ -308,6 +310,50 @@ func (b *Blueprint) Extra() map[string]json.RawMessage {
 		}
 	}
 	return m
+}
+
+// optionNames are the fields of default_output_schema_options.
+var optionNames = []string{"max_retries", "extract_json", "strict_json_only", "validation_mode"}
+
+// An UnknownField is a top-level member of agent.json that this package
+// does not interpret: kept and written back, but read by nothing.
+type UnknownField struct {
+	// Name is the member's name.
+	Name string
+	// Hint is the field the author probably meant, as the errors name
+	// fields: a known field spelt alike ("system_prompt" for
+	// "system_promt"), or an option written at the top level instead of
+	// inside default_output_schema_options
+	// ("default_output_schema_options.validation_mode"); "" when none fits.
+	Hint string
+}
+
+// UnknownFields returns the top-level members of the agent.json document
+// data that this package does not interpret (those [Blueprint.Extra] would
+// hold), in document order, each with a hint where one fits; `agentio
+// lint` warns of each. It reads data whether or not [Parse] accepts it, so
+// that a linter can report them beside the errors. data that is not one
+// JSON object is an error, as Parse reports it. The slice is the
+// caller's.
+func UnknownFields(data []byte) ([]UnknownField, error) {
+	fields, err := objectFields(data)
+	if err != nil {
+		return nil, &FieldError{Reason: "agent.json must hold one JSON object: " + cut(objectProblem(err)), Err: err}
+	}
+	var out []UnknownField
+	for _, f := range fields {
+		if slices.Contains(knownFields, f.Key) {
+			continue
+		}
+		u := UnknownField{Name: f.Key}
+		if o := suggest.Closest(f.Key, optionNames); o != "" {
+			u.Hint = "default_output_schema_options." + o
+		} else {
+			u.Hint = suggest.Closest(f.Key, knownFields)
+		}
+		out = append(out, u)
+	}
+	return out, nil
 }
 
 // MarshalJSON writes the blueprint back as it was loaded: every field,

@@ -338,3 +338,20 @@ func TestParseOutputSchemaRootRef(t *testing.T) {
 		assert.Equal(t, []string{"summary"}, bp.OutputSchema().PropertyOrder())
 	}
 }
+
+func TestUnknownFields(t *testing.T) {
+	got, err := blueprint.UnknownFields([]byte(`{"name": "a", "system_promt": "x", "max_retries": 2, "validaton_mode": "lenient", "owner": "me", "tags": []}`))
+	require.NoError(t, err)
+	assert.Equal(t, []blueprint.UnknownField{
+		{Name: "system_promt", Hint: "system_prompt"},
+		{Name: "max_retries", Hint: "default_output_schema_options.max_retries"},
+		{Name: "validaton_mode", Hint: "default_output_schema_options.validation_mode"},
+		{Name: "owner"},
+	}, got)
+	_, err = blueprint.UnknownFields([]byte(`[1]`))
+	var fe *blueprint.FieldError
+	assert.ErrorAs(t, err, &fe)
+	none, err := blueprint.UnknownFields([]byte(`{"name": "a"}`))
+	require.NoError(t, err)
+	assert.Empty(t, none)
+}

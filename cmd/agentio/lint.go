@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentio/agentio/blueprint"
@@ -103,7 +104,7 @@ func cmdLint(args []string, stdout, stderr io.Writer) error {
 		for _, f := range l.findings {
 			fmt.Fprintln(stdout, f.text())
 		}
-		fmt.Fprintf(stderr, "%d files checked, %d findings\n", len(files), len(l.findings))
+		fmt.Fprintf(stderr, "%s checked, %s\n", count(len(files), "file"), count(len(l.findings), "finding"))
 	}
 	if len(l.findings) > 0 {
 		return &exitError{1}
@@ -237,6 +238,18 @@ func join(at, inner string) string {
 // its schemas with the schema rules.
 func (l *linter) blueprint(name string, data []byte) {
 	_, err := blueprint.Parse(data)
+	if unknown, uerr := blueprint.UnknownFields(data); uerr == nil {
+		for _, u := range unknown {
+			msg := "unknown field " + strconv.Quote(u.Name) + " is ignored"
+			switch {
+			case strings.Contains(u.Hint, "."):
+				msg += " (did you mean " + strconv.Quote(u.Hint) + "? options go inside default_output_schema_options)"
+			case u.Hint != "":
+				msg += " (did you mean " + strconv.Quote(u.Hint) + "?)"
+			}
+			l.add(name, data, jsonpath.Path{jsonpath.Key(u.Name)}.String(), "warning", msg)
+		}
+	}
 	var top map[string]json.RawMessage
 	if jerr := json.Unmarshal(data, &top); jerr != nil {
 		l.add(name, data, "", "error", "agent.json must hold one JSON object: "+jerr.Error())
@@ -310,4 +323,12 @@ func (l *linter) registry(dir string) error {
 		return e
 	}
 	return nil
+}
+
+// count returns "1 file", "2 files", "0 files".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -76,9 +76,20 @@ func TestLintFindings(t *testing.T) {
 		"testdata/findings/agents/broken/agent.json:2:11: error: name:",
 		"testdata/findings/agents/broken/agent.json:6:47: error: output_schema: minimum must be a number",
 		"testdata/findings/agents/broken/agent.json:9:52: error: default_output_schema_options.max_retries: must be a non-negative integer",
+		`testdata/findings/agents/misplaced/agent.json:3:19: warning: unknown field "system_promt" is ignored (did you mean "system_prompt"?)`,
+		`testdata/findings/agents/misplaced/agent.json:4:22: warning: unknown field "validation_mode" is ignored (did you mean "default_output_schema_options.validation_mode"?`,
+		`testdata/findings/agents/misplaced/agent.json:5:12: warning: unknown field "owner" is ignored` + "\n",
 	} {
 		assert.Contains(t, out, want)
 	}
+}
+
+func TestLintCountsInWords(t *testing.T) {
+	_, errs, code := agentio(t, "", "lint", "testdata/clean/review.schema.json")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, errs, "1 file checked, 0 findings")
+	_, errs, _ = agentio(t, "", "lint", "testdata/findings/agents/misplaced")
+	assert.Contains(t, errs, "1 file checked, 3 findings")
 }
 
 func TestLintFormats(t *testing.T) {
