@@ -2,9 +2,16 @@
 // database over HTTP: package sqlregistry keeps them in an output_schemas
 // table, package registryhttp serves that registry under /api/.
 //
-//	go run ./examples/registry-server -db schemas.db -addr localhost:8080
-//	curl -X POST localhost:8080/api/schemas -d '{"name":"incident","schema":{"type":"object"}}'
+//	REGISTRY_TOKEN=s3cret go run ./examples/registry-server -db schemas.db -addr localhost:8080
+//	curl -X POST -H 'Authorization: Bearer s3cret' localhost:8080/api/schemas -d '{"name":"incident","schema":{"type":"object"}}'
 //	curl localhost:8080/api/schemas/incident
+//
+// registryhttp authenticates no one: that is the host's job, and this
+// host's is a bearer token. Every write (POST, PUT, DELETE) must carry
+// "Authorization: Bearer <token>", the token given with -token or in
+// REGISTRY_TOKEN, compared in constant time; a missing or wrong one gets
+// 401 with a problem document. Reads stay open unless -private-reads. The
+// server does not start without a token.
 //
 // With -demo it runs offline instead: it starts the server on a loopback
 // port, makes a round of requests (create, read, a bad schema, a stale
@@ -14,7 +21,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/subtle"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,6 +35,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite"
@@ -38,6 +48,8 @@ func main() {
 	dbPath := flag.String("db", "schemas.db", "SQLite database file")
 	addr := flag.String("addr", "localhost:8080", "address to listen on")
 	demo := flag.Bool("demo", false, "run a round of requests against a temporary database and exit")
+	token := flag.String("token", os.Getenv("REGISTRY_TOKEN"), "bearer token every write must carry (default $REGISTRY_TOKEN)")
+	privateReads := flag.Bool("private-reads", false, "require the token for reads too")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -46,7 +58,7 @@ func main() {
 	if *demo {
 		err = runDemo(ctx, os.Stdout)
 	} else {
-		err = serve(ctx, *dbPath, *addr)
+		err = serve(ctx, *dbPath, *addr, access{token: *token, reads: *privateReads})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "registry-server:", err)
@@ -54,9 +66,46 @@ func main() {
 	}
 }
 
+// access is who may use the API: every write, and every read when reads
+// is set, must carry the bearer token.
+type access struct {
+	token string
+	reads bool
+}
+
+// guard returns h behind a check of the bearer token.
+func (a access) guard(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		read := r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions
+		if read && !a.reads || a.authorized(r) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer realm="registry"`)
+		w.Header().Set("Content-Type", "application/problem+json")
+		w.WriteHeader(http.StatusUnauthorized)
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.Encode(registryhttp.Problem{
+			Type:     registryhttp.ProblemTypeBase + "unauthorized",
+			Title:    http.StatusText(http.StatusUnauthorized),
+			Status:   http.StatusUnauthorized,
+			Detail:   "this request needs the header Authorization: Bearer <token>",
+			Instance: r.URL.Path,
+		})
+	})
+}
+
+// authorized reports whether r carries the token, compared in constant
+// time.
+func (a access) authorized(r *http.Request) bool {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && a.token != "" && subtle.ConstantTimeCompare([]byte(got), []byte(a.token)) == 1
+}
+
 // newHandler opens the database at path and returns the API mounted under
-// /api/, and a function that closes the database.
-func newHandler(ctx context.Context, path string, logger *slog.Logger) (http.Handler, func() error, error) {
+// /api/ behind a's check, and a function that closes the database.
+func newHandler(ctx context.Context, path string, logger *slog.Logger, a access) (http.Handler, func() error, error) {
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)")
 	if err != nil {
 		return nil, nil, err
@@ -70,13 +119,16 @@ func newHandler(ctx context.Context, path string, logger *slog.Logger) (http.Han
 		return nil, nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/api/", http.StripPrefix("/api", registryhttp.New(reg, &registryhttp.Options{Logger: logger})))
+	mux.Handle("/api/", a.guard(http.StripPrefix("/api", registryhttp.New(reg, &registryhttp.Options{Logger: logger}))))
 	return mux, db.Close, nil
 }
 
-func serve(ctx context.Context, path, addr string) error {
+func serve(ctx context.Context, path, addr string, a access) error {
+	if a.token == "" {
+		return errors.New("no token: set -token or REGISTRY_TOKEN; registryhttp authenticates no one, so this server requires a bearer token for writes")
+	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	h, closeDB, err := newHandler(ctx, path, logger)
+	h, closeDB, err := newHandler(ctx, path, logger, a)
 	if err != nil {
 		return err
 	}
@@ -104,7 +156,8 @@ func runDemo(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	h, closeDB, err := newHandler(ctx, filepath.Join(dir, "schemas.db"), nil)
+	a := access{token: "demo-token"}
+	h, closeDB, err := newHandler(ctx, filepath.Join(dir, "schemas.db"), nil, a)
 	if err != nil {
 		return err
 	}
@@ -116,7 +169,10 @@ func runDemo(ctx context.Context, w io.Writer) error {
 	steps := []struct {
 		say, method, path, body string
 		header                  func() http.Header
+		anonymous               bool
 	}{
+		{say: "a write without the token is refused", method: "POST", path: "/api/schemas", anonymous: true,
+			body: `{"name":"incident-summary","schema":{"type":"object"}}`},
 		{say: "create a named schema", method: "POST", path: "/api/schemas",
 			body: `{"name":"incident-summary","description":"One-paragraph incident summary","schema":{"type":"object","required":["summary","severity"],"properties":{"summary":{"type":"string"},"severity":{"enum":["low","high"]}}}}`},
 		{say: "read it back (keep its ETag)", method: "GET", path: "/api/schemas/incident-summary"},
@@ -141,6 +197,9 @@ func runDemo(ctx context.Context, w io.Writer) error {
 			for k, v := range st.header() {
 				req.Header[k] = v
 			}
+		}
+		if !st.anonymous {
+			req.Header.Set("Authorization", "Bearer "+a.token)
 		}
 		resp, err := srv.Client().Do(req)
 		if err != nil {

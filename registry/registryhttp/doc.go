@@ -13,6 +13,16 @@
 //	h := registryhttp.New(reg, nil)
 //	mux.Handle("/api/", http.StripPrefix("/api", h)) // GET /api/schemas/...
 //
+// # Access
+//
+// The handler authenticates no one and authorizes nothing: whoever reaches
+// it may create, replace and delete schemas, and a schema is what every run
+// that names it will demand of a model. Authentication is the host's job:
+// wrap the handler in your own (a bearer token, mTLS, your service mesh's
+// identity) before it faces anyone you do not trust with writes.
+// examples/registry-server shows a bearer token for writes, compared in
+// constant time.
+//
 // # Versions
 //
 // Each entry's ETag is its modified_at. GET answers If-None-Match with 304.
