@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A Reader follows a model's reply while it is written: fed the reply chunk
@@ -56,6 +58,12 @@ type Reader struct {
 	fenceHead bool // at the start of a fenced block's content
 
 	sources []Source // where each value started was found
+
+	// held is the end of a scalar that began the reply outside a fence,
+	// complete but not yet the answer: it is the answer only if the reply
+	// ends after it (Close sends its EventEnd), and not if more text
+	// follows (that text abandons it). 0 when none is held.
+	held int
 }
 
 // A frame is an open object or array.
@@ -306,15 +314,25 @@ func (r *Reader) Close() {
 	r.closed = true
 	r.room = -1
 	r.read()
-	switch {
-	case r.st == inProse:
-	case len(r.stack) == 0 && r.st.numDone():
-		// A number alone: the end of the reply ends it.
-		r.emit(EventScalar, r.tokAt, len(r.buf), 0)
-		r.emit(EventEnd, r.root.Start, len(r.buf), 0)
-		r.pos, r.st = len(r.buf), inProse
-	default:
-		r.pos, r.st = r.abandon(len(r.buf))
+	for r.st != inProse {
+		switch {
+		case len(r.stack) == 0 && r.st.numDone():
+			// A number alone: the end of the reply ends it.
+			r.emit(EventScalar, r.tokAt, len(r.buf), 0)
+			r.emit(EventEnd, r.root.Start, len(r.buf), 0)
+			r.pos, r.st = len(r.buf), inProse
+		case len(r.stack) == 0 && startsScalar(r.buf[r.root.Start]):
+			// A scalar that never ended (a stray quote): what follows its
+			// first byte is prose again, and may hold a value.
+			r.pos, r.st = r.abandon(r.root.Start + 1)
+			r.read()
+		default:
+			r.pos, r.st = r.abandon(len(r.buf))
+		}
+	}
+	if r.held > 0 {
+		r.emit(EventEnd, r.root.Start, r.held, 0)
+		r.held = 0
 	}
 }
 
@@ -453,6 +471,18 @@ func (r *Reader) prose() bool {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
 			r.pos++
 			continue
+		case (r.held > 0 || !r.visible) && (c == '\f' || c == '\v' || c >= utf8.RuneSelf):
+			// Before the reply's first value and after a held scalar, any
+			// space a trim removes (as the whole-text reading of [JSON]
+			// does) is blank, not text.
+			rest := r.buf[r.pos:]
+			if !utf8.FullRune(rest) && !r.closed {
+				return false
+			}
+			if rn, size := utf8.DecodeRune(rest); unicode.IsSpace(rn) || rn == '\ufeff' {
+				r.pos += size
+				continue
+			}
 		case c == '<':
 			ok, done := r.tag()
 			if !done {
@@ -462,6 +492,9 @@ func (r *Reader) prose() bool {
 				continue
 			}
 		case c == '`':
+			if r.drop(r.pos) {
+				continue
+			}
 			ok, done := r.fenceMarker()
 			if !done {
 				return false
@@ -471,6 +504,9 @@ func (r *Reader) prose() bool {
 			}
 		}
 		at := r.pos
+		if r.drop(at) {
+			continue
+		}
 		head := !r.visible || r.fenceHead
 		switch {
 		case startsContainer(c) && (!r.objects || c == '{'):
@@ -484,6 +520,21 @@ func (r *Reader) prose() bool {
 		r.fenceHead = false
 		r.pos++
 	}
+	return true
+}
+
+// drop abandons a held scalar at at: text other than blanks and reasoning
+// follows it, so the reply is not that scalar. The reading goes back to
+// the byte after the scalar's first, as prose, since a value may begin
+// inside what looked like a string ("{"a": 1}" with a stray quote); it
+// reports whether it did.
+func (r *Reader) drop(at int) bool {
+	if r.held == 0 {
+		return false
+	}
+	r.emit(EventAbandon, r.root.Start, at, 0)
+	r.held = 0
+	r.pos = r.root.Start + 1
 	return true
 }
 
@@ -810,7 +861,11 @@ close: // the bracket at pos closes the object or array on top of the stack
 
 completed: // a part ending at pos is complete: a member, an element or the value
 	if len(r.stack) == 0 {
-		r.emit(EventEnd, r.root.Start, pos, 0)
+		if r.sources[r.root.Value] == SourceWhole && startsScalar(buf[r.root.Start]) {
+			r.held = pos // a scalar is the whole reply or nothing
+		} else {
+			r.emit(EventEnd, r.root.Start, pos, 0)
+		}
 		goto prose
 	}
 	r.stack[len(r.stack)-1].cut = pos
@@ -912,8 +967,15 @@ func literalWord(c byte) string {
 // It returns where prose reading resumes, and the state for it.
 func (r *Reader) abandon(at int) (int, readState) {
 	r.emit(EventAbandon, r.root.Start, at, 0)
+	resume := max(at, r.root.Start+1)
+	if len(r.stack) == 0 && startsScalar(r.buf[r.root.Start]) {
+		// What looked like a string or a number may have held the
+		// start of a value ("{"a": 1} with a stray quote): read it again
+		// as prose, from the byte after the first.
+		resume = r.root.Start + 1
+	}
 	r.stack = r.stack[:0]
-	return max(at, r.root.Start+1), inProse
+	return resume, inProse
 }
 
 // plainInString marks the bytes a JSON string holds as they are: not the

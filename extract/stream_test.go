@@ -3,6 +3,7 @@ package extract_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -259,16 +260,72 @@ func TestReaderErrors(t *testing.T) {
 
 // TestReaderAgreesWithJSON checks that the first value a Reader completes
 // at the start of the reply or in a fence is the value JSON returns.
-func TestReaderAgreesWithJSON(t *testing.T) {
-	for _, tc := range streamReplies {
-		c, err := extract.JSON(tc.text)
-		if err != nil {
-			continue
-		}
-		events, r := readAll(t, tc.text, 5)
-		found := ends(r, events)
-		assert.Contains(t, found, string(c.JSON), tc.name)
+// agreeWithCandidates checks what the Reader and Candidates must agree on
+// for text read in pieces of size: every value Candidates finds, the
+// Reader reports; the Reader reports nothing more; and it reports nothing
+// at all exactly when JSON finds no value. Texts with a reasoning tag or
+// a fence marker are left out: the Reader decides what a tag or a marker
+// means when it reads it, before the rest of the reply exists (a value
+// before a closing </think> was reported already), where Candidates sees
+// the whole reply; the fixed replies of streamReplies cover those.
+func agreeWithCandidates(t *testing.T, text string, size int) {
+	t.Helper()
+	if strings.ContainsAny(text, "<`") {
+		return
 	}
+	events, r := readAll(t, text, size)
+	read := ends(r, events)
+	var found []string
+	for _, c := range extract.Candidates(text) {
+		found = append(found, string(c.JSON))
+	}
+	left := slices.Clone(read)
+	for _, v := range found {
+		i := slices.Index(left, v)
+		if i < 0 {
+			t.Fatalf("%q: Candidates finds %s, the Reader (pieces of %d) does not: %q", text, v, size, read)
+		}
+		left = slices.Delete(left, i, i+1)
+	}
+	if len(left) > 0 {
+		t.Fatalf("%q: the Reader reports %q, which Candidates does not find (%q)", text, left, found)
+	}
+	_, err := extract.JSON(text)
+	if (err == nil) != (len(read) > 0) {
+		t.Fatalf("%q: JSON gives %v, the Reader %d values", text, err, len(read))
+	}
+}
+
+// TestReaderAgreesWithCandidates runs agreeWithCandidates on the replies
+// above and on replies made of values in the surface forms models write
+// (bare, fenced, after prose, after a reasoning block, two at once, cut
+// off, broken), read whole and in pieces of 1 to 7 bytes.
+func TestReaderAgreesWithCandidates(t *testing.T) {
+	values := []string{`{"a": 1}`, `[1, {"b": [true, null]}]`, `"text {with} [brackets]"`, `-0.5e-3`, `{"s": "x\"y\\", "e": {}}`, `[]`}
+	forms := []func(v string) string{
+		func(v string) string { return v },
+		func(v string) string { return "```json\n" + v + "\n```" },
+		func(v string) string { return "Here you go: " + v + " Done." },
+		func(v string) string { return "<think>{draft}</think>\n" + v },
+		func(v string) string { return v + "\n" + v },
+		func(v string) string { return "Answer: " + v[:len(v)/2] },
+		func(v string) string { return "{'not': json} then " + v },
+		func(v string) string { return "no JSON here" },
+	}
+	var texts []string
+	for _, tc := range streamReplies {
+		texts = append(texts, tc.text)
+	}
+	for _, v := range values {
+		for _, f := range forms {
+			texts = append(texts, f(v))
+		}
+	}
+	for i, text := range texts {
+		agreeWithCandidates(t, text, 0)
+		agreeWithCandidates(t, text, i%7+1)
+	}
+	assert.GreaterOrEqual(t, len(texts), 60)
 }
 
 func FuzzReader(f *testing.F) {
@@ -278,6 +335,7 @@ func FuzzReader(f *testing.F) {
 	f.Add("```json\n{\"a\": [1, \"```\"]}", uint8(1))
 	f.Add("<thinking>{</thinking>[0]", uint8(2))
 	f.Fuzz(func(t *testing.T, text string, size uint8) {
+		agreeWithCandidates(t, text, int(size%16)+1)
 		want, _ := readAll(t, text, 0)
 		got, _ := readAll(t, text, int(size%16)+1)
 		if len(want) != len(got) {
