@@ -8,6 +8,4 @@ require (
 )
 
 // Pulled in by testify (assert's YAML comparisons); agentio does not use it.
-require (
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
-)
+require go.yaml.in/yaml/v3 v3.0.5 // indirect

@@ -6,6 +6,7 @@ replace github.com/agentio/agentio => ../..
 
 require (
 	github.com/agentio/agentio v0.0.0
+	github.com/stretchr/testify v1.12.1
 	modernc.org/sqlite v1.34.5
 )
 
@@ -16,6 +17,7 @@ require (
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/ncruces/go-strftime v0.1.9 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.22.0 // indirect
 	modernc.org/libc v1.55.3 // indirect
 	modernc.org/mathutil v1.6.0 // indirect
