@@ -71,36 +71,39 @@ func TestOllamaServer(t *testing.T) {
 }
 
 // TestGeminiServer runs the quickstart with -provider gemini against a
-// local stand-in for the Gemini API (GOOGLE_GEMINI_BASE_URL, which the SDK
-// reads): the first reply misses a field, the re-ask's answer is valid.
+// local stand-in for Gemini's OpenAI-compatible endpoint
+// (GOOGLE_GEMINI_BASE_URL): the first reply misses a field, the re-ask's
+// answer is valid.
 func TestGeminiServer(t *testing.T) {
 	replies := []string{
 		`{"findings":[{"severity":"blocker","file":"server/files.go","line":41,"description":"Path traversal."}],"counts":{"blocker":1,"major":0,"minor":0,"nit":0}}`,
 		`{"findings":[{"severity":"blocker","file":"server/files.go","line":41,"description":"Path traversal.","raisedBy":"security"}],"counts":{"blocker":1,"major":0,"minor":0,"nit":0}}`,
 	}
 	var schemas []bool
-	var keys []string
+	var keys, paths []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
-			GenerationConfig map[string]any `json:"generationConfig"`
+			ResponseFormat map[string]any `json:"response_format"`
 		}
 		_ = json.NewDecoder(r.Body).Decode(&req)
-		schemas = append(schemas, req.GenerationConfig["responseJsonSchema"] != nil)
-		keys = append(keys, r.Header.Get("x-goog-api-key"))
+		schemas = append(schemas, req.ResponseFormat["json_schema"] != nil)
+		keys = append(keys, r.Header.Get("Authorization"))
+		paths = append(paths, r.URL.Path)
 		text, _ := json.Marshal(replies[0])
 		replies = replies[1:]
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"candidates":[{"content":{"role":"model","parts":[{"text":`+string(text)+`}]},"finishReason":"STOP"}],`+
-			`"usageMetadata":{"promptTokenCount":300,"candidatesTokenCount":90,"totalTokenCount":390}}`)
+		_, _ = io.WriteString(w, `{"model":"gemini-2.5-flash","choices":[{"index":0,"message":{"role":"assistant","content":`+string(text)+`},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":300,"completion_tokens":90,"total_tokens":390}}`)
 	}))
 	defer srv.Close()
-	t.Setenv("GOOGLE_GEMINI_BASE_URL", srv.URL)
-	p, name, err := choose.Model("gemini", func(k string) string { return map[string]string{"GEMINI_API_KEY": "g-test"}[k] }, scripted)
+	env := map[string]string{"GEMINI_API_KEY": "g-test", "GOOGLE_GEMINI_BASE_URL": srv.URL + "/v1beta/openai"}
+	p, name, err := choose.Model("gemini", func(k string) string { return env[k] }, scripted)
 	require.NoError(t, err)
 	var out strings.Builder
 	require.NoError(t, run(context.Background(), &out, p, name))
 	assert.Contains(t, out.String(), "attempt 1 (native mode): invalid")
 	assert.Contains(t, out.String(), "valid after 2 attempt(s) in native mode, 780 tokens in all")
-	assert.Equal(t, []bool{true, true}, schemas, "the schema goes out as responseJsonSchema")
-	assert.Equal(t, []string{"g-test", "g-test"}, keys)
+	assert.Equal(t, []bool{true, true}, schemas, "the schema goes out as the response format")
+	assert.Equal(t, []string{"Bearer g-test", "Bearer g-test"}, keys)
+	assert.Equal(t, "/v1beta/openai/chat/completions", paths[0])
 }

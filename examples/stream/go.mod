@@ -4,7 +4,9 @@ go 1.23.0
 
 require (
 	github.com/agentio/agentio v0.0.0
-	github.com/agentio/agentio/examples/internal/choose v0.0.0
+	github.com/agentio/agentio/provider/anthropic v0.0.0
+	github.com/agentio/agentio/provider/gemini v0.0.0
+	github.com/agentio/agentio/provider/openai v0.0.0
 	github.com/stretchr/testify v1.12.1
 )
 
@@ -12,9 +14,6 @@ require (
 	cloud.google.com/go v0.116.0 // indirect
 	cloud.google.com/go/auth v0.9.3 // indirect
 	cloud.google.com/go/compute/metadata v0.5.0 // indirect
-	github.com/agentio/agentio/provider/anthropic v0.0.0 // indirect
-	github.com/agentio/agentio/provider/gemini v0.0.0 // indirect
-	github.com/agentio/agentio/provider/openai v0.0.0 // indirect
 	github.com/anthropics/anthropic-sdk-go v1.46.0 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
@@ -49,7 +48,6 @@ require (
 
 replace (
 	github.com/agentio/agentio => ../..
-	github.com/agentio/agentio/examples/internal/choose => ../internal/choose
 	github.com/agentio/agentio/provider/anthropic => ../../provider/anthropic
 	github.com/agentio/agentio/provider/gemini => ../../provider/gemini
 	github.com/agentio/agentio/provider/openai => ../../provider/openai

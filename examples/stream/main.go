@@ -56,7 +56,7 @@ func main() {
 	delay := flag.Duration("delay", 30*time.Millisecond, "pause between the scripted provider's chunks")
 	kind := flag.String("provider", "openai", "the model provider: "+strings.Join(choose.Kinds, ", "))
 	flag.Parse()
-	p, name, err := choose.Model(*kind, os.Getenv, scripted(*delay))
+	p, name, err := sdkAdapters().Model(*kind, os.Getenv, scripted(*delay))
 	if err == nil {
 		err = run(context.Background(), os.Stdout, p, name)
 	}

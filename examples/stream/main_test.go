@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentio/agentio/examples/internal/choose"
 	"github.com/agentio/agentio/internal/golden"
+	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 )
 
@@ -37,4 +38,22 @@ func TestStopsEarly(t *testing.T) {
 	require.Len(t, chunks, 2)
 	assert.Less(t, chunks[0], (len(wrongReply)+23)/24, "the first reply was stopped before its end")
 	assert.Equal(t, (len(goodReply)+23)/24+1, chunks[1])
+}
+
+// TestSDKAdapters: this example streams through the SDK adapters, read
+// from the same variables as the other examples.
+func TestSDKAdapters(t *testing.T) {
+	for kind, env := range map[string]map[string]string{
+		"openai":    {"OPENAI_API_KEY": "sk-test"},
+		"anthropic": {"ANTHROPIC_API_KEY": "sk-ant-test"},
+		"gemini":    {"GEMINI_API_KEY": "g-test"},
+		"ollama":    {"OLLAMA_HOST": "127.0.0.1:11434"},
+	} {
+		p, name, err := sdkAdapters().Model(kind, func(k string) string { return env[k] }, scripted(0))
+		if assert.NoError(t, err, kind) {
+			assert.Contains(t, name, "(provider/"+kind+" adapter)")
+			_, streams := p.(provider.Streamer)
+			assert.True(t, streams, kind)
+		}
+	}
 }

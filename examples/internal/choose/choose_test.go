@@ -33,20 +33,20 @@ func TestModel(t *testing.T) {
 		wantErr string
 	}{
 		{name: "openai offline", kind: "openai", want: "scripted (offline; set OPENAI_API_KEY or OPENAI_BASE_URL to use a real model)"},
-		{name: "openai", kind: "openai", env: map[string]string{"OPENAI_API_KEY": "sk-test"}, want: "gpt-4.1-mini at OpenAI (provider/openai adapter)"},
+		{name: "openai", kind: "openai", env: map[string]string{"OPENAI_API_KEY": "sk-test"}, want: "gpt-4.1-mini at OpenAI (provider/openaicompat adapter)"},
 		{name: "openai model", kind: "openai", env: map[string]string{"OPENAI_API_KEY": "sk-test", "AGENTIO_OPENAI_MODEL": "gpt-4.1"},
-			want: "gpt-4.1 at OpenAI (provider/openai adapter)"},
+			want: "gpt-4.1 at OpenAI (provider/openaicompat adapter)"},
 		{name: "openai-compatible server", kind: "openai", env: map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1", "AGENTIO_OPENAI_MODEL": "qwen3"},
-			want: "qwen3 at http://localhost:11434/v1 (provider/openai adapter)"},
+			want: "qwen3 at http://localhost:11434/v1 (provider/openaicompat adapter)"},
 		{name: "openai-compatible server without a model", kind: "openai", env: map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1"}, wantErr: "AGENTIO_OPENAI_MODEL"},
 		{name: "anthropic offline", kind: "anthropic", env: map[string]string{"OPENAI_API_KEY": "sk-test"}, want: "scripted (offline; set ANTHROPIC_API_KEY to use a real model)"},
-		{name: "anthropic", kind: "anthropic", env: map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test"}, want: "claude-haiku-4-5 at Anthropic (provider/anthropic adapter)"},
+		{name: "anthropic", kind: "anthropic", env: map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test"}, want: "claude-haiku-4-5 at Anthropic (provider/openaicompat adapter)"},
 		{name: "anthropic model", kind: "anthropic", env: map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "AGENTIO_ANTHROPIC_MODEL": "claude-sonnet-4-5"},
-			want: "claude-sonnet-4-5 at Anthropic (provider/anthropic adapter)"},
+			want: "claude-sonnet-4-5 at Anthropic (provider/openaicompat adapter)"},
 		{name: "gemini offline", kind: "gemini", env: map[string]string{"OPENAI_API_KEY": "sk-test"}, want: "scripted (offline; set GEMINI_API_KEY or GOOGLE_API_KEY to use a real model)"},
-		{name: "gemini", kind: "gemini", env: map[string]string{"GEMINI_API_KEY": "g-test"}, want: "gemini-2.5-flash at Google (provider/gemini adapter)"},
+		{name: "gemini", kind: "gemini", env: map[string]string{"GEMINI_API_KEY": "g-test"}, want: "gemini-2.5-flash at Google (provider/openaicompat adapter)"},
 		{name: "gemini google key, model", kind: "gemini", env: map[string]string{"GOOGLE_API_KEY": "g-test", "AGENTIO_GEMINI_MODEL": "gemini-2.5-pro"},
-			want: "gemini-2.5-pro at Google (provider/gemini adapter)"},
+			want: "gemini-2.5-pro at Google (provider/openaicompat adapter)"},
 		{name: "ollama offline", kind: "ollama", want: "scripted (offline; set OLLAMA_HOST to use a real model)"},
 		{name: "ollama", kind: "ollama", env: map[string]string{"OLLAMA_HOST": "127.0.0.1:11434", "AGENTIO_OLLAMA_MODEL": "llama3.2"},
 			want: "llama3.2 at 127.0.0.1:11434 (provider/ollama adapter)"},
@@ -71,9 +71,9 @@ func TestModel(t *testing.T) {
 
 // TestKindsListed: every kind is listed in Kinds, once.
 func TestKindsListed(t *testing.T) {
-	assert.Len(t, Kinds, len(adapters))
+	assert.Len(t, Kinds, len(Compatible()))
 	for _, name := range Kinds {
-		assert.Contains(t, adapters, name)
+		assert.Contains(t, Compatible(), name)
 	}
 }
 
@@ -86,18 +86,17 @@ func TestModelCallsServer(t *testing.T) {
 	tests := []struct {
 		kind    string
 		env     func(url string) map[string]string
-		sdkEnv  string // the variable the SDK itself reads for the server, if any
 		wantKey string // what a header carries
 	}{
 		{kind: "openai", env: func(url string) map[string]string {
 			return map[string]string{"OPENAI_BASE_URL": url + "/v1", "OPENAI_API_KEY": "sk-test", "AGENTIO_OPENAI_MODEL": "test-model"}
 		}, wantKey: "sk-test"},
-		{kind: "anthropic", env: func(string) map[string]string {
-			return map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "AGENTIO_ANTHROPIC_MODEL": "test-model"}
-		}, sdkEnv: "ANTHROPIC_BASE_URL", wantKey: "sk-ant-test"},
-		{kind: "gemini", env: func(string) map[string]string {
-			return map[string]string{"GOOGLE_API_KEY": "g-test", "AGENTIO_GEMINI_MODEL": "test-model"}
-		}, sdkEnv: "GOOGLE_GEMINI_BASE_URL", wantKey: "g-test"},
+		{kind: "anthropic", env: func(url string) map[string]string {
+			return map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "AGENTIO_ANTHROPIC_MODEL": "test-model", "ANTHROPIC_BASE_URL": url + "/v1"}
+		}, wantKey: "sk-ant-test"},
+		{kind: "gemini", env: func(url string) map[string]string {
+			return map[string]string{"GOOGLE_API_KEY": "g-test", "AGENTIO_GEMINI_MODEL": "test-model", "GOOGLE_GEMINI_BASE_URL": url + "/v1beta/openai"}
+		}, wantKey: "g-test"},
 		{kind: "ollama", env: func(url string) map[string]string {
 			return map[string]string{"OLLAMA_HOST": url, "AGENTIO_OLLAMA_MODEL": "test-model"}
 		}},
@@ -118,9 +117,6 @@ func TestModelCallsServer(t *testing.T) {
 				_, _ = io.WriteString(w, `{"error": {"message": "refused by the test server", "type": "invalid_request_error"}}`)
 			}))
 			defer srv.Close()
-			if tt.sdkEnv != "" {
-				t.Setenv(tt.sdkEnv, srv.URL)
-			}
 			p, name, err := Model(tt.kind, env(tt.env(srv.URL)), scripted)
 			require.NoError(t, err)
 			assert.Contains(t, name, "test-model at ")
