@@ -1,6 +1,6 @@
 module github.com/agentio/agentio
 
-go 1.23.0
+go 1.26.0
 
 require (
 	github.com/google/jsonschema-go v0.4.3
@@ -8,4 +8,4 @@ require (
 )
 
 // Pulled in by testify (assert's YAML comparisons); agentio does not use it.
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require go.yaml.in/yaml/v3 v3.0.6 // indirect

@@ -1,6 +1,6 @@
 module github.com/agentio/agentio/examples/registry-server
 
-go 1.23.0
+go 1.26.0
 
 replace github.com/agentio/agentio => ../..
 

@@ -1,6 +1,6 @@
 module github.com/agentio/agentio/examples/stream
 
-go 1.23.0
+go 1.26.0
 
 require (
 	github.com/agentio/agentio v0.0.0

@@ -8,8 +8,8 @@ import (
 	"net/url"
 	"strings"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/agentio/agentio/provider"
 )
@@ -32,7 +32,8 @@ type Options struct {
 	// Model names the model ("claude-sonnet-4-5", "claude-haiku-4-5").
 	// Required.
 	Model string
-	// APIKey is sent as the x-api-key header. Empty means the SDK's
+	// APIKey authenticates the requests as the SDK sends a key (v2: an
+	// Authorization: Bearer header). Empty means the SDK's
 	// default: the ANTHROPIC_API_KEY environment variable (or the SDK's
 	// other credential sources).
 	APIKey string

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -39,7 +39,7 @@ func TestGenerateText(t *testing.T) {
 	require.Len(t, reqs, 1)
 	assert.Equal(t, "POST", reqs[0].Method)
 	assert.Equal(t, "/v1/messages", reqs[0].Path)
-	assert.Equal(t, "test-key", reqs[0].Header.Get("X-Api-Key"))
+	assert.Equal(t, "Bearer test-key", reqs[0].Header.Get("Authorization"))
 	assert.NotEmpty(t, reqs[0].Header.Get("Anthropic-Version"))
 	assert.JSONEq(t, `{
 		"model": "claude-test",
@@ -394,7 +394,7 @@ func TestClientOption(t *testing.T) {
 	require.NoError(t, err)
 	_, err = p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
 	require.NoError(t, err)
-	assert.Equal(t, "override-key", s.Requests()[0].Header.Get("X-Api-Key"))
+	assert.Equal(t, "Bearer override-key", s.Requests()[0].Header.Get("Authorization"))
 }
 
 func TestConcurrentGenerate(t *testing.T) {

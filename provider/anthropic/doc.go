@@ -1,6 +1,6 @@
 // Package anthropic is an agentio [provider.Provider] for Anthropic's
 // Messages API, built on the official SDK
-// github.com/anthropics/anthropic-sdk-go. It is a module of its own, so
+// github.com/anthropics/anthropic-sdk-go/v2. It is a module of its own, so
 // that the agentio module never depends on an SDK.
 //
 // Start with [New]:

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/agentio/agentio/provider"
 )

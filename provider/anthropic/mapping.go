@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/agentio/agentio/provider"
 )
@@ -62,8 +62,8 @@ func (p *Provider) params(req *provider.Request) (sdk.MessageNewParams, error) {
 func messages(in []provider.Message) ([]sdk.MessageParam, error) {
 	var out []sdk.MessageParam
 	appendUser := func(b sdk.ContentBlockParamUnion) {
-		if n := len(out); n > 0 && out[n-1].Role == sdk.MessageParamRoleUser {
-			out[n-1].Content = append(out[n-1].Content, b)
+		if n := len(out); n > 0 && out[n-1].OfUser != nil {
+			out[n-1].OfUser.Content = append(out[n-1].OfUser.Content, b)
 			return
 		}
 		out = append(out, sdk.NewUserMessage(b))

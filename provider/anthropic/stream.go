@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"iter"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/agentio/agentio/provider"
 )

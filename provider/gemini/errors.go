@@ -119,25 +119,24 @@ func schemaComplaint(message string) bool {
 
 // errorBodies is the transport of the clients [New] builds. The SDK reads
 // a failed response's body as the API's {"error": {...}} object: plain text
-// (a proxy's error page) loses its status code, and other JSON
-// ({"message": "..."} from a gateway) makes it dereference nil. errorBodies
-// rewrites such a body into the API's shape, with the HTTP status as the
-// code and the text, cut short, as the message; the API's own bodies pass
-// unchanged. The body of a streamed reply it hands over as an [eventBody],
-// which makes an error in the stream readable too.
+// (a proxy's error page) or other JSON ({"message": "..."} from a gateway)
+// then comes back with its raw body, or no message at all, as the error's
+// message. errorBodies rewrites such a body into the API's shape, with the
+// HTTP status as the code and the message found in it (or its text, cut
+// short); the API's own bodies pass unchanged. (SDK v1.26 also
+// dereferenced nil on a gateway's JSON and could not read an error in a
+// stream; v1.77 does neither, and TestOwnClientGatewayError and
+// TestStreamErrors would show it if either came back.)
 type errorBodies struct{ base http.RoundTripper }
 
 // RoundTrip sends r through the base transport and normalises the body of
-// a response with a status of 400 or more, or of a streamed reply.
+// a response with a status of 400 or more.
 func (t errorBodies) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
 	if err != nil {
 		return resp, err
 	}
 	if resp.StatusCode < 400 {
-		if isStream(r) && resp.Body != nil {
-			resp.Body = newEventBody(resp.Body, streamFailureOf(r.Context()))
-		}
 		return resp, nil
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))

@@ -40,10 +40,8 @@ type Options struct {
 	BaseURL string
 	// HTTPClient sends the requests; New uses a copy of it whose transport
 	// reads a proxy's error bodies (plain text or other JSON) as API
-	// errors, since the SDK expects the API's own, and mends streamed
-	// bodies the SDK cannot read (an error object over several lines, a
-	// proxy's keep-alive comments). Nil means a client of New's own with
-	// http.DefaultTransport.
+	// errors with their message, since the SDK expects the API's own. Nil
+	// means a client of New's own with http.DefaultTransport.
 	HTTPClient *http.Client
 	// Client is the SDK client to use, built with genai.NewClient (for
 	// Vertex AI, say). Nil means a client for the Gemini API built from

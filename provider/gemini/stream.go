@@ -22,9 +22,7 @@ var _ provider.Streamer = (*Provider)(nil)
 // that ends without a finish reason or a blocked prompt was cut off: the
 // sequence then ends without a Response and without an error. A connection
 // dropped mid-stream is a network failure, an error of kind other matching
-// io.ErrUnexpectedEOF, and so is a line longer than 8 MiB: the SDK only logs
-// the error of a read, so the clients [New] build keep it for Stream. With
-// a client of Options.Client, such a stream reads as cut off.
+// io.ErrUnexpectedEOF, whoever built the client.
 //
 // A request the adapter cannot map, and API failures, before the reply (an
 // HTTP error status) or during it (an error object in the stream), end the
@@ -40,8 +38,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		var failure streamFailure
-		next, stop := iter.Pull2(p.stream(withStreamFailure(ctx, &failure), contents, cfg))
+		next, stop := iter.Pull2(p.stream(ctx, contents, cfg))
 		defer stop()
 		var acc accumulator
 		for {
@@ -64,8 +61,6 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 			yield(provider.Chunk{Response: response(acc.reply())}, nil)
 		case ctx.Err() != nil:
 			yield(provider.Chunk{}, classify(ctx.Err(), withSchema(cfg)))
-		case failure.get() != nil:
-			yield(provider.Chunk{}, classify(failure.get(), withSchema(cfg)))
 		}
 	}
 }

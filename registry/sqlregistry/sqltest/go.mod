@@ -1,6 +1,6 @@
 module github.com/agentio/agentio/registry/sqlregistry/sqltest
 
-go 1.23.0
+go 1.26.0
 
 replace github.com/agentio/agentio => ../../..
 
