@@ -65,6 +65,6 @@
 //
 // # Version
 //
-// The module requires github.com/modelcontextprotocol/go-sdk v1.3.1, the
-// newest release that builds with Go 1.23, the Go version agentio supports.
+// The module requires github.com/modelcontextprotocol/go-sdk v1.8.0, and
+// Go 1.26 like the rest of agentio.
 package mcpagentio
