@@ -5,14 +5,47 @@ GO      ?= go
 MODULES := $(shell find . -name go.mod -not -path './.git/*' -exec dirname {} \; | sort)
 export GOWORK := off
 
-.PHONY: test fmt-check vet bench fuzz tidy
+# JOBS is how many modules `make test` tests at once. Each module's
+# `go test` already builds and runs its packages in parallel; two modules at
+# once keep both cores busy while one of them links or waits on a test.
+JOBS ?= 2
 
-## test: gofmt check, go vet and go test -race in every module
-test: fmt-check
+# The JSON-Schema-Test-Suite commit the conformance tests are pinned to
+# (internal/shared.SuiteCommit says the same).
+SUITE_COMMIT := 44401e0c046704b476ec9d2e2fccdaee618f259d
+
+.PHONY: test fmt-check standalone vet bench fuzz tidy conformance-data $(addprefix test-,$(MODULES))
+
+## test: gofmt check, every module standing alone, then go vet and
+## go test -race in every module, JOBS modules at a time; each module's
+## time is printed when it is done
+test: fmt-check standalone
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(addprefix test-,$(MODULES))
+
+# test-<dir>: go vet and go test -race in the module at <dir>.
+$(addprefix test-,$(MODULES)): test-%:
+	@start=$$(date +%s); \
+	echo "== $*: vet, test -race"; \
+	(cd $* && $(GO) vet ./... && $(GO) test -race -count=1 ./...); \
+	echo "== $*: $$(( $$(date +%s) - start )) s"
+
+## standalone: each module, with GOWORK=off, has a tidy go.mod and resolves
+## every import of its packages and tests (test-% then builds them alone):
+## nothing it needs comes only from the workspace (go.work)
+standalone:
 	@set -e; for m in $(MODULES); do \
-		echo "== $$m: vet"; (cd $$m && $(GO) vet ./...); \
-		echo "== $$m: test -race"; (cd $$m && $(GO) test -race -count=1 ./...); \
-	done
+		(cd $$m && $(GO) mod tidy -diff >/dev/null 2>&1 || { echo "$$m: go.mod is not tidy (GOWORK=off go mod tidy)"; exit 1; }; \
+		 $(GO) list -deps -test ./... >/dev/null ) || exit 1; \
+	done; echo "== every module stands alone"
+
+## conformance-data: clone the JSON-Schema-Test-Suite at the pinned commit
+## into .cache/ (ignored by git), where the conformance tests look when
+## ../shared is not beside the repository
+conformance-data:
+	@if [ ! -d .cache/JSON-Schema-Test-Suite/.git ]; then \
+		git clone --quiet https://github.com/json-schema-org/JSON-Schema-Test-Suite .cache/JSON-Schema-Test-Suite; \
+	fi
+	@git -C .cache/JSON-Schema-Test-Suite checkout --quiet $(SUITE_COMMIT) && echo "JSON-Schema-Test-Suite at $(SUITE_COMMIT) in .cache/"
 
 ## fmt-check: fail when a Go file is not gofmt-formatted
 fmt-check:

@@ -16,11 +16,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/extract"
+	"github.com/agentio/agentio/internal/shared"
 )
 
-// corpusPath is the shared corpus of cases gathered from public JSON-repair
-// test suites; CI clones the repository with shared/ beside it.
-const corpusPath = "../../shared/corpora/repair.jsonl"
+// The corpus is repair.jsonl, the shared cases gathered from public
+// JSON-repair test suites (see internal/shared).
 
 // corpusCase is one record of repair.jsonl.
 type corpusCase struct {
@@ -36,10 +36,7 @@ type corpusCase struct {
 
 func loadCorpus(t *testing.T) []corpusCase {
 	t.Helper()
-	f, err := os.Open(corpusPath)
-	if os.IsNotExist(err) {
-		t.Skipf("corpus %s not present", corpusPath)
-	}
+	f, err := os.Open(shared.Corpus(t, "repair.jsonl"))
 	require.NoError(t, err)
 	defer f.Close()
 	var cases []corpusCase
@@ -337,7 +334,7 @@ func TestCorpusRepairFigures(t *testing.T) {
 	fmt.Fprintf(&b, "%-22s %s\n%-22s %s\n%-22s %d (%d of them marked truncated)\n%-22s %s\n",
 		"all", pct(all), "agreed (consensus>=3)", pct(agreed),
 		"wrong values returned", wrong, wrongTruncated, "expected failures kept", pct(failures))
-	t.Logf("extraction with repair over %s:\n%s", corpusPath, b.String())
+	t.Logf("extraction with repair over repair.jsonl:\n%s", b.String())
 
 	for _, k := range cats {
 		if _, argued := guessCategories[k]; argued {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/agentio/agentio/internal/shared"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -26,6 +27,7 @@ func FuzzAuthorityAgreement(f *testing.F) {
 	f.Add([]byte(`{"$defs":{"n":{"type":"number","exclusiveMinimum":0}},"prefixItems":[{"$ref":"#/$defs/n"}],"items":false}`), []byte(`[0,1]`))
 	f.Add([]byte(`{"dependentRequired":{"a":["b"]},"propertyNames":{"pattern":"^[a-z]+$"},"minProperties":1}`), []byte(`{"a":1,"B":2}`))
 	f.Add([]byte(`{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"additionalItems":false}`), []byte(`["a",1]`))
+	suiteDir, _ := shared.SuiteDir()
 	files, _ := filepath.Glob(filepath.Join(suiteDir, "tests", "draft2020-12", "*.json"))
 	for _, file := range files {
 		data, err := os.ReadFile(file)

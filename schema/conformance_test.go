@@ -13,10 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentio/agentio/internal/shared"
 	"github.com/agentio/agentio/schema"
 )
-
-const suiteDir = "../../shared/conformance/JSON-Schema-Test-Suite"
 
 type suiteGroup struct {
 	Description string          `json:"description"`
@@ -28,14 +27,16 @@ type suiteGroup struct {
 	} `json:"tests"`
 }
 
-// suiteLoader serves the suite's remotes (http://localhost:1234/...) from
-// disk; nothing else.
-func suiteLoader(uri string) ([]byte, error) {
-	rest, ok := strings.CutPrefix(uri, "http://localhost:1234/")
-	if !ok {
-		return nil, os.ErrNotExist
+// suiteLoader serves the remotes (http://localhost:1234/...) of the suite
+// in dir from disk; nothing else.
+func suiteLoader(dir string) schema.Loader {
+	return func(uri string) ([]byte, error) {
+		rest, ok := strings.CutPrefix(uri, "http://localhost:1234/")
+		if !ok {
+			return nil, os.ErrNotExist
+		}
+		return os.ReadFile(filepath.Join(dir, "remotes", filepath.FromSlash(rest)))
 	}
-	return os.ReadFile(filepath.Join(suiteDir, "remotes", filepath.FromSlash(rest)))
 }
 
 // withDraft adds $schema to a root object that has none.
@@ -51,7 +52,7 @@ func withDraft(raw json.RawMessage, uri string) json.RawMessage {
 
 // authority compiles raw with jsonschema-go alone, serving it the suite's
 // remotes and the meta-schemas Parse has built in.
-func authority(raw json.RawMessage) (*jsonschema.Resolved, error) {
+func authority(raw json.RawMessage, suiteDir string) (*jsonschema.Resolved, error) {
 	var js jsonschema.Schema
 	if err := json.Unmarshal(raw, &js); err != nil {
 		return nil, err
@@ -60,7 +61,7 @@ func authority(raw json.RawMessage) (*jsonschema.Resolved, error) {
 		data, ok := schema.BuiltinDocument(u.String())
 		if !ok {
 			var err error
-			if data, err = suiteLoader(u.String()); err != nil {
+			if data, err = suiteLoader(suiteDir)(u.String()); err != nil {
 				return nil, err
 			}
 		}
@@ -94,9 +95,7 @@ func customMetaSchema(raw json.RawMessage) bool {
 // Validate's verdict equal to jsonschema-go's wherever both compile, and
 // the diagnostic pass agreeing with both.
 func TestConformance(t *testing.T) {
-	if _, err := os.Stat(suiteDir); err != nil {
-		t.Skipf("JSON-Schema-Test-Suite not found at %s: %v", suiteDir, err)
-	}
+	suiteDir := shared.Suite(t)
 	for _, dr := range []struct {
 		dir, uri string
 		want     int // the least number of suite tests Validate must pass
@@ -116,8 +115,8 @@ func TestConformance(t *testing.T) {
 				require.NoError(t, json.Unmarshal(data, &gs))
 				for _, g := range gs {
 					raw := withDraft(g.Schema, dr.uri)
-					rs, aerr := authority(raw)
-					s, err := schema.ParseWith(raw, &schema.ParseOptions{Loader: suiteLoader})
+					rs, aerr := authority(raw, suiteDir)
+					s, err := schema.ParseWith(raw, &schema.ParseOptions{Loader: suiteLoader(suiteDir)})
 					if err != nil {
 						refused++
 						t.Logf("%s / %s: refused by Parse: %v", filepath.Base(file), g.Description, err)
@@ -179,11 +178,10 @@ func TestConformance(t *testing.T) {
 // ECMA-262 regular expressions (checked with Go's RE2 syntax) and IPvFuture
 // hosts.
 func TestFormatConformance(t *testing.T) {
+	suiteDir := shared.Suite(t)
 	files, err := filepath.Glob(filepath.Join(suiteDir, "tests", "draft2020-12", "optional", "format", "*.json"))
 	require.NoError(t, err)
-	if len(files) == 0 {
-		t.Skipf("JSON-Schema-Test-Suite not found at %s", suiteDir)
-	}
+	require.NotEmpty(t, files, "the suite's optional format tests")
 	notAsserted := regexp.MustCompile(`^(idn-email|idn-hostname|ecmascript-regex)\.json|A-label|IPvFuture`)
 	var total, pass int
 	for _, file := range files {

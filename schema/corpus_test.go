@@ -15,10 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentio/agentio/internal/shared"
 	"github.com/agentio/agentio/schema"
 )
-
-const corpusFile = "../../shared/corpora/schema_tests.sample.jsonl"
 
 // TestCorpusAgreement compiles the real-world schemas of the corpus and
 // checks Validate's verdict against each instance's label, by default and
@@ -27,10 +26,8 @@ const corpusFile = "../../shared/corpora/schema_tests.sample.jsonl"
 // and every listed one must still occur. It also checks the diagnostic
 // pass against jsonschema-go.
 func TestCorpusAgreement(t *testing.T) {
-	f, err := os.Open(corpusFile)
-	if err != nil {
-		t.Skipf("corpus not found at %s: %v", corpusFile, err)
-	}
+	f, err := os.Open(shared.Corpus(t, "schema_tests.sample.jsonl"))
+	require.NoError(t, err)
 	defer f.Close()
 	listed := readDisagreements(t)
 	seen := map[string]bool{}

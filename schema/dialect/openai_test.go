@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentio/agentio/internal/shared"
 	"github.com/agentio/agentio/schema"
 	"github.com/agentio/agentio/schema/dialect"
 )
@@ -441,10 +442,8 @@ func TestConvertCachedCopies(t *testing.T) {
 // panic; every converted schema compiles with jsonschema-go; and Restore
 // keeps every valid test instance of a strict conversion valid.
 func TestConvertOpenAICorpus(t *testing.T) {
-	f, err := os.Open(corpusFile)
-	if err != nil {
-		t.Skipf("corpus not available: %v", err)
-	}
+	f, err := os.Open(shared.Corpus(t, "schema_tests.sample.jsonl"))
+	require.NoError(t, err)
 	defer f.Close()
 	var compiled, strict, nonStrict, convErrors, parseErrors, instances int
 	reasons := map[string]int{}

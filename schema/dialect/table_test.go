@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentio/agentio/internal/shared"
 	"github.com/agentio/agentio/schema"
 	"github.com/agentio/agentio/schema/dialect"
 )
@@ -139,10 +140,8 @@ func TestTableDialectRewrites(t *testing.T) {
 // to each table dialect: no error but for the schema false, and every
 // result is itself a JSON Schema Parse accepts.
 func TestTableDialectsCorpus(t *testing.T) {
-	data, err := os.ReadFile(corpusFile)
-	if err != nil {
-		t.Skipf("corpus not found at %s: %v", corpusFile, err)
-	}
+	data, err := os.ReadFile(shared.Corpus(t, "schema_tests.sample.jsonl"))
+	require.NoError(t, err)
 	counts := map[dialect.Dialect]int{}
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -171,6 +170,3 @@ func TestTableDialectsCorpus(t *testing.T) {
 	}
 	t.Logf("schemas converted and parsed again: %v", counts)
 }
-
-// corpusFile is the shared real-world sample of schemas.
-const corpusFile = "../../../shared/corpora/schema_tests.sample.jsonl"
