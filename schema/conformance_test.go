@@ -95,6 +95,7 @@ func customMetaSchema(raw json.RawMessage) bool {
 // Validate's verdict equal to jsonschema-go's wherever both compile, and
 // the diagnostic pass agreeing with both.
 func TestConformance(t *testing.T) {
+	shared.Measuring(t)
 	suiteDir := shared.Suite(t)
 	for _, dr := range []struct {
 		dir, uri string
@@ -178,6 +179,7 @@ func TestConformance(t *testing.T) {
 // ECMA-262 regular expressions (checked with Go's RE2 syntax) and IPvFuture
 // hosts.
 func TestFormatConformance(t *testing.T) {
+	shared.Measuring(t)
 	suiteDir := shared.Suite(t)
 	files, err := filepath.Glob(filepath.Join(suiteDir, "tests", "draft2020-12", "optional", "format", "*.json"))
 	require.NoError(t, err)

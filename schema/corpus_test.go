@@ -26,6 +26,7 @@ import (
 // and every listed one must still occur. It also checks the diagnostic
 // pass against jsonschema-go.
 func TestCorpusAgreement(t *testing.T) {
+	shared.Measuring(t)
 	f, err := os.Open(shared.Corpus(t, "schema_tests.sample.jsonl"))
 	require.NoError(t, err)
 	defer f.Close()

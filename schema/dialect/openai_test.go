@@ -442,6 +442,7 @@ func TestConvertCachedCopies(t *testing.T) {
 // panic; every converted schema compiles with jsonschema-go; and Restore
 // keeps every valid test instance of a strict conversion valid.
 func TestConvertOpenAICorpus(t *testing.T) {
+	shared.Measuring(t)
 	f, err := os.Open(shared.Corpus(t, "schema_tests.sample.jsonl"))
 	require.NoError(t, err)
 	defer f.Close()

@@ -140,6 +140,7 @@ func TestTableDialectRewrites(t *testing.T) {
 // to each table dialect: no error but for the schema false, and every
 // result is itself a JSON Schema Parse accepts.
 func TestTableDialectsCorpus(t *testing.T) {
+	shared.Measuring(t)
 	data, err := os.ReadFile(shared.Corpus(t, "schema_tests.sample.jsonl"))
 	require.NoError(t, err)
 	counts := map[dialect.Dialect]int{}
