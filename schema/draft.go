@@ -3,7 +3,6 @@ package schema
 import (
 	"strings"
 
-	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
 	"github.com/agentio/agentio/internal/schematree"
 )
@@ -102,7 +101,7 @@ func detectDraft(root *jsontree.Node) (draft, dialect, *InvalidSchemaError) {
 // 2020-12-only keyword is; mixed reports whether both kinds occur.
 func formsDraft(root *jsontree.Node) (d draft, mixed bool) {
 	var has7, has2020 bool
-	schematree.Walk(root, nil, func(n *jsontree.Node, _ *jsonpath.Chain) {
+	schematree.Visit(root, func(n *jsontree.Node) {
 		if n.Kind != jsontree.Object {
 			return
 		}
@@ -133,7 +132,7 @@ func formsDraft(root *jsontree.Node) (d draft, mixed bool) {
 // meaning. Any other draft-04 "id" is left alone (and ignored), as
 // jsonschema-go does, since relative ids would otherwise need a base URI.
 func rewriteDraft4(root *jsontree.Node) {
-	schematree.Walk(root, nil, func(n *jsontree.Node, _ *jsonpath.Chain) {
+	schematree.Visit(root, func(n *jsontree.Node) {
 		if n.Kind != jsontree.Object {
 			return
 		}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
 	"github.com/agentio/agentio/internal/schematree"
 )
@@ -212,7 +211,7 @@ func localRef(n *jsontree.Node) (string, bool) {
 		return "", false
 	}
 	var ref string
-	schematree.Walk(n, nil, func(sub *jsontree.Node, _ *jsonpath.Chain) {
+	schematree.Visit(n, func(sub *jsontree.Node) {
 		for _, kw := range []string{"$ref", "$dynamicRef"} {
 			if r, ok := sub.StringMember(kw); ok && ref == "" && strings.HasPrefix(r, "#") {
 				ref = r

@@ -52,7 +52,7 @@ func needsBase(root *jsontree.Node) bool {
 		}
 	}
 	found := false
-	schematree.Walk(root, nil, func(n *jsontree.Node, _ *jsonpath.Chain) {
+	schematree.Visit(root, func(n *jsontree.Node) {
 		if found || n.Kind != jsontree.Object {
 			return
 		}

@@ -54,50 +54,57 @@ func ShapeOf(k string) Shape {
 	return 0
 }
 
-// Children calls fn with each subschema directly under the schema n, in
-// document order, and the steps from n to it: the keyword, then the index
-// in a list or the name in a map. Values in schema positions that are not
-// objects are passed to fn too (a boolean schema, or a mistake the caller
-// reports); a dependencies entry that is a list of names is not a schema.
-func Children(n *jsontree.Node, fn func(child *jsontree.Node, steps ...jsonpath.Step)) {
-	Rewrite(n, func(child *jsontree.Node, steps ...jsonpath.Step) *jsontree.Node {
-		fn(child, steps...)
-		return child
-	})
+// A position is where a subschema sits under its parent: the keyword and,
+// in a list or a map, the element.
+type position struct {
+	key    string
+	elem   jsonpath.Step
+	nested bool // elem is set
 }
 
-// Walk calls fn on the schema n, at the location at, and on every
-// subschema under it, in document order, with its location. Values in
-// schema positions that are not objects are passed to fn but not descended
-// into.
-func Walk(n *jsontree.Node, at *jsonpath.Chain, fn func(n *jsontree.Node, at *jsonpath.Chain)) {
-	fn(n, at)
-	Children(n, func(child *jsontree.Node, steps ...jsonpath.Step) {
-		Walk(child, Extend(at, steps...), fn)
-	})
+// steps returns p as the steps from the parent.
+func (p position) steps() []jsonpath.Step {
+	if p.nested {
+		return []jsonpath.Step{jsonpath.Key(p.key), p.elem}
+	}
+	return []jsonpath.Step{jsonpath.Key(p.key)}
 }
 
-// Rewrite replaces each subschema directly under the schema n with what fn
-// returns for it, in document order; fn gets the steps from n as
-// [Children] gives them. n is modified in place.
-func Rewrite(n *jsontree.Node, fn func(child *jsontree.Node, steps ...jsonpath.Step) *jsontree.Node) {
+// chain returns at extended by p.
+func (p position) chain(at *jsonpath.Chain) *jsonpath.Chain {
+	at = at.Key(p.key)
+	switch {
+	case !p.nested:
+	case p.elem.Kind == jsonpath.KindIndex:
+		at = at.Index(p.elem.Index)
+	default:
+		at = at.Key(p.elem.Key)
+	}
+	return at
+}
+
+// each is the one loop over the subschemas directly under the schema n, in
+// document order: it replaces each with what fn returns. Values in schema
+// positions that are not objects are passed to fn too (a boolean schema,
+// or a mistake the caller reports); a dependencies entry that is a list of
+// names is not a schema.
+func each(n *jsontree.Node, fn func(child *jsontree.Node, at position) *jsontree.Node) {
 	if n == nil || n.Kind != jsontree.Object {
 		return
 	}
 	for i, k := range n.Keys {
 		v := n.Values[i]
-		key := jsonpath.Key(k)
 		switch shape := ShapeOf(k); shape {
 		case Schema:
-			n.Values[i] = fn(v, key)
+			n.Values[i] = fn(v, position{key: k})
 		case List, Items:
 			switch {
 			case v.Kind == jsontree.Array:
 				for j, e := range v.Items {
-					v.Items[j] = fn(e, key, jsonpath.Index(j))
+					v.Items[j] = fn(e, position{key: k, elem: jsonpath.Index(j), nested: true})
 				}
 			case shape == Items:
-				n.Values[i] = fn(v, key)
+				n.Values[i] = fn(v, position{key: k})
 			}
 		case Map, Dependencies:
 			if v.Kind != jsontree.Object {
@@ -107,10 +114,53 @@ func Rewrite(n *jsontree.Node, fn func(child *jsontree.Node, steps ...jsonpath.S
 				if shape == Dependencies && e.Kind == jsontree.Array {
 					continue
 				}
-				v.Values[j] = fn(e, key, jsonpath.Key(v.Keys[j]))
+				v.Values[j] = fn(e, position{key: k, elem: jsonpath.Key(v.Keys[j]), nested: true})
 			}
 		}
 	}
+}
+
+// Children calls fn with each subschema directly under the schema n, in
+// document order, and the steps from n to it: the keyword, then the index
+// in a list or the name in a map. Values in schema positions that are not
+// objects are passed to fn too (a boolean schema, or a mistake the caller
+// reports); a dependencies entry that is a list of names is not a schema.
+func Children(n *jsontree.Node, fn func(child *jsontree.Node, steps ...jsonpath.Step)) {
+	each(n, func(child *jsontree.Node, at position) *jsontree.Node {
+		fn(child, at.steps()...)
+		return child
+	})
+}
+
+// Rewrite replaces each subschema directly under the schema n with what fn
+// returns for it, in document order; fn gets the steps from n as
+// [Children] gives them. n is modified in place.
+func Rewrite(n *jsontree.Node, fn func(child *jsontree.Node, steps ...jsonpath.Step) *jsontree.Node) {
+	each(n, func(child *jsontree.Node, at position) *jsontree.Node {
+		return fn(child, at.steps()...)
+	})
+}
+
+// Walk calls fn on the schema n, at the location at, and on every
+// subschema under it, in document order, with its location. Values in
+// schema positions that are not objects are passed to fn but not descended
+// into.
+func Walk(n *jsontree.Node, at *jsonpath.Chain, fn func(n *jsontree.Node, at *jsonpath.Chain)) {
+	fn(n, at)
+	each(n, func(child *jsontree.Node, p position) *jsontree.Node {
+		Walk(child, p.chain(at), fn)
+		return child
+	})
+}
+
+// Visit is [Walk] for a caller that needs no locations: it calls fn on n
+// and every subschema under it, in document order, and builds no path.
+func Visit(n *jsontree.Node, fn func(n *jsontree.Node)) {
+	fn(n)
+	each(n, func(child *jsontree.Node, _ position) *jsontree.Node {
+		Visit(child, fn)
+		return child
+	})
 }
 
 // Extend returns c extended by steps.

@@ -58,3 +58,14 @@ func TestWalk(t *testing.T) {
 	assert.Equal(t, `{"properties":{"a":true,"b":true},"items":true,"allOf":[true],"dependencies":{"a":["b"],"b":true},"enum":[{"properties":{"not":"a schema"}}]}`,
 		string(root.AppendJSON(nil)))
 }
+
+// TestVisit visits what Walk walks, in the same order.
+func TestVisit(t *testing.T) {
+	root, err := jsontree.Decode([]byte(doc), schematree.MaxDepth)
+	require.NoError(t, err)
+	var walked, visited []*jsontree.Node
+	schematree.Walk(root, nil, func(n *jsontree.Node, _ *jsonpath.Chain) { walked = append(walked, n) })
+	schematree.Visit(root, func(n *jsontree.Node) { visited = append(visited, n) })
+	assert.Equal(t, walked, visited)
+	assert.Len(t, visited, 9)
+}

@@ -225,7 +225,7 @@ func openaiWrap(inner *jsontree.Node, key string) *jsontree.Node {
 // rewriteRefs replaces, in place, every $ref in n and below by
 // mapRef(ref).
 func rewriteRefs(n *jsontree.Node, mapRef func(string) string) {
-	schematree.Walk(n, nil, func(s *jsontree.Node, _ *jsonpath.Chain) {
+	schematree.Visit(n, func(s *jsontree.Node) {
 		if ref, ok := s.StringMember("$ref"); ok {
 			s.Set("$ref", &jsontree.Node{Kind: jsontree.String, Text: mapRef(ref)})
 		}
@@ -322,11 +322,11 @@ func (c *openaiConverter) pruneDefinitions() {
 	}
 	top := c.root.Clone()
 	top.Del("$defs")
-	schematree.Walk(top, nil, func(n *jsontree.Node, _ *jsonpath.Chain) { collect(n) })
+	schematree.Visit(top, func(n *jsontree.Node) { collect(n) })
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
-		schematree.Walk(d, nil, func(n *jsontree.Node, _ *jsonpath.Chain) { collect(n) })
+		schematree.Visit(d, func(n *jsontree.Node) { collect(n) })
 	}
 	kept := &jsontree.Node{Kind: jsontree.Object}
 	for i, name := range defs.Keys {
@@ -820,7 +820,7 @@ func nullSchema() *jsontree.Node {
 // checkLimits blocks on the sizes over OpenAI's documented limits.
 func (c *openaiConverter) checkLimits(root *jsontree.Node) {
 	var props, enums, chars int
-	schematree.Walk(root, nil, func(o *jsontree.Node, _ *jsonpath.Chain) {
+	schematree.Visit(root, func(o *jsontree.Node) {
 		if p := o.ObjectMember("properties"); p != nil {
 			props += len(p.Keys)
 			for _, k := range p.Keys {
