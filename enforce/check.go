@@ -204,8 +204,8 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *prepa
 		if err != nil && xerr == nil {
 			xerr = err
 		}
-		for i, cand := range cands {
-			c := e.try(ctx, *a, mode, d, cand, memo, i < inner)
+		for j, cand := range cands {
+			c := e.try(ctx, *a, mode, d, cand, memo, j < inner)
 			c.output, c.call = out, i
 			if c.better(best) {
 				best = c

@@ -117,6 +117,29 @@ func TestToolMode(t *testing.T) {
 		assert.Contains(t, other.Content, "Unknown tool search")
 	})
 
+	t.Run("the re-ask answers the submit_result call, wherever it stands", func(t *testing.T) {
+		for _, opts := range [][]enforce.Option{nil, {enforce.WithLenient()}} {
+			p := providertest.New(
+				providertest.Reply{ToolCalls: []provider.ToolCall{
+					{ID: "call_a", Name: "search", Arguments: json.RawMessage(`{}`)},
+					{ID: "call_b", Name: enforce.ToolName, Arguments: json.RawMessage(invalidReview)},
+				}},
+				providertest.CallTool(enforce.ToolName, validReview),
+			)
+			_, err := enforce.Run(ctx, provider.WithCapabilities(p, toolCaps), enforce.Request{Prompt: "Review."}, s, opts...)
+			require.NoError(t, err)
+			msgs := p.Requests()[1].Messages
+			require.Len(t, msgs, 4)
+			var reask provider.Message
+			for _, m := range msgs[2:] {
+				if strings.Contains(m.Content, invalidReviewPaths[0]) {
+					reask = m
+				}
+			}
+			assert.Equal(t, "call_b", reask.ToolCallID, "the violations go to the call that submitted")
+		}
+	})
+
 	t.Run("tools without forcing use required choice", func(t *testing.T) {
 		p := providertest.New(providertest.CallTool(enforce.ToolName, validReview))
 		_, err := enforce.Run(ctx, provider.WithCapabilities(p, provider.Capabilities{Tools: true}), enforce.Request{Prompt: "Review."}, s,
