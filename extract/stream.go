@@ -18,8 +18,15 @@ import (
 // Each byte is read once: a Reader keeps its place and its stack of open
 // objects and arrays between chunks, and never reads the reply again from
 // the start, so following a reply costs time linear in its length whatever
-// the chunk sizes. The reply's text is kept ([Reader.Text]), for the final
-// extraction.
+// the chunk sizes; the one exception is a string or number that begins the
+// reply and turns out not to be its answer, which is read again as prose
+// from its second byte. The reply's text is kept ([Reader.Text]), for the
+// final extraction.
+//
+// What a Reader reports agrees with [Candidates] on the finished reply: a
+// string, number or literal that begins the reply (outside a fence) is the
+// answer only if nothing follows it, so its [EventEnd] comes at
+// [Reader.Close], and text after it abandons it.
 //
 // A Reader only follows; it never repairs. When the text being read stops
 // being JSON (a single quote, a comment, a missing comma), the value is
