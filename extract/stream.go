@@ -328,9 +328,10 @@ func (r *Reader) Close() {
 			r.emit(EventScalar, r.tokAt, len(r.buf), 0)
 			r.emit(EventEnd, r.root.Start, len(r.buf), 0)
 			r.pos, r.st = len(r.buf), inProse
-		case len(r.stack) == 0 && startsScalar(r.buf[r.root.Start]):
-			// A scalar that never ended (a stray quote): what follows its
-			// first byte is prose again, and may hold a value.
+		case len(r.stack) == 0 && r.sources[r.root.Value] == SourceWhole && startsScalar(r.buf[r.root.Start]):
+			// A scalar beginning the reply that never ended (a stray
+			// quote): what follows its first byte is prose again, and may
+			// hold a value.
 			r.pos, r.st = r.abandon(r.root.Start + 1)
 			r.read()
 		default:
@@ -975,10 +976,11 @@ func literalWord(c byte) string {
 func (r *Reader) abandon(at int) (int, readState) {
 	r.emit(EventAbandon, r.root.Start, at, 0)
 	resume := max(at, r.root.Start+1)
-	if len(r.stack) == 0 && startsScalar(r.buf[r.root.Start]) {
-		// What looked like a string or a number may have held the
-		// start of a value ("{"a": 1} with a stray quote): read it again
-		// as prose, from the byte after the first.
+	if len(r.stack) == 0 && r.sources[r.root.Value] == SourceWhole && startsScalar(r.buf[r.root.Start]) {
+		// What looked like a string or a number beginning the reply may
+		// have held the start of a value ("{"a": 1} with a stray quote):
+		// read it again as prose, from the byte after the first. Only the
+		// reply's first value is read again, so reading stays linear.
 		resume = r.root.Start + 1
 	}
 	r.stack = r.stack[:0]

@@ -476,3 +476,4 @@ func smallObjectsForStream() string {
 	}
 	return strings.Join(parts, ",\n")
 }
+
