@@ -476,4 +476,3 @@ func smallObjectsForStream() string {
 	}
 	return strings.Join(parts, ",\n")
 }
-
