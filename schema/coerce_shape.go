@@ -215,8 +215,14 @@ func (k *coercer) alternative(x any, alts []*jsonschema.Schema) (any, bool) {
 			fit = append(fit, s)
 		}
 	}
-	if len(fit) > 0 {
+	switch {
+	case len(fit) == 1:
 		return k.respell(x, fit)
+	case len(fit) > 1:
+		// Several alternatives take x as written: none is coerced
+		// through, which also keeps coercion linear where alternatives
+		// overlap at every level of a recursive schema.
+		return x, false
 	}
 	var (
 		found bool
@@ -251,9 +257,10 @@ func (k *coercer) trial(x any, s *jsonschema.Schema) (y any, made []Coercion, ok
 	return y, made, changed && k.accepts(y, s)
 }
 
-// respell coerces x, which every schema of fit accepts as written, as
-// each of them would (5.0 written 5 where an integer is wanted), when they
-// all make the same change; else x stays as it is.
+// respell coerces x, which the schemas of fit (one, as alternative calls
+// it) accept as written, as each of them would (5.0 written 5 where an
+// integer is wanted), when they all make the same change; else x stays as
+// it is.
 func (k *coercer) respell(x any, fit []*jsonschema.Schema) (any, bool) {
 	var (
 		spelt any

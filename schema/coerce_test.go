@@ -271,3 +271,23 @@ func TestCoerceDraft7RefHidesSiblings(t *testing.T) {
 	assert.Equal(t, schema.CoerceKeyMatch, cs[0].Kind)
 	assert.Empty(t, s.Validate(decode(t, encode(t, got))))
 }
+
+// TestCoerceRespellsOnlyUnderOneAlternative: a value one alternative takes
+// as written is respelt as that alternative would (5.0 as 5 where an
+// integer is wanted); one that several take is left as written.
+func TestCoerceRespellsOnlyUnderOneAlternative(t *testing.T) {
+	one, err := schema.Parse([]byte(`{"anyOf": [{"type": "integer"}, {"type": "string"}]}`))
+	require.NoError(t, err)
+	got, cs, err := one.Coerce(decode(t, `5.0`))
+	require.NoError(t, err)
+	assert.Equal(t, `5`, encode(t, got))
+	require.Len(t, cs, 1)
+	assert.Equal(t, schema.CoerceFloatToInteger, cs[0].Kind)
+
+	two, err := schema.Parse([]byte(`{"anyOf": [{"type": "integer"}, {"type": "number"}]}`))
+	require.NoError(t, err)
+	got, cs, err = two.Coerce(decode(t, `5.0`))
+	require.NoError(t, err)
+	assert.Equal(t, `5.0`, encode(t, got))
+	assert.Empty(t, cs)
+}
