@@ -120,7 +120,7 @@ const (
 )
 
 func (ci *compiledInvariant) quoteInInput(v any, g *Grounds) []schema.Violation {
-	if g == nil {
+	if g == nil || (ci.Parameter != "" && g.in.Parameters == nil) {
 		return nil
 	}
 	var out []schema.Violation

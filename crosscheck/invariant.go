@@ -89,7 +89,8 @@ type Invariant struct {
 	// Values selects the strings QuoteInInput and NotPlaceholder check.
 	Values string `json:"values,omitempty"`
 	// Parameter, with QuoteInInput, names the parameter quotes come from;
-	// empty means the rendered inputs as a whole.
+	// empty means the rendered inputs as a whole. When the [Inputs] have
+	// no Parameters, such quotes are not checked.
 	Parameter string `json:"parameter,omitempty"`
 	// Placeholders, with NotPlaceholder, are rejected besides
 	// [DefaultPlaceholders], compared after [Normalize].
