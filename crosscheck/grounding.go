@@ -130,7 +130,7 @@ func (ci *compiledInvariant) quoteInInput(v any, g *Grounds) []schema.Violation 
 		if !ok {
 			continue
 		}
-		parts := QuoteParts(s)
+		parts := quoteParts(s)
 		if len(parts) == 0 {
 			continue
 		}

@@ -67,14 +67,14 @@ func TestQuoteInInput(t *testing.T) {
 		{"curly to straight quotes", `on "ninety (90) days'" written notice`, ""},
 		{"em dash to hyphen", "loss of profit - howsoever arising", ""},
 		{"en dash in Unicode line", "東京 office hours are 9-17", ""},
-		{"Unicode case", "STRASSE", "strasse"},
+		{"Unicode case", "STRASSE", "STRASSE"},
 		{"German sharp s as written", "Straße ist geschlossen", ""},
 		{"ellipsis in order", "The Supplier shall not be liable ... howsoever arising", ""},
 		{"unicode ellipsis", "Fees are payable…2% per month", ""},
-		{"ellipsis out of order", "howsoever arising ... The Supplier", "the supplier"},
-		{"fabricated", "The Supplier shall be liable for all losses", "the supplier shall be liable for all losses"},
+		{"ellipsis out of order", "howsoever arising ... The Supplier", "The Supplier"},
+		{"fabricated", "The Supplier shall be liable for all losses", "The Supplier shall be liable for all losses"},
 		{"shortest part missing named", "The Supplier ... uncapped damages ... zebra", "zebra"},
-		{"paraphrase", "Either side can end the contract with 90 days notice", "either side can end the contract with 90 days notice"},
+		{"paraphrase", "Either side can end the contract with 90 days notice", "Either side can end the contract with 90 days notice"},
 		{"blank left alone", "  ", ""},
 	}
 	for _, tt := range tests {
@@ -101,7 +101,7 @@ func TestQuoteInInputParameter(t *testing.T) {
 	assert.Empty(t, invs.CheckGrounded(map[string]any{"quote": "clause two says no"}, g))
 	vs := invs.CheckGrounded(map[string]any{"quote": "Summarise the contract"}, g)
 	require.Len(t, vs, 1)
-	assert.Contains(t, vs[0].Message, "parameter contract does not contain 'summarise the contract'")
+	assert.Contains(t, vs[0].Message, "parameter contract does not contain 'Summarise the contract'")
 	assert.Empty(t, invs.Check(map[string]any{"quote": "anything"}), "no inputs, nothing to check against")
 }
 

@@ -86,13 +86,26 @@ func isDash(r rune) bool {
 // each normalised by [Normalize]. Empty parts are dropped: a quote that is
 // only an ellipsis, or blank, has none.
 func QuoteParts(quote string) []string {
-	n := Normalize(quote)
-	n = strings.ReplaceAll(n, "[...]", "...")
-	var parts []string
-	for p := range strings.SplitSeq(n, "...") {
-		p = strings.Trim(p, " ")
-		if p != "" {
-			parts = append(parts, p)
+	var out []string
+	for _, p := range quoteParts(quote) {
+		out = append(out, p.norm)
+	}
+	return out
+}
+
+// A part is one part of a quote, normalised and as written.
+type part struct{ norm, raw string }
+
+func quoteParts(quote string) []part {
+	r := strings.NewReplacer("[...]", "...", "[…]", "...", "…", "...")
+	var parts []part
+	for raw := range strings.SplitSeq(r.Replace(quote), "...") {
+		n := Normalize(raw)
+		// An ellipsis can also hide in what normalising brings together.
+		for _, np := range strings.Split(strings.ReplaceAll(n, "[...]", "..."), "...") {
+			if np = strings.Trim(np, " "); np != "" {
+				parts = append(parts, part{norm: np, raw: strings.TrimSpace(raw)})
+			}
 		}
 	}
 	return parts
@@ -114,17 +127,18 @@ func newCorpus(text string) *corpus {
 // find reports whether parts occur in c in order, without overlapping. When
 // they do not, missing is the shortest part that does not occur at all, or,
 // when every part occurs but not in this order, the first one out of order
-// (and order is true).
-func (c *corpus) find(parts []string) (missing string, order bool, ok bool) {
+// (and order is true), as the quote writes it.
+func (c *corpus) find(parts []part) (missing string, order bool, ok bool) {
 	occ := make([][]int, len(parts))
+	short := -1
 	for i, p := range parts {
-		occ[i] = c.index.Lookup([]byte(p), -1)
-		if len(occ[i]) == 0 && (missing == "" || len(p) < len(missing)) {
-			missing = p
+		occ[i] = c.index.Lookup([]byte(p.norm), -1)
+		if len(occ[i]) == 0 && (short < 0 || len(p.norm) < len(parts[short].norm)) {
+			short = i
 		}
 	}
-	if missing != "" {
-		return missing, false, false
+	if short >= 0 {
+		return parts[short].raw, false, false
 	}
 	at := 0
 	for i, p := range parts {
@@ -135,9 +149,9 @@ func (c *corpus) find(parts []string) (missing string, order bool, ok bool) {
 			}
 		}
 		if best < 0 {
-			return p, true, false
+			return p.raw, true, false
 		}
-		at = best + len(p)
+		at = best + len(p.norm)
 	}
 	return "", false, true
 }
