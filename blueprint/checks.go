@@ -19,7 +19,10 @@ import (
 //	]
 //
 // invariants hold inside the agent's own output: [Run] checks them like the
-// schema, and a violation is re-asked. contradictions are the rules of a
+// schema, and a violation is re-asked. The grounding kinds (quote_in_input,
+// value_in_input, not_placeholder) hold it against the run's inputs too:
+// Run gives them the rendered prompt and the parameters
+// ([Resolution.WithInputs]). contradictions are the rules of a
 // fan-in agent, which reads the outputs of several upstream agents:
 // [Blueprint.Annotate] finds where those outputs disagree and adds that to
 // the agent's input. Both are decoded strictly (an unknown or mistyped

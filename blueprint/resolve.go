@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentio/agentio/crosscheck"
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 )
@@ -70,6 +71,21 @@ type Resolution struct {
 	// Invariants are the blueprint's invariants, checked on every output
 	// that passes Schema (see [Blueprint.Invariants]); nil for none.
 	Invariants *crosscheck.Invariants
+	// Inputs are what the grounding invariants (quote_in_input,
+	// value_in_input, not_placeholder) hold outputs against: the rendered
+	// prompt and the parameters. ResolveOutputSchema leaves them nil;
+	// [Run] sets them. A step-wise caller sets them with
+	// [Resolution.WithInputs] before [Resolution.Enforcer].
+	Inputs *crosscheck.Grounds
+}
+
+// WithInputs returns a copy of r whose Inputs are the rendered prompt and
+// the parameters it was rendered from, with r.Schema, prepared once for
+// every attempt. r is not modified.
+func (r *Resolution) WithInputs(prompt string, params map[string]any) *Resolution {
+	c := *r
+	c.Inputs = crosscheck.NewGrounds(crosscheck.Inputs{Text: prompt, Parameters: params, Schema: r.Schema})
+	return &c
 }
 
 // ResolveOutputSchema chooses a run's output schema, first match wins:
@@ -132,17 +148,41 @@ func ResolveOutputSchema(ctx context.Context, b *Blueprint, spec RunSpec, reg re
 // a validator for r.Invariants, then opts: the step-wise API for an
 // orchestrator that runs each attempt as its own job. It fails when r has no schema (enforce.ErrInvalidRequest)
 // or when [EffectiveOptions.EnforceOptions] does.
+//
+// The validator checks the grounding invariants against r.Inputs. Without
+// them (r.Inputs nil) it checks quotes against the first user message of
+// the attempt's request when enforce records one (enforce.Attempt.Request),
+// with no parameters: value_in_input then finds nothing to compare and
+// reports nothing, and not_placeholder still reads r.Schema.
 func (r *Resolution) Enforcer(opts ...enforce.Option) (*enforce.Enforcer, error) {
 	base, err := r.Options.EnforceOptions()
 	if err != nil {
 		return nil, err
 	}
 	if is := r.Invariants; is != nil {
-		base = append(base, enforce.WithValidator(func(_ context.Context, _ enforce.Attempt, v any) []schema.Violation {
-			return is.Check(v)
+		g, s := r.Inputs, r.Schema
+		base = append(base, enforce.WithValidator(func(_ context.Context, a enforce.Attempt, v any) []schema.Violation {
+			if g == nil && is.Grounded() {
+				return is.CheckGrounded(v, crosscheck.NewGrounds(crosscheck.Inputs{Text: userText(a.Request), Schema: s}))
+			}
+			return is.CheckGrounded(v, g)
 		}))
 	}
 	return enforce.New(r.Schema, append(base, opts...)...)
+}
+
+// userText returns the text of a request's first user message: the
+// prompt. Later ones are re-asks, which repeat the model's own words.
+func userText(req *provider.Request) string {
+	if req == nil {
+		return ""
+	}
+	for _, m := range req.Messages {
+		if m.Role == provider.RoleUser {
+			return m.Content
+		}
+	}
+	return ""
 }
 
 // lookup fetches a named schema.

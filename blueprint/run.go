@@ -76,7 +76,10 @@ func WithMaxTokens(n int) Option {
 //     the run and shows its partial values); the schema reaches the model as
 //     the enforcement mode says (enforce.ModeAuto by default; pass
 //     enforce.WithMode(enforce.ModeSystem) for a system-prompt section as
-//     [Blueprint.SystemPrompt] renders it). The Result holds result_data.
+//     [Blueprint.SystemPrompt] renders it). The blueprint's invariants
+//     are checked on every schema-valid output, the grounding ones
+//     against the prompt and params ([Resolution.WithInputs]). The Result
+//     holds result_data.
 //  5. without one, a single call of p; the Result holds result_text.
 //
 // On failure the Result is nil, except for a truncated free-text reply
@@ -121,7 +124,7 @@ func Run(ctx context.Context, b *Blueprint, p provider.Provider, params map[stri
 	if res.Schema == nil {
 		return runText(ctx, p, b.systemPrompt, prompt, cfg.maxTokens)
 	}
-	e, err := res.Enforcer(cfg.enforce...)
+	e, err := res.WithInputs(prompt, params).Enforcer(cfg.enforce...)
 	if err != nil {
 		return nil, err
 	}

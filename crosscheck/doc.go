@@ -24,6 +24,11 @@
 // instance paths and messages a model can act on, so that as an enforce
 // validator a violation is re-asked like a schema one.
 //
+// An output can also be valid and invented. The grounding invariants
+// ([QuoteInInput], [ValueInInput], [NotPlaceholder]) hold it against the
+// run's [Inputs] (the rendered prompt, the parameters, the output schema),
+// prepared once by [NewGrounds] and passed to [Invariants.CheckGrounded].
+//
 // Paths are the JSONPath subset the rest of agentio writes: $, .name,
 // ['name'], [n] and [*] ([ParsePath]).
 //
@@ -36,5 +41,6 @@
 //
 // One rule over three outputs of 1,000 findings each, one in ten of which
 // they disagree on, takes about 1.5 ms; a count invariant over one output of
-// 1,000 findings about 0.3 ms (go test ./crosscheck -bench .).
+// 1,000 findings about 0.3 ms; 1,000 quotes against a 1 MB input about
+// 36 ms, indexing the input included (go test ./crosscheck -bench .).
 package crosscheck

@@ -26,6 +26,24 @@ const (
 	// ReferenceExists: every value Refs selects is among the values
 	// Targets selects (an id used in one list is defined in another).
 	ReferenceExists = "reference_exists"
+	// QuoteInInput: every string Values selects is a quote of the inputs
+	// (the rendered prompt, or the strings of the parameter Parameter):
+	// it occurs there once both are normalised ([Normalize]: case, white
+	// space, quotation marks, dashes). An ellipsis ("...", "…") inside a
+	// quote splits it into parts that must each occur, in order
+	// ([QuoteParts]). Blank strings are left to NotPlaceholder.
+	QuoteInInput = "quote_in_input"
+	// ValueInInput: every value Refs selects in the output is among the
+	// values Targets selects in the parameters (ids, names, URLs given to
+	// the model), compared exactly.
+	ValueInInput = "value_in_input"
+	// NotPlaceholder: no string Values selects (or holds, for an object or
+	// array) is a placeholder rather than an answer: blank, one of
+	// [DefaultPlaceholders] or Placeholders ("N/A", "TBD", "test", "John
+	// Doe"), "lorem ipsum...", or the schema's own description, examples or
+	// default for that place. A value the schema's enum or const allows
+	// there is never a placeholder.
+	NotPlaceholder = "not_placeholder"
 )
 
 // An Invariant is a rule inside one output that a schema cannot state.
@@ -35,8 +53,15 @@ const (
 //	{"kind": "sum_equals", "total": "$.total", "items": "$.lines[*]", "field": "amount"}
 //	{"kind": "unique_by", "items": "$.findings[*]", "key": ["file", "line"]}
 //	{"kind": "reference_exists", "refs": "$.edges[*].from", "targets": "$.nodes[*].id"}
+//	{"kind": "quote_in_input", "values": "$.findings[*].evidence", "parameter": "contract"}
+//	{"kind": "value_in_input", "refs": "$.tickets[*].id", "targets": "$.tickets[*].id"}
+//	{"kind": "not_placeholder", "values": "$", "placeholders": ["unknown"]}
+//
+// The last three are grounding invariants: they hold an output against the
+// run's inputs ([Inputs]), checked by [Invariants.CheckGrounded].
 type Invariant struct {
-	// Kind is CountEquals, SumEquals, UniqueBy or ReferenceExists.
+	// Kind is CountEquals, SumEquals, UniqueBy, ReferenceExists,
+	// QuoteInInput, ValueInInput or NotPlaceholder.
 	Kind string `json:"kind"`
 	// Name identifies the invariant in messages; empty means its kind.
 	Name string `json:"name,omitempty"`
@@ -56,9 +81,20 @@ type Invariant struct {
 	Tolerance float64 `json:"tolerance,omitempty"`
 	// Key are the fields of UniqueBy.
 	Key []string `json:"key,omitempty"`
-	// Refs and Targets select the values of ReferenceExists.
+	// Refs and Targets select the values of ReferenceExists; with
+	// ValueInInput, Refs selects in the output and Targets in the
+	// parameters ([Inputs].Parameters).
 	Refs    string `json:"refs,omitempty"`
 	Targets string `json:"targets,omitempty"`
+	// Values selects the strings QuoteInInput and NotPlaceholder check.
+	Values string `json:"values,omitempty"`
+	// Parameter, with QuoteInInput, names the parameter quotes come from;
+	// empty means the rendered inputs as a whole. When the [Inputs] have
+	// no Parameters, such quotes are not checked.
+	Parameter string `json:"parameter,omitempty"`
+	// Placeholders, with NotPlaceholder, are rejected besides
+	// [DefaultPlaceholders], compared after [Normalize].
+	Placeholders []string `json:"placeholders,omitempty"`
 }
 
 // Invariants are compiled invariants. They are immutable and safe for
@@ -69,7 +105,8 @@ type Invariants struct {
 
 type compiledInvariant struct {
 	Invariant
-	items, counts, total, refs, targets *Path
+	items, counts, total, refs, targets, values *Path
+	placeholders                                map[string]bool
 }
 
 // CompileInvariants checks and compiles invariants. The error wraps
@@ -122,8 +159,19 @@ func CompileInvariants(invs ...Invariant) (*Invariants, error) {
 			}
 		case ReferenceExists:
 			ci.refs, ci.targets = path("refs", inv.Refs), path("targets", inv.Targets)
+		case QuoteInInput:
+			ci.values = path("values", inv.Values)
+		case ValueInInput:
+			ci.refs, ci.targets = path("refs", inv.Refs), path("targets", inv.Targets)
+		case NotPlaceholder:
+			ci.values = path("values", inv.Values)
+			ci.placeholders = map[string]bool{}
+			for _, p := range append(DefaultPlaceholders(), inv.Placeholders...) {
+				ci.placeholders[Normalize(p)] = true
+			}
 		default:
-			bad("kind", fmt.Sprintf("%q is not one of %s, %s, %s, %s", inv.Kind, CountEquals, SumEquals, UniqueBy, ReferenceExists), nil)
+			bad("kind", fmt.Sprintf("%q is not one of %s, %s, %s, %s, %s, %s, %s", inv.Kind,
+				CountEquals, SumEquals, UniqueBy, ReferenceExists, QuoteInInput, ValueInInput, NotPlaceholder), nil)
 		}
 		out.list = append(out.list, ci)
 	}
@@ -131,6 +179,22 @@ func CompileInvariants(invs ...Invariant) (*Invariants, error) {
 		return nil, errors.Join(errs...)
 	}
 	return out, nil
+}
+
+// Grounded reports whether any of the invariants holds an output against
+// the run's inputs (QuoteInInput, ValueInInput, NotPlaceholder), so that
+// a caller knows to check them with [Invariants.CheckGrounded].
+func (is *Invariants) Grounded() bool {
+	if is == nil {
+		return false
+	}
+	for _, ci := range is.list {
+		switch ci.Kind {
+		case QuoteInInput, ValueInInput, NotPlaceholder:
+			return true
+		}
+	}
+	return false
 }
 
 // Check returns every violation of the invariants in v, with the instance
@@ -144,7 +208,20 @@ func CompileInvariants(invs ...Invariant) (*Invariants, error) {
 //	enforce.WithValidator(func(_ context.Context, _ enforce.Attempt, v any) []schema.Violation {
 //		return invs.Check(v)
 //	})
+//
+// Check holds the grounding invariants against nothing: QuoteInInput and
+// ValueInInput report nothing, NotPlaceholder checks its list only. Use
+// [Invariants.CheckGrounded] to give them the run's inputs.
 func (is *Invariants) Check(v any) []schema.Violation {
+	return is.CheckGrounded(v, nil)
+}
+
+// CheckGrounded is [Invariants.Check] with the run's inputs, prepared by
+// [NewGrounds], for the grounding invariants (QuoteInInput, ValueInInput,
+// NotPlaceholder). A nil g is Check. The violations of a grounding
+// invariant end with what the model should do instead ("quote the inputs
+// exactly, or leave the quote out"), so that a re-ask says it.
+func (is *Invariants) CheckGrounded(v any, g *Grounds) []schema.Violation {
 	if is == nil {
 		return nil
 	}
@@ -159,6 +236,12 @@ func (is *Invariants) Check(v any) []schema.Violation {
 			out = append(out, ci.uniqueBy(v)...)
 		case ReferenceExists:
 			out = append(out, ci.referenceExists(v)...)
+		case QuoteInInput:
+			out = append(out, ci.quoteInInput(v, g)...)
+		case ValueInInput:
+			out = append(out, ci.valueInInput(v, g)...)
+		case NotPlaceholder:
+			out = append(out, ci.notPlaceholder(v, g)...)
 		}
 	}
 	return out

@@ -1,0 +1,272 @@
+package crosscheck_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/crosscheck"
+	"github.com/agentio/agentio/schema"
+)
+
+const contract = `MASTER SERVICES AGREEMENT
+7.2 The Supplier shall not be liable for any indirect or consequential loss,
+    including loss of profit — howsoever arising.
+8.1 Either party may terminate this Agreement on “ninety (90) days'” written notice.
+9.4 Fees are payable within thirty days of the invoice date. Late payments accrue interest at 2% per month.
+Straße ist geschlossen; 東京 office hours are 9–17.`
+
+func TestNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"  Hello\t\n  World  ", "hello world"},
+		{"“curly” ‘single’ «angle»", `"curly" "single" "angle"`},
+		{"a – b — c − d", "a - b - c - d"},
+		{"wait…", "wait..."},
+		{"zero\u200bwidth soft\u00adhyphen", "zerowidth softhyphen"},
+		{"ÉCOLE Straße", "école straße"},
+		{"\xff bad", "\xff bad"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, crosscheck.Normalize(tt.in), tt.in)
+	}
+}
+
+func TestQuoteParts(t *testing.T) {
+	assert.Equal(t, []string{"a b", "c"}, crosscheck.QuoteParts("A  b ... c"))
+	assert.Equal(t, []string{"a", "c"}, crosscheck.QuoteParts("a…c"))
+	assert.Equal(t, []string{"a", "c"}, crosscheck.QuoteParts("a [...] c"))
+	assert.Equal(t, []string{"start"}, crosscheck.QuoteParts("...start..."))
+	assert.Empty(t, crosscheck.QuoteParts(" … "))
+}
+
+func grounds(t testing.TB, text string, params map[string]any, s string) *crosscheck.Grounds {
+	t.Helper()
+	in := crosscheck.Inputs{Text: text, Parameters: params}
+	if s != "" {
+		sc, err := schema.Parse([]byte(s))
+		require.NoError(t, err)
+		in.Schema = sc
+	}
+	return crosscheck.NewGrounds(in)
+}
+
+func TestQuoteInInput(t *testing.T) {
+	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.findings[*].evidence"})
+	require.NoError(t, err)
+	g := grounds(t, contract, nil, "")
+	tests := []struct {
+		name, quote string
+		bad         string // a part the message must name; "" for none
+	}{
+		{"exact", "The Supplier shall not be liable for any indirect or consequential loss", ""},
+		{"case and whitespace", "the supplier SHALL NOT be liable   for any\nindirect", ""},
+		{"curly to straight quotes", `on "ninety (90) days'" written notice`, ""},
+		{"em dash to hyphen", "loss of profit - howsoever arising", ""},
+		{"en dash in Unicode line", "東京 office hours are 9-17", ""},
+		{"Unicode case", "STRASSE", "STRASSE"},
+		{"German sharp s as written", "Straße ist geschlossen", ""},
+		{"ellipsis in order", "The Supplier shall not be liable ... howsoever arising", ""},
+		{"unicode ellipsis", "Fees are payable…2% per month", ""},
+		{"ellipsis out of order", "howsoever arising ... The Supplier", "The Supplier"},
+		{"fabricated", "The Supplier shall be liable for all losses", "The Supplier shall be liable for all losses"},
+		{"shortest part missing named", "The Supplier ... uncapped damages ... zebra", "zebra"},
+		{"paraphrase", "Either side can end the contract with 90 days notice", "Either side can end the contract with 90 days notice"},
+		{"blank left alone", "  ", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := map[string]any{"findings": []any{map[string]any{"evidence": tt.quote}}}
+			vs := invs.CheckGrounded(v, g)
+			if tt.bad == "" {
+				assert.Empty(t, vs)
+				return
+			}
+			require.Len(t, vs, 1)
+			assert.Equal(t, "$.findings[0].evidence", vs[0].Path)
+			assert.Equal(t, "/findings/0/evidence", vs[0].Pointer)
+			assert.Contains(t, vs[0].Message, "'"+tt.bad+"'")
+			assert.Contains(t, vs[0].Message, "quote the inputs exactly, or leave the quote out")
+		})
+	}
+}
+
+func TestQuoteInInputParameter(t *testing.T) {
+	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.quote", Parameter: "contract"})
+	require.NoError(t, err)
+	g := grounds(t, "Summarise the contract.", map[string]any{"contract": []any{"Clause one says yes.", "Clause two says no."}}, "")
+	assert.Empty(t, invs.CheckGrounded(map[string]any{"quote": "clause two says no"}, g))
+	vs := invs.CheckGrounded(map[string]any{"quote": "Summarise the contract"}, g)
+	require.Len(t, vs, 1)
+	assert.Contains(t, vs[0].Message, "parameter contract does not contain 'Summarise the contract'")
+	assert.Empty(t, invs.Check(map[string]any{"quote": "anything"}), "no inputs, nothing to check against")
+}
+
+func TestValueInInput(t *testing.T) {
+	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.ValueInInput, Refs: "$.tickets[*]", Targets: "$.tickets[*].id"})
+	require.NoError(t, err)
+	params := map[string]any{"tickets": []any{map[string]any{"id": "OPS-1"}, map[string]any{"id": "OPS-2"}, map[string]any{"id": float64(7)}}}
+	g := grounds(t, "", params, "")
+	tests := []struct {
+		name string
+		out  any
+		bad  []string
+	}{
+		{"all known", []any{"OPS-1", "OPS-2", float64(7)}, nil},
+		{"invented", []any{"OPS-1", "OPS-9"}, []string{"$.tickets[1]"}},
+		{"case matters", []any{"ops-1"}, []string{"$.tickets[0]"}},
+		{"number vs string", []any{"7"}, []string{"$.tickets[0]"}},
+		{"none", []any{}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vs := invs.CheckGrounded(map[string]any{"tickets": tt.out}, g)
+			var paths []string
+			for _, v := range vs {
+				paths = append(paths, v.Path)
+				assert.Contains(t, v.Message, "use only values given in the inputs")
+				assert.Contains(t, v.Message, "'OPS-1'")
+			}
+			assert.Equal(t, tt.bad, paths)
+		})
+	}
+}
+
+const placeholderSchema = `{
+  "type": "object",
+  "properties": {
+    "summary": {"type": "string", "description": "One sentence on the change", "examples": ["Adds retries"]},
+    "owner": {"type": "string", "default": "unassigned"},
+    "status": {"enum": ["open", "N/A", "test"]},
+    "kind": {"$ref": "#/$defs/kind"},
+    "tags": {"type": "array", "items": {"type": "string"}}
+  },
+  "$defs": {"kind": {"const": "TBD"}}
+}`
+
+func TestNotPlaceholder(t *testing.T) {
+	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.NotPlaceholder, Values: "$", Placeholders: []string{"Unknown"}})
+	require.NoError(t, err)
+	g := grounds(t, "", nil, placeholderSchema)
+	tests := []struct {
+		name string
+		out  string
+		bad  []string
+	}{
+		{"real answers", `{"summary": "Fixes the race in the cache", "owner": "Ana Lima", "tags": ["cache"]}`, nil},
+		{"the issue's fallback", `{"summary": "test", "owner": "John Doe"}`, []string{"$.owner", "$.summary"}},
+		{"blank and white space", `{"summary": "", "owner": " \t\u00a0"}`, []string{"$.owner", "$.summary"}},
+		{"N/A with full stop, TBD, lorem", `{"summary": "N/A.", "owner": "tbd", "tags": ["Lorem ipsum dolor sit amet"]}`, []string{"$.owner", "$.summary", "$.tags[0]"}},
+		{"configured", `{"owner": "UNKNOWN"}`, []string{"$.owner"}},
+		{"schema's description echoed", `{"summary": "one sentence on the change"}`, []string{"$.summary"}},
+		{"schema's example echoed", `{"summary": "Adds retries"}`, []string{"$.summary"}},
+		{"schema's default echoed", `{"owner": "unassigned"}`, []string{"$.owner"}},
+		{"placeholders an enum allows", `{"status": "N/A"}`, nil},
+		{"test allowed by enum", `{"status": "test"}`, nil},
+		{"const through $ref", `{"kind": "TBD"}`, nil},
+		{"words that contain placeholders", `{"summary": "Test the example parser"}`, nil},
+		{"numbers left alone", `{"tags": [], "owner": "x", "n": 0}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vs := invs.CheckGrounded(decode(t, tt.out), g)
+			var paths []string
+			for _, v := range vs {
+				paths = append(paths, v.Path)
+				assert.Contains(t, v.Message, "is a placeholder")
+			}
+			assert.Equal(t, tt.bad, paths)
+		})
+	}
+	// Without a schema the enum cannot be seen: the list alone decides.
+	assert.Len(t, invs.Check(decode(t, `{"status": "N/A"}`)), 1)
+}
+
+func TestCompileGroundingInvariants(t *testing.T) {
+	_, err := crosscheck.CompileInvariants(
+		crosscheck.Invariant{Kind: crosscheck.QuoteInInput},
+		crosscheck.Invariant{Kind: crosscheck.ValueInInput, Refs: "$.a"},
+		crosscheck.Invariant{Kind: crosscheck.NotPlaceholder, Values: "$["},
+	)
+	require.ErrorIs(t, err, crosscheck.ErrInvalidRule)
+	require.ErrorIs(t, err, crosscheck.ErrInvalidPath)
+	for _, s := range []string{"values: required for quote_in_input", "targets: required for value_in_input", "values: not a path"} {
+		assert.Contains(t, err.Error(), s)
+	}
+	is, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.UniqueBy, Items: "$[*]", Key: []string{"id"}})
+	require.NoError(t, err)
+	assert.False(t, is.Grounded())
+	is, err = crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.NotPlaceholder, Values: "$"})
+	require.NoError(t, err)
+	assert.True(t, is.Grounded())
+}
+
+// longInput is about size bytes of varied prose and the quotes in it.
+func longInput(size, quotes int) (string, []any) {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "Clause %d: the party numbered %d shall deliver item %x within %d days. ", i, i*7, i*31, i%90)
+	}
+	text := b.String()
+	var qs []any
+	step := len(text) / quotes
+	for i := range quotes {
+		at := i * step
+		at += strings.Index(text[at:], "Clause")
+		end := at + strings.Index(text[at:], ". ")
+		qs = append(qs, text[at:end])
+	}
+	return text, qs
+}
+
+func TestQuoteInInputLong(t *testing.T) {
+	text, qs := longInput(1<<20, 1000)
+	qs = append(qs, "Clause 1: the party numbered 7 shall deliver item 1f within 1 days … Clause 3:", "Clause 3: the party numbered 7 shall deliver")
+	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q[*]"})
+	require.NoError(t, err)
+	vs := invs.CheckGrounded(map[string]any{"q": qs}, grounds(t, text, nil, ""))
+	require.Len(t, vs, 1)
+	assert.Equal(t, "$.q[1001]", vs[0].Path)
+}
+
+// BenchmarkQuoteInInput checks 1,000 quotes against a 1 MB input, the
+// index of the input built once per run as [crosscheck.NewGrounds] does.
+func BenchmarkQuoteInInput(b *testing.B) {
+	text, qs := longInput(1<<20, 1000)
+	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q[*]"})
+	require.NoError(b, err)
+	v := map[string]any{"q": qs}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if vs := invs.CheckGrounded(v, crosscheck.NewGrounds(crosscheck.Inputs{Text: text})); len(vs) != 0 {
+			b.Fatal(vs)
+		}
+	}
+}
+
+func FuzzQuoteParts(f *testing.F) {
+	for _, s := range []string{"a … b", "“x” — y", "\xff...\u200b", "[...]", "İstanbul"} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, text, quote string) {
+		n := crosscheck.Normalize(text)
+		if crosscheck.Normalize(n) != n {
+			t.Fatalf("Normalize is not idempotent on %q", text)
+		}
+		invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := crosscheck.NewGrounds(crosscheck.Inputs{Text: text})
+		_ = invs.CheckGrounded(quote, g)
+		// The text quoted whole is always found when it has no ellipsis.
+		if !strings.Contains(n, "...") && !strings.Contains(n, "[") {
+			if vs := invs.CheckGrounded(text, g); len(vs) != 0 {
+				t.Fatalf("%q not found in itself: %v", text, vs)
+			}
+		}
+	})
+}
