@@ -107,3 +107,28 @@ func TestResolutionWithoutInputs(t *testing.T) {
 	require.Len(t, out.Attempts[0].Violations, 1)
 	assert.Equal(t, "$.evidence", out.Attempts[0].Violations[0].Path)
 }
+
+// TestBlueprintGroundingStreamStopsAtQuote: streamed, a fabricated quote
+// stops the reply as soon as the string closes, before the rest is paid
+// for, and the re-ask says why.
+func TestBlueprintGroundingStreamStopsAtQuote(t *testing.T) {
+	bp, err := blueprint.Parse([]byte(groundedAgent))
+	require.NoError(t, err)
+	params := map[string]any{"prompt": "Find the payment term.", "contract": "Payment is due within “thirty days” of invoice.", "tickets": []any{"OPS-12"}}
+	bad := `{"evidence": "payment is due within 14 days", "ticket": "OPS-12", "owner": "Finance and a long explanation the model would be paid to write"}`
+	p := providertest.New(
+		providertest.Chunked(6, bad),
+		providertest.Chunked(6, `{"evidence": "Payment is due within \"thirty days\"", "ticket": "OPS-12", "owner": "Finance"}`),
+	)
+	r, err := blueprint.Run(context.Background(), bp, p, params, blueprint.RunSpec{},
+		blueprint.WithEnforceOptions(enforce.WithPartials(func(enforce.Partial) {})))
+	require.NoError(t, err)
+	attempts := r.Enforcement().Attempts
+	require.Len(t, attempts, 2)
+	assert.True(t, attempts[0].StoppedEarly, "stopped at the quote")
+	require.NotEmpty(t, attempts[0].Violations)
+	assert.Equal(t, "$.evidence", attempts[0].Violations[0].Path)
+	assert.Less(t, p.Streamed()[0], (len(bad)+5)/6, "the rest of the reply was not read")
+	reask := p.Requests()[1].Messages
+	assert.Contains(t, reask[len(reask)-1].Content, "quote the inputs exactly, or leave the quote out")
+}

@@ -167,6 +167,13 @@ func (r *Resolution) Enforcer(opts ...enforce.Option) (*enforce.Enforcer, error)
 			}
 			return is.CheckGrounded(v, g)
 		}))
+		if g != nil && is.Quotes() {
+			// A streamed run stops at a fabricated quote, as at a
+			// schema violation.
+			base = append(base, enforce.WithPartCheck(func(at string, v any) []schema.Violation {
+				return is.CheckPart(at, v, g)
+			}))
+		}
 	}
 	return enforce.New(r.Schema, append(base, opts...)...)
 }

@@ -120,12 +120,17 @@ const (
 )
 
 func (ci *compiledInvariant) quoteInInput(v any, g *Grounds) []schema.Violation {
+	return ci.quotes(ci.values.Select(v), g)
+}
+
+// quotes checks the strings of ms as quotes of the inputs in g.
+func (ci *compiledInvariant) quotes(ms []Match, g *Grounds) []schema.Violation {
 	if g == nil || (ci.Parameter != "" && g.in.Parameters == nil) {
 		return nil
 	}
 	var out []schema.Violation
 	var c *corpus
-	for _, m := range ci.values.Select(v) {
+	for _, m := range ms {
 		s, ok := m.Value.(string)
 		if !ok {
 			continue

@@ -270,3 +270,41 @@ func FuzzQuoteParts(f *testing.F) {
 		}
 	})
 }
+
+func TestPathMatches(t *testing.T) {
+	p, err := crosscheck.ParsePath("$.findings[*].evidence")
+	require.NoError(t, err)
+	for at, want := range map[string]bool{
+		"$.findings[2].evidence":    true,
+		"$.findings[0].evidence":    true,
+		"$.findings.x.evidence":     true, // [*] is every member too
+		"$.findings[2].note":        false,
+		"$.findings[2]":             false,
+		"$.findings[2].evidence[0]": false,
+		"not a path":                false,
+		"$['findings'][1].evidence": true,
+	} {
+		assert.Equal(t, want, p.Matches(at), at)
+	}
+}
+
+// TestCheckPart checks a quote alone, at its location, as a stream hands it
+// over; other invariants and other locations are left to the whole output.
+func TestCheckPart(t *testing.T) {
+	is, err := crosscheck.CompileInvariants(
+		crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.findings[*].evidence"},
+		crosscheck.Invariant{Kind: crosscheck.NotPlaceholder, Values: "$"},
+	)
+	require.NoError(t, err)
+	assert.True(t, is.Quotes())
+	g := crosscheck.NewGrounds(crosscheck.Inputs{Text: "The server returns 500 when the disk is full."})
+	assert.Empty(t, is.CheckPart("$.findings[0].evidence", "returns 500 when the disk is full", g))
+	vs := is.CheckPart("$.findings[3].evidence", "returns 404 when the disk is full", g)
+	require.Len(t, vs, 1)
+	assert.Equal(t, "$.findings[3].evidence", vs[0].Path)
+	assert.Contains(t, vs[0].Message, "quote the inputs exactly")
+	assert.Empty(t, is.CheckPart("$.findings[3].note", "invented", g), "not a quote's location")
+	assert.Empty(t, is.CheckPart("$.findings[3].evidence", 42.0, g), "not a string")
+	assert.Empty(t, is.CheckPart("$.summary", "TBD", g), "placeholders wait for the whole output")
+	assert.Empty(t, is.CheckPart("$.findings[3].evidence", "invented", nil), "no inputs")
+}

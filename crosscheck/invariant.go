@@ -247,6 +247,43 @@ func (is *Invariants) CheckGrounded(v any, g *Grounds) []schema.Violation {
 	return out
 }
 
+// Quotes reports whether some invariant checks quotes ([QuoteInInput]):
+// those [Invariants.CheckPart] can check while a reply streams in.
+func (is *Invariants) Quotes() bool {
+	if is == nil {
+		return false
+	}
+	for _, ci := range is.list {
+		if ci.Kind == QuoteInInput {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckPart checks one complete part of an output while it streams in: v
+// at the location at ("$.findings[2].evidence"). Of the invariants, only
+// QuoteInInput can judge a part alone (a quote is a quote or not, whatever
+// follows); a string it selects at that location is checked against g as
+// CheckGrounded would. Use it as enforce.WithPartCheck, so that a
+// fabricated quote stops the stream at once and is re-asked; the finished
+// output still gets CheckGrounded. Nil g or no QuoteInInput: none.
+func (is *Invariants) CheckPart(at string, v any, g *Grounds) []schema.Violation {
+	if is == nil || g == nil {
+		return nil
+	}
+	if _, ok := v.(string); !ok {
+		return nil
+	}
+	var out []schema.Violation
+	for _, ci := range is.list {
+		if ci.Kind == QuoteInInput && ci.values.Matches(at) {
+			out = append(out, ci.quotes([]Match{{Path: at, Value: v}}, g)...)
+		}
+	}
+	return out
+}
+
 func violation(path, message string) schema.Violation {
 	return schema.Violation{Path: path, Pointer: pointerOf(path), Keyword: "invariant", Message: message}
 }

@@ -46,6 +46,23 @@ func ParsePath(s string) (*Path, error) {
 // String returns the path as written.
 func (p *Path) String() string { return p.src }
 
+// Matches reports whether p selects the value at the concrete location at
+// ("$.findings[2].evidence", as a violation or a stream's part names it):
+// a [*] step matches any member or element, every other step itself. A
+// location that does not parse matches nothing.
+func (p *Path) Matches(at string) bool {
+	steps, err := jsonpath.Parse(at, false)
+	if err != nil || len(steps) != len(p.steps) {
+		return false
+	}
+	for i, st := range p.steps {
+		if st.Kind != jsonpath.KindAll && st != steps[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // A Match is one value a [Path] selected, with its concrete location
 // ("$.findings[2]").
 type Match struct {

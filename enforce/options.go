@@ -50,6 +50,7 @@ type config struct {
 	tokenBudget    int
 	lenient        bool
 	partials       []func(Partial)
+	partChecks     []PartCheck
 	coercions      []schema.CoerceOption
 }
 
@@ -273,6 +274,34 @@ func WithPartials(fn func(Partial)) Option {
 			return fmt.Errorf("%w: WithPartials: nil function", ErrInvalidOption)
 		}
 		c.partials = append(c.partials, fn)
+		return nil
+	}
+}
+
+// A PartCheck judges one complete part of a reply while it streams in: the
+// value v (a string, a number, an object, an array, decoded) at the
+// instance path at, in the schema's value ("$.findings[2].evidence"). It
+// returns the violations of the part, none when it is fine so far. It is
+// called on the goroutine that called Run, only for a part the schema's
+// early checks accept, and must judge the part alone: what follows in the
+// reply cannot make it right.
+type PartCheck func(at string, v any) []schema.Violation
+
+// WithPartCheck adds fn to the checks a streamed run ([WithPartials]) makes
+// of each part as it completes, beside the schema's: a violation stops the
+// stream and re-asks at once, as a schema violation found early does
+// (Attempt.StoppedEarly). Parts are checked when the schema's are (see
+// [WithPartials]: not under [WithLenient], not with a dialect that rewrites
+// values). A run that does not stream never calls fn; the finished output
+// gets the validators of [WithValidator] either way, so fn is a way to stop
+// early, not a check of its own. A nil fn is an error matching
+// [ErrInvalidOption].
+func WithPartCheck(fn PartCheck) Option {
+	return func(c *config) error {
+		if fn == nil {
+			return fmt.Errorf("%w: WithPartCheck: nil function", ErrInvalidOption)
+		}
+		c.partChecks = append(c.partChecks, fn)
 		return nil
 	}
 }

@@ -246,6 +246,12 @@ func (t *tracker) check(ev extract.Event) bool {
 		t.violations = vs
 		return true
 	}
+	for _, fn := range t.e.cfg.partChecks {
+		if vs := fn(t.cur.Path(), v); len(vs) > 0 {
+			t.violations = vs
+			return true
+		}
+	}
 	return false
 }
 

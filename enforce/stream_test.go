@@ -312,3 +312,31 @@ func TestStreamErrorsAreTyped(t *testing.T) {
 	require.Len(t, ve.Attempts, 1)
 	assert.True(t, ve.Attempts[0].StoppedEarly)
 }
+
+// TestStreamPartCheck: a part check stops the stream at the part it
+// refuses, like a schema violation found early; the re-ask carries its
+// violation.
+func TestStreamPartCheck(t *testing.T) {
+	s := parse(t, reviewSchema)
+	bad := strings.Replace(validReview, `"a.go"`, `"forbidden.go"`, 1)
+	p := providertest.New(providertest.Chunked(8, bad), providertest.Chunked(8, validReview))
+	var seen []string
+	check := func(at string, v any) []schema.Violation {
+		seen = append(seen, at)
+		if v == "forbidden.go" {
+			return []schema.Violation{{Path: at, Message: "that file is not in the diff"}}
+		}
+		return nil
+	}
+	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s,
+		enforce.WithPartials(func(enforce.Partial) {}), enforce.WithPartCheck(check))
+	require.NoError(t, err)
+	require.Len(t, res.Attempts, 2)
+	assert.True(t, res.Attempts[0].StoppedEarly)
+	assert.Equal(t, violations("$.findings[0].file", "that file is not in the diff"), stripViolations(res.Attempts[0].Violations))
+	assert.Contains(t, seen, "$.findings[0].severity", "every part that completes is shown to the check")
+	assert.Contains(t, lastContent(p.Requests()[1]), "that file is not in the diff")
+
+	_, err = enforce.New(s, enforce.WithPartCheck(nil))
+	assert.ErrorIs(t, err, enforce.ErrInvalidOption)
+}
