@@ -1,7 +1,6 @@
 package crosscheck
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -35,12 +34,10 @@ type Inputs struct {
 type Grounds struct {
 	in Inputs
 
-	once    sync.Once
-	text    *corpus
-	mu      sync.Mutex
-	params  map[string]*corpus
-	schemaO sync.Once
-	root    any // the schema, decoded
+	once   sync.Once
+	text   *corpus
+	mu     sync.Mutex
+	params map[string]*corpus
 }
 
 // NewGrounds prepares in for [Invariants.CheckGrounded]. in is not copied
@@ -88,17 +85,6 @@ func appendStrings(b *strings.Builder, v any) {
 		b.WriteString(canonical(x))
 		b.WriteByte('\n')
 	}
-}
-
-// schemaRoot returns the output schema decoded, nil when there is none.
-func (g *Grounds) schemaRoot() any {
-	g.schemaO.Do(func() {
-		if g.in.Schema == nil {
-			return
-		}
-		_ = json.Unmarshal(g.in.Schema.JSON(), &g.root)
-	})
-	return g.root
 }
 
 // DefaultPlaceholders returns the values [NotPlaceholder] rejects, as
@@ -189,14 +175,14 @@ func (ci *compiledInvariant) valueInInput(v any, g *Grounds) []schema.Violation 
 }
 
 func (ci *compiledInvariant) notPlaceholder(v any, g *Grounds) []schema.Violation {
-	var root any
+	var sch *schema.Schema
 	if g != nil {
-		root = g.schemaRoot()
+		sch = g.in.Schema
 	}
 	var out []schema.Violation
 	for _, m := range ci.values.Select(v) {
 		eachString(m.Value, m.Path, func(path, s string) {
-			hints := schemaAt(root, path)
+			hints := hints(sch.Hints(path))
 			if !ci.isPlaceholder(s) && !hints.annotated(s) {
 				return
 			}

@@ -4,6 +4,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/agentio/agentio/internal/jsonpath"
+	"github.com/agentio/agentio/internal/schematree"
 )
 
 // maxCursorSchemas bounds the subschemas a Cursor keeps for one location;
@@ -91,63 +92,32 @@ func (c *Cursor) top() *cursorFrame { return &c.frames[len(c.frames)-1] }
 
 // Key steps into the member named name of the object at the cursor.
 func (c *Cursor) Key(name string) {
-	f := c.top()
-	at := f.at.Key(name)
-	var direct []*jsonschema.Schema
-	var denied []finding
-	for _, s := range f.all {
-		if c.s.c.infos[s].isFalse {
-			continue
-		}
-		matched := false
-		if sub, ok := s.Properties[name]; ok {
-			direct, matched = append(direct, sub), true
-		}
-		for _, pp := range c.s.c.infos[s].patterns {
-			if pp.re.MatchString(name) {
-				direct, matched = append(direct, pp.s), true
-			}
-		}
-		ap := s.AdditionalProperties
-		if matched || ap == nil {
-			continue
-		}
-		if c.s.c.infos[ap].isFalse {
-			d := &diagnosis{c: c.s.c}
-			d.add(&denied, at, s, "additionalProperties", "additional property "+quote(name, maxQuoted)+" is not allowed"+d.allowedHint(s))
-			continue
-		}
-		direct = append(direct, ap)
-	}
-	c.frames = append(c.frames, c.frame(at, direct, denied))
+	c.step(jsonpath.Key(name))
 }
 
 // Index steps into the element at index i of the array at the cursor.
 func (c *Cursor) Index(i int) {
+	c.step(jsonpath.Index(i))
+}
+
+// step steps into the member or element st.
+func (c *Cursor) step(st jsonpath.Step) {
 	f := c.top()
-	at := f.at.Index(i)
+	at := schematree.Extend(f.at, st)
 	var direct []*jsonschema.Schema
 	var denied []finding
 	for _, s := range f.all {
-		if c.s.c.infos[s].isFalse {
+		subs, forbids := c.s.c.located(s, st)
+		direct = append(direct, subs...)
+		if forbids == "" {
 			continue
 		}
-		prefix, rest, restKw := s.PrefixItems, s.Items, "items"
-		if c.s.c.draft == draft7 {
-			prefix = s.ItemsArray
-			if prefix != nil {
-				rest, restKw = s.AdditionalItems, "additionalItems"
-			}
-		}
-		switch {
-		case i < len(prefix):
-			direct = append(direct, prefix[i])
-		case rest == nil:
-		case c.s.c.infos[rest].isFalse:
-			d := &diagnosis{c: c.s.c}
-			d.add(&denied, at, s, restKw, "unexpected item: the array may have at most "+plural(len(prefix), "item"))
-		default:
-			direct = append(direct, rest)
+		d := &diagnosis{c: c.s.c}
+		if st.Kind == jsonpath.KindKey {
+			d.add(&denied, at, s, forbids, "additional property "+quote(st.Key, maxQuoted)+" is not allowed"+d.allowedHint(s))
+		} else {
+			prefix, _, _ := c.s.c.tuple(s)
+			d.add(&denied, at, s, forbids, "unexpected item: the array may have at most "+plural(len(prefix), "item"))
 		}
 	}
 	c.frames = append(c.frames, c.frame(at, direct, denied))

@@ -1,6 +1,10 @@
 package schema
 
-import "github.com/google/jsonschema-go/jsonschema"
+import (
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/agentio/agentio/internal/jsonpath"
+)
 
 // The one walk of the compiled schema tree: which subschemas apply to the
 // very value a schema is applied to (in place), by each draft's rules.
@@ -98,4 +102,89 @@ func (c *compiled) certain(seeds []*jsonschema.Schema, limit int) []*jsonschema.
 		visit(s, 0)
 	}
 	return out
+}
+
+// possible returns the schemas whose keywords may apply to a value when
+// one of seeds does: what [compiled.certain] gives, and also the branches
+// of anyOf and oneOf and the then and else of a conditional, each once,
+// at most limit of them when limit is positive. The subschemas of not and
+// if are left out: they test the value, they do not describe it.
+func (c *compiled) possible(seeds []*jsonschema.Schema, limit int) []*jsonschema.Schema {
+	var out []*jsonschema.Schema
+	seen := map[*jsonschema.Schema]bool{}
+	var visit func(s *jsonschema.Schema, depth int)
+	visit = func(s *jsonschema.Schema, depth int) {
+		if s == nil || seen[s] || depth > maxInPlaceDepth || limit > 0 && len(out) >= limit {
+			return
+		}
+		seen[s] = true
+		if !c.hidesSiblings(s) {
+			out = append(out, s)
+		}
+		c.inPlace(s, true, nil, func(t *jsonschema.Schema) bool {
+			if t != s.Not && t != s.If {
+				visit(t, depth+1)
+			}
+			return true
+		})
+	}
+	for _, s := range seeds {
+		visit(s, 0)
+	}
+	return out
+}
+
+// located returns the subschemas s applies to the value one step below
+// its own (the member st.Key of an object, the element st.Index of an
+// array): properties and patternProperties that match, else
+// additionalProperties; prefixItems (draft-07: the items array), else
+// items (additionalItems). forbids names the keyword, when s forbids the
+// location itself by a false schema there ("additionalProperties",
+// "items", "additionalItems"); then subs is empty.
+func (c *compiled) located(s *jsonschema.Schema, st jsonpath.Step) (subs []*jsonschema.Schema, forbids string) {
+	if c.infos[s].isFalse {
+		return nil, ""
+	}
+	if st.Kind == jsonpath.KindKey {
+		matched := false
+		if sub, ok := s.Properties[st.Key]; ok {
+			subs, matched = append(subs, sub), true
+		}
+		for _, pp := range c.infos[s].patterns {
+			if pp.re.MatchString(st.Key) {
+				subs, matched = append(subs, pp.s), true
+			}
+		}
+		ap := s.AdditionalProperties
+		switch {
+		case matched || ap == nil:
+		case c.infos[ap].isFalse:
+			return nil, "additionalProperties"
+		default:
+			subs = append(subs, ap)
+		}
+		return subs, ""
+	}
+	prefix, rest, restKw := c.tuple(s)
+	switch {
+	case st.Index < len(prefix):
+		return []*jsonschema.Schema{prefix[st.Index]}, ""
+	case rest == nil:
+		return nil, ""
+	case c.infos[rest].isFalse:
+		return nil, restKw
+	}
+	return []*jsonschema.Schema{rest}, ""
+}
+
+// tuple returns the schemas of an array's leading elements, the schema of
+// the elements after them and the keyword that holds it, by the draft.
+func (c *compiled) tuple(s *jsonschema.Schema) (prefix []*jsonschema.Schema, rest *jsonschema.Schema, restKw string) {
+	if c.draft == draft7 && s.ItemsArray != nil {
+		return s.ItemsArray, s.AdditionalItems, "additionalItems"
+	}
+	if c.draft == draft7 {
+		return nil, s.Items, "items"
+	}
+	return s.PrefixItems, s.Items, "items"
 }
