@@ -131,8 +131,12 @@ func newCorpus(text string) *corpus {
 func (c *corpus) find(parts []part) (missing string, order bool, ok bool) {
 	occ := make([][]int, len(parts))
 	short := -1
+	limit := -1 // every occurrence, to place the parts in order
+	if len(parts) == 1 {
+		limit = 1 // one occurrence is enough
+	}
 	for i, p := range parts {
-		occ[i] = c.index.Lookup([]byte(p.norm), -1)
+		occ[i] = c.index.Lookup([]byte(p.norm), limit)
 		if len(occ[i]) == 0 && (short < 0 || len(p.norm) < len(parts[short].norm)) {
 			short = i
 		}
