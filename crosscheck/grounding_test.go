@@ -247,6 +247,26 @@ func BenchmarkQuoteInInput(b *testing.B) {
 	}
 }
 
+// BenchmarkQuoteInInputCommonParts is the adversarial case: 1,000 quotes
+// made of parts that occur thousands of times in the 1 MB input ("the ...
+// shall ... days"), in order, so each must be placed after the last.
+func BenchmarkQuoteInInputCommonParts(b *testing.B) {
+	text, _ := longInput(1<<20, 1000)
+	qs := make([]any, 1000)
+	for i := range qs {
+		qs[i] = "the party … shall deliver … days"
+	}
+	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q[*]"})
+	require.NoError(b, err)
+	v := map[string]any{"q": qs}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if vs := invs.CheckGrounded(v, crosscheck.NewGrounds(crosscheck.Inputs{Text: text})); len(vs) != 0 {
+			b.Fatal(vs)
+		}
+	}
+}
+
 // BenchmarkQuoteInInputFloor is the floor BenchmarkQuoteInInput is read
 // against: normalising the 1 MB input once, which any check of quotes
 // against it must do. The ratio of the two, taken in one run, is the cost

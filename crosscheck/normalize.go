@@ -128,34 +128,32 @@ func newCorpus(text string) *corpus {
 // they do not, missing is the shortest part that does not occur at all, or,
 // when every part occurs but not in this order, the first one out of order
 // (and order is true), as the quote writes it.
+//
+// The index answers whether each part occurs at all; the order is then
+// found by scanning the text forward from one part to the next, which
+// takes at most one pass over the text whatever the parts are (listing
+// every occurrence of a common part instead would cost as many as there
+// are).
 func (c *corpus) find(parts []part) (missing string, order bool, ok bool) {
-	occ := make([][]int, len(parts))
 	short := -1
-	limit := -1 // every occurrence, to place the parts in order
-	if len(parts) == 1 {
-		limit = 1 // one occurrence is enough
-	}
 	for i, p := range parts {
-		occ[i] = c.index.Lookup([]byte(p.norm), limit)
-		if len(occ[i]) == 0 && (short < 0 || len(p.norm) < len(parts[short].norm)) {
+		if len(c.index.Lookup([]byte(p.norm), 1)) == 0 && (short < 0 || len(p.norm) < len(parts[short].norm)) {
 			short = i
 		}
 	}
 	if short >= 0 {
 		return parts[short].raw, false, false
 	}
+	if len(parts) == 1 {
+		return "", false, true
+	}
 	at := 0
-	for i, p := range parts {
-		best := -1
-		for _, o := range occ[i] {
-			if o >= at && (best < 0 || o < best) {
-				best = o
-			}
-		}
-		if best < 0 {
+	for _, p := range parts {
+		j := strings.Index(c.text[at:], p.norm)
+		if j < 0 {
 			return p.raw, true, false
 		}
-		at = best + len(p.norm)
+		at += j + len(p.norm)
 	}
 	return "", false, true
 }
