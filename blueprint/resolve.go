@@ -146,14 +146,17 @@ func ResolveOutputSchema(ctx context.Context, b *Blueprint, spec RunSpec, reg re
 
 // Enforcer returns an enforce.Enforcer for r's schema with r's options,
 // a validator for r.Invariants, then opts: the step-wise API for an
-// orchestrator that runs each attempt as its own job. It fails when r has no schema (enforce.ErrInvalidRequest)
-// or when [EffectiveOptions.EnforceOptions] does.
+// orchestrator that runs each attempt as its own job. It fails when r has
+// no schema (enforce.ErrInvalidRequest) or when
+// [EffectiveOptions.EnforceOptions] does.
 //
 // The validator checks the grounding invariants against r.Inputs. Without
 // them (r.Inputs nil) it checks quotes against the first user message of
 // the attempt's request when enforce records one (enforce.Attempt.Request),
 // with no parameters: value_in_input then finds nothing to compare and
-// reports nothing, and not_placeholder still reads r.Schema.
+// reports nothing, and not_placeholder still reads r.Schema. With r.Inputs
+// and a quote_in_input invariant, a streamed run ([enforce.WithPartials])
+// also checks each quote as its string closes ([enforce.WithPartCheck]).
 func (r *Resolution) Enforcer(opts ...enforce.Option) (*enforce.Enforcer, error) {
 	base, err := r.Options.EnforceOptions()
 	if err != nil {
