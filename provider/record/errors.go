@@ -22,7 +22,8 @@ var ErrSecret = errors.New("record: a secret would be written to the store")
 // first field where the request differs from the nearest recording: of the
 // recordings of the same model (or of any model, when none has it), the one
 // with the most leaf values (strings, numbers, booleans, nulls) equal at the
-// same paths, the lowest key on a tie.
+// same paths, the lowest key on a tie. Only this package makes one; a
+// zero MissError reads as a miss in an unnamed store.
 type MissError struct {
 	// Key is the key of the request that missed.
 	Key string
@@ -65,7 +66,7 @@ func (e *MissError) Is(target error) bool { return target == ErrMiss }
 // A FileError is a store file that cannot be read as a recording: it is
 // not JSON of the store's shape, its version is unknown, or its key is not
 // the hash of the request it holds (it was edited by hand). A replay that
-// finds one returns it, wrapped; Record overwrites it.
+// finds one returns it; ModeRecord overwrites it.
 type FileError struct {
 	// Path is the file.
 	Path string
@@ -74,12 +75,18 @@ type FileError struct {
 }
 
 // Error returns "record: <path>: <what is wrong>".
-func (e *FileError) Error() string { return "record: " + e.Path + ": " + e.Err.Error() }
+func (e *FileError) Error() string {
+	if e.Err == nil {
+		return "record: " + e.Path + ": not a recording"
+	}
+	return "record: " + e.Path + ": " + e.Err.Error()
+}
 
 // Unwrap returns Err.
 func (e *FileError) Unwrap() error { return e.Err }
 
-// A ReplayedError is a recorded call's failure, replayed: the call failed
+// A ReplayedError (its zero value an error with empty text and no cause)
+// is a recorded call's failure, replayed: the call failed
 // with an error other than a bare *provider.Error, kept as its text. When
 // the original error's chain held a *provider.Error, Err is a copy of it,
 // so errors.Is(err, provider.ErrRateLimited) and errors.As still hold. A

@@ -81,7 +81,7 @@ type recorder struct {
 	p      provider.Provider
 	dir    string
 	mode   Mode
-	model  string
+	model  string // Options.Model, secrets replaced
 	caps   *provider.Capabilities
 	redact *redactor
 }
@@ -146,6 +146,7 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 		}
 		r.redact.fields = append(r.redact.fields, path)
 	}
+	r.model = r.redact.scrub(o.Model)
 	if mode != ModeReplay {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("record: %w", err)
@@ -181,7 +182,7 @@ func (r *recorder) prepare(req *provider.Request) (call, error) {
 		return call{}, fmt.Errorf("record: encode request: %w", err)
 	}
 	tree = r.redact.request(tree)
-	key, err := keyOf(r.redact.scrub(r.model), tree)
+	key, err := keyOf(r.model, tree)
 	if err != nil {
 		return call{}, fmt.Errorf("record: encode request: %w", err)
 	}
@@ -218,11 +219,10 @@ func (r *recorder) Generate(ctx context.Context, req *provider.Request) (*provid
 			return f.generate()
 		}
 		if r.mode == ModeReplay {
-			e := miss(r.dir, c.key, r.model, c.tree)
 			if f != nil {
-				e.Reason = fmt.Sprintf("the recorded stream stops after %d chunks, where its caller stopped reading", len(f.Chunks))
+				return nil, stoppedMiss(r.dir, f)
 			}
-			return nil, e
+			return nil, miss(r.dir, c.key, r.model, c.tree)
 		}
 	}
 	resp, err := r.p.Generate(ctx, req)
@@ -289,7 +289,7 @@ func (s streamingRecorder) Stream(ctx context.Context, req *provider.Request) it
 				return
 			}
 			if f != nil {
-				r.replay(f, c, yield)
+				r.replay(f, yield)
 				return
 			}
 			if r.mode == ModeReplay {
@@ -301,7 +301,7 @@ func (s streamingRecorder) Stream(ctx context.Context, req *provider.Request) it
 	}
 }
 
-func (r *recorder) replay(f *file, c call, yield func(provider.Chunk, error) bool) {
+func (r *recorder) replay(f *file, yield func(provider.Chunk, error) bool) {
 	if !f.Stream {
 		if f.Error != nil {
 			yield(provider.Chunk{}, f.Error.err())
@@ -323,9 +323,15 @@ func (r *recorder) replay(f *file, c call, yield func(provider.Chunk, error) boo
 	case f.Error != nil:
 		yield(provider.Chunk{}, f.Error.err())
 	case f.Stopped:
-		yield(provider.Chunk{}, &MissError{Key: c.key, Dir: r.dir, Nearest: c.key,
-			Reason: fmt.Sprintf("the recorded stream stops after %d chunks, where its caller stopped reading", len(f.Chunks))})
+		yield(provider.Chunk{}, stoppedMiss(r.dir, f))
 	}
+}
+
+// stoppedMiss is the miss of a call whose recording is a stream its caller
+// stopped reading early: the reply goes on past what was recorded.
+func stoppedMiss(dir string, f *file) *MissError {
+	return &MissError{Key: f.Key, Dir: dir, Nearest: f.Key,
+		Reason: fmt.Sprintf("the recorded stream stops after %d chunks, where its caller stopped reading", len(f.Chunks))}
 }
 
 func (r *recorder) record(ctx context.Context, req *provider.Request, c call, yield func(provider.Chunk, error) bool) {
@@ -375,7 +381,7 @@ func isContextError(ctx context.Context, err error) bool {
 }
 
 func (r *recorder) newFile(c call) *file {
-	return &file{Version: fileVersion, Key: c.key, Model: r.redact.scrub(r.model), Request: c.tree}
+	return &file{Version: fileVersion, Key: c.key, Model: r.model, Request: c.tree}
 }
 
 // write scrubs the secrets from f's reply and writes it, refusing when a
