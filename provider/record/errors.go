@@ -9,11 +9,11 @@ import (
 // store has no recording for a request. It is never returned alone.
 var ErrMiss = errors.New("record: no recording for the request")
 
-// ErrSecret is returned (wrapped) by a recording call whose store file would
-// still contain one of [Options.Secrets] after redaction (in a place
-// redaction cannot reach, such as a secret cut across two stream chunks);
-// the file is not written. The call's own reply is returned beside it by
-// Generate; a stream ends with it instead of its final chunk.
+// ErrSecret is returned (wrapped) by a recording call when the bytes about
+// to be written still contain one of [Options.Secrets] after redaction: a
+// last guard, which redaction should make unreachable. The file is not
+// written. Generate returns the call's reply beside it; a stream ends with
+// it in place of its final chunk or error.
 var ErrSecret = errors.New("record: a secret would be written to the store")
 
 // A MissError is returned by a replay (in [ModeReplay], or a

@@ -396,8 +396,11 @@ func (r *recorder) write(f *file) error {
 			d := *ch.ToolCall
 			ch.ToolCall = &d
 		}
-		r.redact.chunk(&ch)
 		g.Chunks[i] = ch
+	}
+	r.redact.stream(g.Chunks)
+	for i := range g.Chunks {
+		r.redact.chunk(&g.Chunks[i])
 	}
 	if f.Chunks == nil {
 		g.Chunks = nil

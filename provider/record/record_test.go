@@ -235,6 +235,11 @@ func TestMiss(t *testing.T) {
 		{"a message differs", "m1", ask("Hello.", "Hi.", "Summarise the reports."), "$.messages[2].content", `"Summarise the report."`, `"Summarise the reports."`},
 		{"a message more", "m1", ask("Hello.", "Hi.", "Summarise the report.", "And?"), "$.messages[3]", "(absent)", `{"content":"And?","role":"assistant"}`},
 		{"max tokens", "m1", func() *provider.Request { r := ask("Something else entirely."); r.MaxTokens = 5; return r }(), "$.max_tokens", "100", "5"},
+		{"two fields differ: the first in request order", "m1", func() *provider.Request {
+			r := ask("Hello.", "Hi.", "Summarise the reports.")
+			r.MaxTokens = 5
+			return r
+		}(), "$.messages[2].content", `"Summarise the report."`, `"Summarise the reports."`},
 		{"another model", "m2", ask("Hello.", "Hi.", "Summarise the report."), "$.model", `"m1"`, `"m2"`},
 	}
 	for _, tt := range tests {
@@ -478,6 +483,59 @@ func TestFileErrors(t *testing.T) {
 			var fe *record.FileError
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, names[0], fe.Path)
+		})
+	}
+}
+
+// A secret the model echoes across chunks, which no chunk holds whole,
+// does not reach the store either; the replayed pieces join to the
+// scrubbed reply.
+func TestSecretAcrossChunks(t *testing.T) {
+	const key = "sk-test-4f9a8b7c6d5e"
+	tests := []struct {
+		name  string
+		reply providertest.Reply
+		text  string // the replayed pieces joined
+		args  string // the replayed tool call pieces joined
+	}{
+		{"text in two", providertest.Pieces("key sk-test-4f9", "a8b7c6d5e end"), "key [REDACTED] end", ""},
+		{"text in three", providertest.Pieces("key sk-te", "st-4f9a8b", "7c6d5e, again "+key), "key [REDACTED], again [REDACTED]", ""},
+		{"tool call arguments", providertest.Reply{ToolCalls: []provider.ToolCall{{Name: "login", Arguments: json.RawMessage(`{"k": "` + key + `"}`)}}, ChunkSize: 3},
+			"", `{"k": "[REDACTED]"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ctx := context.Background()
+			opts := &record.Options{Secrets: []string{key}}
+			rec := newRecorder(t, providertest.New(tt.reply), dir, record.ModeRecord, opts)
+			want, err := providertest.Chunks(rec.(provider.Streamer).Stream(ctx, ask("hi")))
+			require.NoError(t, err)
+			names := storeFiles(t, dir)
+			require.Len(t, names, 1)
+			data, err := os.ReadFile(names[0])
+			require.NoError(t, err)
+			assert.NotContains(t, string(data), key)
+
+			rep := newRecorder(t, nil, dir, record.ModeReplay, opts)
+			got, err := providertest.Chunks(rep.(provider.Streamer).Stream(ctx, ask("hi")))
+			require.NoError(t, err)
+			require.Len(t, got, len(want), "as many chunks as were sent")
+			var text, args string
+			for _, c := range got[:len(got)-1] {
+				text += c.Text
+				if c.ToolCall != nil {
+					args += c.ToolCall.Arguments
+				}
+			}
+			assert.Equal(t, tt.text, text)
+			assert.Equal(t, tt.args, args)
+			final := got[len(got)-1].Response
+			require.NotNil(t, final)
+			assert.Equal(t, tt.text, final.Text)
+			if tt.args != "" {
+				assert.Equal(t, tt.args, string(final.ToolCalls[0].Arguments))
+			}
 		})
 	}
 }

@@ -125,3 +125,65 @@ func (r *redactor) error(w *wireError) {
 		p.Kind = provider.ErrorKind(r.scrub(string(p.Kind)))
 	}
 }
+
+// stream replaces the secrets a stream's pieces carry between them: one
+// cut across two or more chunks of the text, or of one tool call's
+// arguments, which no chunk holds whole. The piece where a secret begins
+// gets [Redacted] in its place and the pieces it runs on into lose the
+// rest of it, so the pieces still join to the reply's scrubbed text and
+// their number is unchanged.
+func (r *redactor) stream(chunks []wireChunk) {
+	if len(r.list) == 0 {
+		return
+	}
+	text := make([]*string, 0, len(chunks))
+	args := map[int][]*string{}
+	for i := range chunks {
+		text = append(text, &chunks[i].Text)
+		if d := chunks[i].ToolCall; d != nil {
+			args[d.Index] = append(args[d.Index], &d.Arguments)
+		}
+	}
+	r.across(text)
+	for _, pieces := range args {
+		r.across(pieces)
+	}
+}
+
+// across replaces, one at a time and leftmost first, each secret found in
+// the pieces joined (see [redactor.stream]).
+func (r *redactor) across(pieces []*string) {
+	for {
+		var b strings.Builder
+		for _, p := range pieces {
+			b.WriteString(*p)
+		}
+		joined := b.String()
+		at, n := -1, 0
+		for _, s := range r.list { // longest first
+			if i := strings.Index(joined, s); i >= 0 && (at < 0 || i < at) {
+				at, n = i, len(s)
+			}
+		}
+		if at < 0 {
+			return
+		}
+		off := 0
+		for _, p := range pieces {
+			start, end := off, off+len(*p)
+			off = end
+			lo, hi := max(start, at), min(end, at+n)
+			if lo >= hi {
+				continue
+			}
+			repl := ""
+			if lo == at {
+				repl = Redacted
+			}
+			*p = (*p)[:lo-start] + repl + (*p)[hi-start:]
+		}
+		if strings.Contains(Redacted, joined[at:at+n]) {
+			return // a secret inside the marker itself: replacing again would not end
+		}
+	}
+}
