@@ -40,6 +40,16 @@
 // The key is computed after redaction, so a replay matches; a file that
 // would still contain a secret is not written.
 //
+// # Limits
+//
+// A Request does not name its model (the adapter does), so the model is the
+// label [Options.Model] gives. Text is stored as JSON strings: bytes that
+// are not valid UTF-8 are written as U+FFFD, and an empty raw JSON value
+// (tool call arguments, a schema) replays as nil. A recording made by
+// Generate serves a Stream call as [provider.Chunks] splits a whole reply,
+// so its partials are not those a streamed recording would give; a stream
+// its caller left early replays only as far as it was read.
+//
 // # Errors
 //
 // A replay that finds no recording returns a [*MissError] matching

@@ -539,3 +539,52 @@ func TestSecretAcrossChunks(t *testing.T) {
 		})
 	}
 }
+
+// A secret redaction cannot reach (here one that is also a member name of
+// the store format) stops the write: the caller gets the reply and
+// ErrSecret, and nothing is written.
+func TestSecretGuard(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	rec := newRecorder(t, providertest.New(providertest.Text("ok"), providertest.Pieces("o", "k")), dir, record.ModeRecord,
+		&record.Options{Secrets: []string{"usage"}})
+	resp, err := rec.Generate(ctx, ask("hi"))
+	assert.ErrorIs(t, err, record.ErrSecret)
+	require.NotNil(t, resp)
+	assert.Equal(t, "ok", resp.Text)
+	chunks, err := providertest.Chunks(rec.(provider.Streamer).Stream(ctx, ask("hi")))
+	assert.ErrorIs(t, err, record.ErrSecret)
+	assert.Len(t, chunks, 2, "the pieces, and the error in place of the final chunk")
+	assert.Empty(t, storeFiles(t, dir))
+}
+
+func TestConcurrentStream(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	const n = 8
+	replies := make([]providertest.Reply, n)
+	for i := range replies {
+		replies[i] = providertest.Chunked(2, `{"n": 1}`)
+	}
+	sp := providertest.New(replies...)
+	rec := newRecorder(t, sp, dir, record.ModeRecordMissing, nil)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			chunks, err := providertest.Chunks(rec.(provider.Streamer).Stream(ctx, ask(fmt.Sprintf("q%d", i))))
+			assert.NoError(t, err)
+			assert.Len(t, chunks, 5)
+		}()
+	}
+	wg.Wait()
+	assert.Len(t, storeFiles(t, dir), n)
+	// Every request is recorded now: the same calls again replay.
+	for i := range n {
+		chunks, err := providertest.Chunks(rec.(provider.Streamer).Stream(ctx, ask(fmt.Sprintf("q%d", i))))
+		require.NoError(t, err)
+		assert.Len(t, chunks, 5)
+	}
+	assert.Len(t, sp.Requests(), n)
+}
