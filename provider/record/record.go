@@ -100,8 +100,8 @@ type streamingRecorder struct{ *recorder }
 // p may be nil only in [ModeReplay]. In [ModeRecord] and
 // [ModeRecordMissing] New creates dir when it does not exist. opts may be
 // nil. New fails on a mode that is none of the three, an empty dir, an
-// empty secret or a redaction path that does not parse; nothing is read
-// or written before a call.
+// empty secret, a redaction path that does not parse or a dir it cannot
+// create; no recording is read or written before a call.
 func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Provider, error) {
 	var o Options
 	if opts != nil {
@@ -202,10 +202,14 @@ func (r *recorder) lookup(c call) (*file, error) {
 // mode says, and records what the provider answered. A replayed reply is a
 // fresh Response the caller owns; a replayed failure is the recorded error
 // (see [ReplayedError]). A miss in [ModeReplay] is a [*MissError]; a store
-// file that cannot be read, a [*FileError]. A call that fails with the
-// context's error is not recorded. When the reply cannot be written, the
+// file that cannot be read, a [*FileError]. A done ctx fails the call with
+// ctx.Err(), replaying or not, and a call that fails with the context's
+// error is not recorded. When the reply cannot be written, the
 // error says why and the reply is returned beside it.
 func (r *recorder) Generate(ctx context.Context, req *provider.Request) (*provider.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	c, err := r.prepare(req)
 	if err != nil {
 		return nil, err
@@ -270,13 +274,18 @@ func (f *file) generate() (*provider.Response, error) {
 // it yields the recorded chunks in order; a recording of a Generate call
 // is sent as [provider.Chunks] sends a whole reply. A replay read past the
 // end of a recording whose caller had stopped ends with a [*MissError].
-// A stream that fails with the context's error is not recorded; a file
+// A done ctx ends the sequence with ctx.Err() at once, replaying or not;
+// a stream that fails with the context's error is not recorded; a file
 // that cannot be written ends the stream with the reason in place of its
 // final chunk or error (a stream the caller left early has no one to tell,
 // and a later replay misses).
 func (s streamingRecorder) Stream(ctx context.Context, req *provider.Request) iter.Seq2[provider.Chunk, error] {
 	r := s.recorder
 	return func(yield func(provider.Chunk, error) bool) {
+		if err := ctx.Err(); err != nil {
+			yield(provider.Chunk{}, err)
+			return
+		}
 		c, err := r.prepare(req)
 		if err != nil {
 			yield(provider.Chunk{}, err)

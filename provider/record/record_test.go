@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -587,4 +588,27 @@ func TestConcurrentStream(t *testing.T) {
 		assert.Len(t, chunks, 5)
 	}
 	assert.Len(t, sp.Requests(), n)
+}
+
+func TestCancelledContext(t *testing.T) {
+	dir := t.TempDir()
+	rec := newRecorder(t, providertest.New(providertest.Text("ok")), dir, record.ModeRecord, nil)
+	_, err := rec.Generate(context.Background(), ask("hi"))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rep := newRecorder(t, nil, dir, record.ModeReplay, nil)
+	_, err = rep.Generate(ctx, ask("hi"))
+	assert.ErrorIs(t, err, context.Canceled)
+	_, err = providertest.Chunks(rep.(provider.Streamer).Stream(ctx, ask("hi")))
+	assert.ErrorIs(t, err, context.Canceled)
+
+	// A call that ends with the caller's deadline is not recorded.
+	empty := t.TempDir()
+	rec = newRecorder(t, providertest.New(providertest.Reply{Chunks: []string{"a", "b"}, Delay: time.Hour}), empty, record.ModeRecord, nil)
+	ctx, cancel = context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	_, err = providertest.Chunks(rec.(provider.Streamer).Stream(ctx, ask("hi")))
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Empty(t, storeFiles(t, empty))
 }
