@@ -23,7 +23,9 @@ var ErrSecret = errors.New("record: a secret would be written to the store")
 // recordings of the same model (or of any model, when none has it), the one
 // with the most leaf values (strings, numbers, booleans, nulls) equal at the
 // same paths, the lowest key on a tie. Only this package makes one; a
-// zero MissError reads as a miss in an unnamed store.
+// zero MissError reads as a miss in an unnamed store. Like the other
+// errors here, it is not changed once returned and may be shared between
+// goroutines.
 type MissError struct {
 	// Key is the key of the request that missed.
 	Key string

@@ -207,6 +207,7 @@ func TestEnforceReplay(t *testing.T) {
 			require.Len(t, got.Attempts, len(want.Attempts))
 			for i := range want.Attempts {
 				w, g := want.Attempts[i], got.Attempts[i]
+				assert.Equal(t, w.Request, g.Request, "attempt %d", i+1)
 				assert.Equal(t, w.Outcome, g.Outcome, "attempt %d", i+1)
 				assert.Equal(t, w.StoppedEarly, g.StoppedEarly, "attempt %d", i+1)
 				assert.Equal(t, w.Response, g.Response, "attempt %d", i+1)
