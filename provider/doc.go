@@ -18,7 +18,8 @@
 //
 // Adapters for real SDKs live in nested modules (provider/openai, ...) so that
 // this module never depends on an SDK. Package providertest holds a scripted
-// Provider for tests.
+// Provider for tests; package provider/record records a real provider's calls
+// to a directory and replays them offline.
 //
 // # Errors
 //

@@ -1,0 +1,59 @@
+// Package record records the calls a [provider.Provider] makes to a store on
+// disk and replays them offline: run an agent once against the real model,
+// then rerun it, in a test, an evaluation or a bug report, without a network,
+// an API key or a bill, and get the very same replies.
+//
+//	p, err := record.New(openaiProvider, "testdata/calls", record.ModeRecordMissing, &record.Options{
+//		Model:   "gpt-4.1",
+//		Secrets: []string{os.Getenv("OPENAI_API_KEY")},
+//	})
+//	res, err := enforce.Run(ctx, p, req, s)
+//
+// It sits beside the adapters, between the enforcement loop and a real
+// provider, and imports only package provider. It is its own package, not
+// part of providertest, because it serves production-shaped runs: the
+// replies are whatever the real model said, kept for evaluation and
+// regression runs, where providertest scripts replies a test invents.
+//
+// # Modes
+//
+// [ModeRecord] always calls the wrapped provider and overwrites the
+// recording; [ModeReplay] never calls it and fails on a request it has no
+// recording for; [ModeRecordMissing] replays what it has and records what it
+// has not.
+//
+// # Store
+//
+// A store is a directory of JSON files, one per request, named by the
+// SHA-256 of the request's canonical encoding (the model label of
+// [Options], system prompt, messages, output spec, tools, tool choice and
+// max tokens, after redaction) and indented so that a diff of two runs reads
+// well. A file holds the request, and the reply: the Response of a Generate
+// call, or the chunks of a Stream call in order (so a replay yields the same
+// partials), or the error of a call that failed. A stream the caller left
+// early is recorded up to where it stopped reading.
+//
+// # Secrets
+//
+// [Options] names request fields to blank out and secret strings (API keys)
+// to replace wherever they occur, in the request, the reply and the error.
+// The key is computed after redaction, so a replay matches; a file that
+// would still contain a secret is not written.
+//
+// # Limits
+//
+// A Request does not name its model (the adapter does), so the model is the
+// label [Options.Model] gives. Text is stored as JSON strings: bytes that
+// are not valid UTF-8 are written as U+FFFD, and an empty raw JSON value
+// (tool call arguments, a schema) replays as nil. A recording made by
+// Generate serves a Stream call as [provider.Chunks] splits a whole reply,
+// so its partials are not those a streamed recording would give; a stream
+// its caller left early replays only as far as it was read.
+//
+// # Errors
+//
+// A replay that finds no recording returns a [*MissError] matching
+// [ErrMiss]; it names the first field where the request differs from the
+// nearest recording. A store file that does not parse or was edited by hand
+// out of shape is a [*FileError].
+package record
