@@ -5,6 +5,10 @@ import (
 	"fmt"
 )
 
+// ErrInvalidOptions is returned (wrapped, saying what is wrong) by [New]
+// for a mode, store directory, provider or [Options] it cannot work with.
+var ErrInvalidOptions = errors.New("record: invalid options")
+
 // ErrMiss matches (errors.Is) the [*MissError] a replay returns when the
 // store has no recording for a request. It is never returned alone.
 var ErrMiss = errors.New("record: no recording for the request")

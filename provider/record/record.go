@@ -99,9 +99,10 @@ type streamingRecorder struct{ *recorder }
 //
 // p may be nil only in [ModeReplay]. In [ModeRecord] and
 // [ModeRecordMissing] New creates dir when it does not exist. opts may be
-// nil. New fails on a mode that is none of the three, an empty dir, an
-// empty secret, a redaction path that does not parse or a dir it cannot
-// create; no recording is read or written before a call.
+// nil. New fails, with an error matching [ErrInvalidOptions], on a mode
+// that is none of the three, an empty dir, an empty secret or a redaction
+// path that does not parse, and with the file system's error on a dir it
+// cannot create; no recording is read or written before a call.
 func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Provider, error) {
 	var o Options
 	if opts != nil {
@@ -110,14 +111,14 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 	switch mode {
 	case ModeRecord, ModeRecordMissing:
 		if p == nil {
-			return nil, fmt.Errorf("record: %s needs a provider to call", mode)
+			return nil, fmt.Errorf("%w: %s needs a provider to call", ErrInvalidOptions, mode)
 		}
 	case ModeReplay:
 	default:
-		return nil, fmt.Errorf("record: unknown %s", mode)
+		return nil, fmt.Errorf("%w: unknown %s", ErrInvalidOptions, mode)
 	}
 	if dir == "" {
-		return nil, errors.New("record: empty store directory")
+		return nil, fmt.Errorf("%w: empty store directory", ErrInvalidOptions)
 	}
 	r := &recorder{p: p, dir: dir, mode: mode, model: o.Model, redact: &redactor{}}
 	if o.Capabilities != nil {
@@ -131,7 +132,7 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 	var pairs []string
 	for _, s := range secrets {
 		if s == "" {
-			return nil, errors.New("record: an empty secret")
+			return nil, fmt.Errorf("%w: an empty secret", ErrInvalidOptions)
 		}
 		pairs = append(pairs, s, Redacted)
 	}
@@ -142,7 +143,7 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 	for _, s := range o.Redact {
 		path, err := jsonpath.Parse(s, true)
 		if err != nil {
-			return nil, fmt.Errorf("record: Redact: %w", err)
+			return nil, fmt.Errorf("%w: Redact: %w", ErrInvalidOptions, err)
 		}
 		r.redact.fields = append(r.redact.fields, path)
 	}

@@ -428,7 +428,7 @@ func TestNewErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := record.New(tt.p, tt.dir, tt.mode, tt.opts)
-			assert.Error(t, err)
+			require.ErrorIs(t, err, record.ErrInvalidOptions)
 			assert.Nil(t, p)
 		})
 	}
