@@ -39,6 +39,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/agentio/agentio/examples/internal/choose"
+	"github.com/agentio/agentio/examples/temporal/durable"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 )
@@ -89,8 +90,8 @@ func scriptedModel() *providertest.Provider {
 }
 
 // input is the run the example starts, for a model that can do caps.
-func input(caps provider.Capabilities) Input {
-	return Input{
+func input(caps provider.Capabilities) durable.Input {
+	return durable.Input{
 		Capabilities: caps,
 		Schema:       json.RawMessage(reviewSchema),
 		System:       "You are a careful code reviewer.",
@@ -104,8 +105,8 @@ func register(r interface {
 	RegisterWorkflow(w interface{})
 	RegisterActivityWithOptions(a interface{}, options activity.RegisterOptions)
 }, model provider.Provider) {
-	r.RegisterWorkflow(EnforceWorkflow)
-	r.RegisterActivityWithOptions((&Activities{Model: model}).Generate, activity.RegisterOptions{Name: GenerateActivity})
+	r.RegisterWorkflow(durable.EnforceWorkflow)
+	r.RegisterActivityWithOptions((&durable.Activities{Model: model}).Generate, activity.RegisterOptions{Name: durable.GenerateActivity})
 }
 
 // quietLogger drops the SDK's own log lines.
@@ -128,14 +129,14 @@ func runOffline(w io.Writer, model provider.Provider) error {
 			fmt.Fprintf(w, "model call %d (activity %s, recorded in the history): %s\n", calls, info.ActivityType.Name, reply(&resp))
 		}
 	})
-	env.ExecuteWorkflow(EnforceWorkflow, input(model.Capabilities()))
+	env.ExecuteWorkflow(durable.EnforceWorkflow, input(model.Capabilities()))
 	if !env.IsWorkflowCompleted() {
 		return errors.New("the workflow did not complete")
 	}
 	if err := env.GetWorkflowError(); err != nil {
 		return err
 	}
-	var out Output
+	var out durable.Output
 	if err := env.GetWorkflowResult(&out); err != nil {
 		return err
 	}
@@ -151,7 +152,7 @@ func reply(resp *provider.Response) string {
 	return resp.Text
 }
 
-func printOutput(w io.Writer, out Output) error {
+func printOutput(w io.Writer, out durable.Output) error {
 	data, err := json.MarshalIndent(out.JSON, "", "  ")
 	if err != nil {
 		return err
@@ -174,12 +175,12 @@ func runOnServer(ctx context.Context, w io.Writer, hostport, queue string, model
 		return err
 	}
 	defer wk.Stop()
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: queue}, EnforceWorkflow, input(model.Capabilities()))
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: queue}, durable.EnforceWorkflow, input(model.Capabilities()))
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "workflow %s, run %s\n", run.GetID(), run.GetRunID())
-	var out Output
+	var out durable.Output
 	if err := run.Get(ctx, &out); err != nil {
 		return err
 	}

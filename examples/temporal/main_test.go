@@ -20,6 +20,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/agentio/agentio/examples/temporal/durable"
 	"github.com/agentio/agentio/internal/golden"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
@@ -46,10 +47,10 @@ func newEnv(model provider.Provider) *testsuite.TestWorkflowEnvironment {
 func TestReaskOnce(t *testing.T) {
 	model := scriptedModel()
 	env := newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
+	env.ExecuteWorkflow(durable.EnforceWorkflow, input(provider.Capabilities{}))
 	require.True(t, env.IsWorkflowCompleted())
 	require.NoError(t, env.GetWorkflowError())
-	var out Output
+	var out durable.Output
 	require.NoError(t, env.GetWorkflowResult(&out))
 	assert.JSONEq(t, `{"verdict": "approve", "summary": "The change is small and tested."}`, string(out.JSON))
 	assert.Equal(t, 2, out.Attempts)
@@ -64,12 +65,12 @@ func TestReaskOnce(t *testing.T) {
 func TestNeverValid(t *testing.T) {
 	model := providertest.New(providertest.Text(`{}`), providertest.Text(`{}`), providertest.Text(`{}`))
 	env := newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
+	env.ExecuteWorkflow(durable.EnforceWorkflow, input(provider.Capabilities{}))
 	require.True(t, env.IsWorkflowCompleted())
 	err := env.GetWorkflowError()
 	var appErr *temporal.ApplicationError
 	require.True(t, errors.As(err, &appErr), "%v", err)
-	assert.Equal(t, ErrorType, appErr.Type())
+	assert.Equal(t, durable.ErrorType, appErr.Type())
 	assert.True(t, appErr.NonRetryable())
 	var details json.RawMessage
 	require.NoError(t, appErr.Details(&details))
@@ -84,14 +85,14 @@ func TestProviderErrors(t *testing.T) {
 		providertest.Text(`{"verdict": "approve", "summary": "Ok."}`),
 	)
 	env := newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
+	env.ExecuteWorkflow(durable.EnforceWorkflow, input(provider.Capabilities{}))
 	require.NoError(t, env.GetWorkflowError())
 	assert.Len(t, model.Requests(), 2)
 
 	// A rejected key is not retried.
 	model = providertest.New(providertest.Failed(&provider.Error{Kind: provider.ErrorAuth, StatusCode: 401}))
 	env = newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
+	env.ExecuteWorkflow(durable.EnforceWorkflow, input(provider.Capabilities{}))
 	var appErr *temporal.ApplicationError
 	require.True(t, errors.As(env.GetWorkflowError(), &appErr))
 	assert.Equal(t, string(provider.ErrorAuth), appErr.Type())
@@ -104,7 +105,7 @@ func recordedRun(t *testing.T) (reqs []*provider.Request, resps []*provider.Resp
 	t.Helper()
 	model := scriptedModel()
 	env := newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
+	env.ExecuteWorkflow(durable.EnforceWorkflow, input(provider.Capabilities{}))
 	require.NoError(t, env.GetWorkflowError())
 	reqs = model.Requests()
 	replies := scriptedModel()
@@ -180,7 +181,7 @@ func history(t *testing.T, reqs []*provider.Request, resps []*provider.Response,
 		sched := add(enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, nil)
 		events[sched-1].Attributes = &historypb.HistoryEvent_ActivityTaskScheduledEventAttributes{ActivityTaskScheduledEventAttributes: &historypb.ActivityTaskScheduledEventAttributes{
 			ActivityId:   strconvID(sched),
-			ActivityType: &commonpb.ActivityType{Name: GenerateActivity},
+			ActivityType: &commonpb.ActivityType{Name: durable.GenerateActivity},
 			TaskQueue:    queue,
 			Input:        payloads(reqs[i]),
 		}}
@@ -236,7 +237,7 @@ type scheduledOutbound struct {
 }
 
 func (o *scheduledOutbound) ExecuteActivity(ctx workflow.Context, activityType string, args ...interface{}) workflow.Future {
-	if req, ok := args[0].(*provider.Request); ok && activityType == GenerateActivity {
+	if req, ok := args[0].(*provider.Request); ok && activityType == durable.GenerateActivity {
 		o.s.reqs = append(o.s.reqs, req)
 	}
 	return o.Next.ExecuteActivity(ctx, activityType, args...)
@@ -250,7 +251,7 @@ func replay(t *testing.T, h *historypb.History) ([]*provider.Request, error) {
 	rec := &scheduled{}
 	r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{Interceptors: []interceptor.WorkerInterceptor{rec}})
 	require.NoError(t, err)
-	r.RegisterWorkflow(EnforceWorkflow)
+	r.RegisterWorkflow(durable.EnforceWorkflow)
 	err = r.ReplayWorkflowHistory(quietLogger(), h)
 	return rec.reqs, err
 }
@@ -279,7 +280,7 @@ func TestResumeAfterWorkerCrash(t *testing.T) {
 
 	// The new worker's model is called once, for the re-ask only.
 	resumed := providertest.New(providertest.Text(`{"verdict": "approve", "summary": "The change is small and tested."}`))
-	resp, err := (&Activities{Model: resumed}).Generate(context.Background(), asked[1])
+	resp, err := (&durable.Activities{Model: resumed}).Generate(context.Background(), asked[1])
 	require.NoError(t, err)
 	assert.Len(t, resumed.Requests(), 1, "the first call is not repeated")
 
@@ -299,10 +300,10 @@ func TestResumeAfterWorkerCrash(t *testing.T) {
 func TestFirstTime(t *testing.T) {
 	model := providertest.New(providertest.Text(`{"verdict": "approve", "summary": "Ok."}`))
 	env := newEnv(model)
-	env.ExecuteWorkflow(EnforceWorkflow, input(provider.Capabilities{}))
+	env.ExecuteWorkflow(durable.EnforceWorkflow, input(provider.Capabilities{}))
 	require.True(t, env.IsWorkflowCompleted())
 	require.NoError(t, env.GetWorkflowError())
-	var out Output
+	var out durable.Output
 	require.NoError(t, env.GetWorkflowResult(&out))
 	assert.JSONEq(t, `{"verdict": "approve", "summary": "Ok."}`, string(out.JSON))
 	assert.Equal(t, 1, out.Attempts)

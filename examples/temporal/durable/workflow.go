@@ -1,12 +1,14 @@
-package main
+package durable
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -69,6 +71,12 @@ func EnforceWorkflow(ctx workflow.Context, in Input) (Output, error) {
 	}
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 5 * time.Minute,
+		// A call whose worker died stops heartbeating and is retried on
+		// another worker after HeartbeatTimeout, not StartToCloseTimeout.
+		HeartbeatTimeout: HeartbeatTimeout,
+		// A cancelled run ends once the model call in flight has seen its
+		// context cancelled, not before: no paid call outlives its run.
+		WaitForCancellation: true,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:        time.Second,
 			MaximumAttempts:        5,
@@ -111,18 +119,45 @@ var nonRetryable = []string{
 	string(provider.ErrorAuth), string(provider.ErrorInvalidRequest), string(provider.ErrorSchemaRejected),
 }
 
-// Activities hold the model the Generate activity calls.
+// HeartbeatTimeout is how long the server waits for a heartbeat from a
+// model call in flight before it takes the call's worker for dead and
+// retries the call on another.
+const HeartbeatTimeout = 20 * time.Second
+
+// DefaultHeartbeat is how often Generate heartbeats while the model
+// answers, when [Activities].Heartbeat is zero.
+const DefaultHeartbeat = 5 * time.Second
+
+// Activities hold the model the Generate activity calls. They are safe for
+// concurrent use when Model is.
 type Activities struct {
+	// Model is the provider each call goes to.
 	Model provider.Provider
+	// Heartbeat is how often Generate records a heartbeat while the model
+	// answers: the heartbeat tells the server the worker lives, and its
+	// reply is how a cancelled run reaches the call in flight. Zero means
+	// DefaultHeartbeat. The SDK sends heartbeats at most every 80% of
+	// HeartbeatTimeout (worker.Options.MaxHeartbeatThrottleInterval lowers
+	// that), so a cancellation reaches the call within that time.
+	Heartbeat time.Duration
 }
 
 // Generate sends one request to the model. A provider error is returned
 // with its kind as the Temporal error type, so that rate limits and
 // overloads are retried by the activity's retry policy and the others are
 // not.
+//
+// While the model answers, Generate heartbeats (see Heartbeat); when the
+// run is cancelled, ctx is cancelled, the model call ends, and the
+// activity reports itself cancelled.
 func (a *Activities) Generate(ctx context.Context, req *provider.Request) (*provider.Response, error) {
+	stop := a.heartbeat(ctx)
 	resp, err := a.Model.Generate(ctx, req)
+	stop()
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, err // a cancelled call: the SDK reports it so
+		}
 		var pe *provider.Error
 		if errors.As(err, &pe) {
 			return nil, temporal.NewApplicationErrorWithCause(pe.Error(), string(pe.Kind), err)
@@ -130,4 +165,37 @@ func (a *Activities) Generate(ctx context.Context, req *provider.Request) (*prov
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	return resp, nil
+}
+
+// heartbeat records a heartbeat of the activity running on ctx now and
+// every a.Heartbeat, until stop is called or ctx ends; stop returns once
+// the heartbeats have stopped. Outside an activity it does nothing.
+func (a *Activities) heartbeat(ctx context.Context) (stop func()) {
+	if !activity.IsActivity(ctx) {
+		return func() {}
+	}
+	every := a.Heartbeat
+	if every <= 0 {
+		every = DefaultHeartbeat
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			activity.RecordHeartbeat(ctx)
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+	}
 }
