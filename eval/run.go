@@ -237,41 +237,40 @@ func (p *prepared) run(ctx context.Context, t Target, extra []enforce.Option) Ca
 // call makes the run: enforce.Run for an inline schema, blueprint.Run for
 // a blueprint. It returns the enforcement result of a valid run.
 func (p *prepared) call(ctx context.Context, pr provider.Provider, opts []enforce.Option) (*enforce.Result, error) {
+	params := make(map[string]any, len(p.c.Parameters)+1)
+	for k, v := range p.c.Parameters {
+		params[k] = v
+	}
+	if p.c.Prompt != "" {
+		params["prompt"] = p.c.Prompt
+	}
+	var prompt string
+	var err error
+	if p.blueprint != nil {
+		prompt, err = p.blueprint.Prompt(params)
+	} else {
+		prompt, err = inputs.Format(params)
+	}
+	if err != nil {
+		return nil, err
+	}
 	if p.invariants != nil {
+		// The grounding invariants hold the output against what the model
+		// was given, as blueprint.Run holds an agent's own.
+		g := crosscheck.NewGrounds(crosscheck.Inputs{Text: prompt, Parameters: params, Schema: p.schema})
 		opts = append(opts, enforce.WithValidator(func(_ context.Context, _ enforce.Attempt, v any) []schema.Violation {
-			return p.invariants.Check(v)
+			return p.invariants.CheckGrounded(v, g)
 		}))
 	}
-	if p.blueprint != nil {
-		params := map[string]any{}
-		for k, v := range p.c.Parameters {
-			params[k] = v
-		}
-		if p.c.Prompt != "" {
-			params["prompt"] = p.c.Prompt
-		}
-		res, err := blueprint.Run(ctx, p.blueprint, pr, params, blueprint.RunSpec{}, blueprint.WithEnforceOptions(opts...))
-		if err != nil {
-			return nil, err
-		}
-		if !res.Structured() || res.Enforcement() == nil {
-			return nil, errors.New("eval: blueprint has no output schema")
-		}
-		return res.Enforcement(), nil
+	if p.blueprint == nil {
+		return enforce.Run(ctx, pr, enforce.Request{Prompt: prompt}, p.schema, opts...)
 	}
-	prompt := p.c.Prompt
-	if len(p.c.Parameters) > 0 {
-		params := map[string]any{}
-		for k, v := range p.c.Parameters {
-			params[k] = v
-		}
-		if prompt != "" {
-			params["prompt"] = prompt
-		}
-		var err error
-		if prompt, err = inputs.Format(params); err != nil {
-			return nil, err
-		}
+	res, err := blueprint.Run(ctx, p.blueprint, pr, params, blueprint.RunSpec{}, blueprint.WithEnforceOptions(opts...))
+	if err != nil {
+		return nil, err
 	}
-	return enforce.Run(ctx, pr, enforce.Request{Prompt: prompt}, p.schema, opts...)
+	if !res.Structured() || res.Enforcement() == nil {
+		return nil, errors.New("eval: blueprint run gave no structured output")
+	}
+	return res.Enforcement(), nil
 }

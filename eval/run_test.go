@@ -188,7 +188,11 @@ func TestRunConcurrencyBound(t *testing.T) {
 			}
 			return &provider.Response{Text: `{}`, StopReason: provider.StopEnd}, nil
 		})
-		rep, err := eval.Run(context.Background(), cases, []eval.Target{{Name: "m", Provider: p}}, eval.WithConcurrency(n))
+		// A run that never reaches n at once would wait on the gate: the
+		// timeout turns that into a failure rather than a hang.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		rep, err := eval.Run(ctx, cases, []eval.Target{{Name: "m", Provider: p}}, eval.WithConcurrency(n))
+		cancel()
 		require.NoError(t, err)
 		assert.Equal(t, int32(n), peak.Load(), "concurrency %d", n)
 		assert.Equal(t, 12, rep.Targets[0].Valid)
