@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // CompareOptions tunes [Compare]. A nil *CompareOptions, or a zero field,
@@ -115,4 +116,24 @@ func Wilson(successes, n int, z float64) (lower, upper float64) {
 	spread := z * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
 	den := 1 + z2/nf
 	return max(0, (center-spread)/den), min(1, (center+spread)/den)
+}
+
+// Markdown renders the verdict for a pull-request comment: one line per
+// target, saying whether it regressed and why, or that the baseline lacks
+// it.
+func (v Verdict) Markdown() string {
+	var b strings.Builder
+	for _, t := range v.Targets {
+		name := mdEscape(t.Name)
+		switch {
+		case !t.InBaseline:
+			fmt.Fprintf(&b, "- %s: not in the baseline\n", name)
+		case t.Regressed:
+			fmt.Fprintf(&b, "- **%s regressed**: %s\n", name, strings.Join(t.Reasons, "; "))
+		default:
+			fmt.Fprintf(&b, "- %s: no regression (valid on first call %s, baseline %s, lower bound %s)\n",
+				name, pct(t.CurrentRate), pct(t.BaselineRate), pct(t.LowerBound))
+		}
+	}
+	return b.String()
 }

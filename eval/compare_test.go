@@ -117,3 +117,14 @@ func TestWilson(t *testing.T) {
 		assert.InDelta(t, tt.upper, hi, 5e-4, "%d/%d", tt.k, tt.n)
 	}
 }
+
+func TestVerdictMarkdown(t *testing.T) {
+	base := sample(1, 500, 0.92)
+	results := sample(2, 500, 0.80).Results
+	results = append(results, eval.CaseResult{Case: "c", Target: "new", Valid: true, ValidFirst: true, Calls: 1})
+	md := eval.Compare(base, eval.NewReport(results), nil).Markdown()
+	assert.Contains(t, md, "- **m regressed**: valid on first call ")
+	assert.Contains(t, md, "- new: not in the baseline\n")
+	md = eval.Compare(base, sample(3, 500, 0.92), nil).Markdown()
+	assert.Equal(t, "- m: no regression (valid on first call 93.0%, baseline 92.8%, lower bound 90.2%)\n", md)
+}

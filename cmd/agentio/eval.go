@@ -91,6 +91,9 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
+	if *markdown {
+		fmt.Fprintf(stdout, "\nAgainst the baseline:\n\n%s", v.Markdown())
+	}
 	if v.Regressed {
 		return &exitError{1}
 	}
