@@ -13,6 +13,7 @@ import (
 	"slices"
 
 	"github.com/agentio/agentio/crosscheck"
+	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -209,11 +210,5 @@ func parseCase(text []byte, line int) (Case, error) {
 	return c, nil
 }
 
-// cut shortens s for an error message.
-func cut(s string) string {
-	const max = 200
-	if len(s) <= max {
-		return s
-	}
-	return s[:max] + "..."
-}
+// cut shortens s for an error message, on a rune boundary.
+func cut(s string) string { return clip.Ellipsis(s, 200) }
