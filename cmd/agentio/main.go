@@ -6,6 +6,7 @@
 //	agentio extract [-repair] [-all] [file]
 //	agentio check -schema FILE [-lenient] [-reask] [file]
 //	agentio run -blueprint FILE [-params FILE] -provider ollama|script [-model M] [-script FILE]
+//	agentio eval -dataset FILE -recordings DIR [-baseline FILE] [-out FILE] [-markdown]
 //
 // lint walks the paths (default ".") for agent.json and *.schema.json
 // files and reports, with file, line and column, every schema that does
@@ -16,11 +17,14 @@
 // known fields first in the documented order. extract and check read a
 // reply from a file or standard input: extract prints the JSON found,
 // check prints the violations the model would be told (-reask: the exact
-// re-ask). run runs an agent once.
+// re-ask). run runs an agent once. eval runs a dataset of cases offline
+// against recorded replies, one target per subdirectory of -recordings,
+// and reports per target how often and at what cost the output was valid;
+// with -baseline it fails when a target regressed.
 //
 // Exit status: 0 when all is well, 1 for findings (lint), unformatted
-// files (fmt without -w), no JSON (extract), an invalid reply (check) or a
-// failed run, 2 for a usage or I/O error.
+// files (fmt without -w), no JSON (extract), an invalid reply (check), a
+// failed run or a regression (eval), 2 for a usage or I/O error.
 //
 // Install it with
 //
@@ -57,9 +61,10 @@ Usage:
   agentio extract [-repair] [-all] [file]
   agentio check -schema FILE [-lenient] [-reask] [file]
   agentio run -blueprint FILE [-params FILE] -provider ollama|script [-model M] [-script FILE]
+  agentio eval -dataset FILE -recordings DIR [-baseline FILE] [-out FILE] [-markdown]
 
 Run "agentio COMMAND -h" for a command's flags.
-Exit status: 0 ok, 1 findings or an invalid reply, 2 usage or I/O error.
+Exit status: 0 ok, 1 findings, an invalid reply or a regression, 2 usage or I/O error.
 `
 
 // run runs the command line args and returns the exit status.
@@ -86,6 +91,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		err = cmdCheck(args[1:], stdin, stdout, stderr)
 	case "run":
 		err = cmdRun(args[1:], stdout, stderr)
+	case "eval":
+		err = cmdEval(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+
+	"github.com/agentio/agentio/eval"
+	"github.com/agentio/agentio/provider/record"
+)
+
+// cmdEval runs a dataset offline against recorded replies, one target per
+// subdirectory of -recordings, and with -baseline gates on regressions.
+func cmdEval(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("eval", stderr)
+	dataset := fs.String("dataset", "", "the JSONL dataset of cases (required)")
+	recordings := fs.String("recordings", "", "a directory with one recording store per target, named by it (required);\n"+
+		"each store is replayed with the target's name as its model label")
+	baseline := fs.String("baseline", "", "a report of an earlier run: exit 1 when a target regressed against it")
+	out := fs.String("out", "", "write the JSON report to this file (default: standard output, unless -markdown)")
+	markdown := fs.Bool("markdown", false, "print a Markdown summary (for a pull-request comment) to standard output")
+	concurrency := fs.Int("concurrency", 2, "how many runs go at once")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *dataset == "" || *recordings == "" {
+		return &usageError{"eval needs -dataset FILE and -recordings DIR"}
+	}
+	if fs.NArg() > 0 {
+		return &usageError{fmt.Sprintf("eval takes no arguments, got %q", fs.Arg(0))}
+	}
+	cases, err := eval.LoadDataset(*dataset)
+	if err != nil {
+		return err
+	}
+	targets, err := replayTargets(*recordings)
+	if err != nil {
+		return err
+	}
+	var base *eval.Report
+	if *baseline != "" {
+		if base, err = readReport(*baseline); err != nil {
+			return err
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	report, err := eval.Run(ctx, cases, targets, eval.WithConcurrency(*concurrency))
+	if err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(report, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	switch {
+	case *out != "":
+		if err := os.WriteFile(*out, data, 0o644); err != nil {
+			return err
+		}
+	case !*markdown:
+		if _, err := stdout.Write(data); err != nil {
+			return err
+		}
+	}
+	if *markdown {
+		fmt.Fprint(stdout, report.Markdown())
+	}
+	for _, t := range report.Targets {
+		fmt.Fprintf(stderr, "%s: %d cases, valid on first call %.1f%%, valid %.1f%%, %.2f calls per valid output\n",
+			t.Name, t.Cases, 100*t.ValidFirstRate, 100*t.ValidRate, t.CallsPerValid)
+	}
+	if base == nil {
+		return nil
+	}
+	v := eval.Compare(base, report, nil)
+	for _, t := range v.Targets {
+		switch {
+		case !t.InBaseline:
+			fmt.Fprintf(stderr, "%s: not in the baseline\n", t.Name)
+		case t.Regressed:
+			for _, r := range t.Reasons {
+				fmt.Fprintf(stderr, "%s: regression: %s\n", t.Name, r)
+			}
+		}
+	}
+	if *markdown {
+		fmt.Fprintf(stdout, "\nAgainst the baseline:\n\n%s", v.Markdown())
+	}
+	if v.Regressed {
+		return &exitError{1}
+	}
+	return nil
+}
+
+// replayTargets returns a target per subdirectory of dir, replaying its
+// recordings under the subdirectory's name as the model label.
+func replayTargets(dir string) ([]eval.Target, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var targets []eval.Target
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		p, err := record.New(nil, filepath.Join(dir, e.Name()), record.ModeReplay, &record.Options{Model: e.Name()})
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, eval.Target{Name: e.Name(), Provider: p})
+	}
+	if len(targets) == 0 {
+		return nil, fmt.Errorf("%s: no recording directories (one per target)", dir)
+	}
+	return targets, nil
+}
+
+// readReport reads a JSON report written by an earlier eval.
+func readReport(path string) (*eval.Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r eval.Report
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("%s: not an eval report: %w", path, err)
+	}
+	return &r, nil
+}

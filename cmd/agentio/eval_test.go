@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/eval"
+	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/provider/record"
+)
+
+const evalDataset = `{"id": "sum", "schema": {"type": "object", "properties": {"total": {"type": "integer"}}, "required": ["total"]}, "prompt": "Add 2 and 3.", "expected": {"total": 5}}
+`
+
+// recordTarget records, under dir/name, the replies of a model that
+// answers the dataset's one case with replies, as eval would ask it.
+func recordTarget(t *testing.T, dir, dataset, name string, replies ...providertest.Reply) {
+	t.Helper()
+	cases, err := eval.LoadDataset(dataset)
+	require.NoError(t, err)
+	p, err := record.New(providertest.New(replies...), filepath.Join(dir, name), record.ModeRecord, &record.Options{Model: name})
+	require.NoError(t, err)
+	_, err = eval.Run(context.Background(), cases, []eval.Target{{Name: name, Provider: p}})
+	require.NoError(t, err)
+}
+
+func TestEval(t *testing.T) {
+	dir := t.TempDir()
+	dataset := filepath.Join(dir, "cases.jsonl")
+	require.NoError(t, os.WriteFile(dataset, []byte(evalDataset), 0o644))
+	good, bad := filepath.Join(dir, "good"), filepath.Join(dir, "bad")
+	recordTarget(t, good, dataset, "model-a", providertest.Text(`{"total": 5}`))
+	recordTarget(t, good, dataset, "model-b", providertest.Text(`{"total": 6}`))
+	recordTarget(t, bad, dataset, "model-a", providertest.Text(`{"total": "5"}`), providertest.Text(`{"total": 5}`))
+	recordTarget(t, bad, dataset, "model-b", providertest.Text(`{"total": 6}`))
+
+	base := filepath.Join(dir, "base.json")
+	out, errs, code := agentio(t, "", "eval", "-dataset", dataset, "-recordings", good, "-out", base)
+	require.Equal(t, 0, code, errs)
+	assert.Empty(t, out)
+	assert.Contains(t, errs, "model-a: 1 cases, valid on first call 100.0%")
+	var rep eval.Report
+	data, err := os.ReadFile(base)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &rep))
+	require.Len(t, rep.Targets, 2)
+	assert.Equal(t, "model-a", rep.Targets[0].Name)
+	assert.Equal(t, 1, rep.Targets[0].Agreed)
+	assert.Equal(t, 0, rep.Targets[1].Agreed, "model-b adds wrong")
+
+	out, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-recordings", good, "-baseline", base)
+	assert.Equal(t, 0, code, errs)
+	assert.Contains(t, out, `"valid_first_rate": 1`, "the JSON report on stdout")
+	assert.NotContains(t, errs, "regression")
+
+	out, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-recordings", bad, "-baseline", base, "-markdown")
+	assert.Equal(t, 1, code, errs)
+	assert.Contains(t, out, "| model-a | 1 | 0.0% | 100.0% | 2.00 |")
+	assert.Contains(t, out, "`type $.total` 1")
+	assert.Contains(t, out, "- **model-a regressed**: valid on first call 0.0% is below")
+	assert.Contains(t, out, "- model-b: no regression")
+	assert.Contains(t, errs, "model-a: regression: valid on first call 0.0% is below")
+	assert.NotContains(t, errs, "model-b: regression")
+}
+
+func TestEvalErrors(t *testing.T) {
+	dir := t.TempDir()
+	dataset := filepath.Join(dir, "cases.jsonl")
+	require.NoError(t, os.WriteFile(dataset, []byte(evalDataset), 0o644))
+	badDataset := filepath.Join(dir, "bad.jsonl")
+	require.NoError(t, os.WriteFile(badDataset, []byte(evalDataset+`{"id": "x"}`+"\n"), 0o644))
+	empty := filepath.Join(dir, "empty")
+	require.NoError(t, os.Mkdir(empty, 0o755))
+	missing := filepath.Join(dir, "missing")
+	require.NoError(t, os.MkdirAll(filepath.Join(missing, "model-a"), 0o755))
+
+	tests := []struct {
+		name string
+		args []string
+		code int
+		errs string
+	}{
+		{"no dataset", []string{"-recordings", empty}, 2, "eval needs -dataset FILE and -recordings DIR"},
+		{"bad dataset", []string{"-dataset", badDataset, "-recordings", empty}, 2, "line 2: schema"},
+		{"no targets", []string{"-dataset", dataset, "-recordings", empty}, 2, "no recording directories"},
+		{"bad baseline", []string{"-dataset", dataset, "-recordings", missing, "-baseline", dataset}, 2, "not an eval report"},
+		// A replay without a recording is a failed run, not an I/O error.
+		{"missing recording", []string{"-dataset", dataset, "-recordings", missing}, 0, "model-a: 1 cases, valid on first call 0.0%, valid 0.0%"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs, code := agentio(t, "", append([]string{"eval"}, tt.args...)...)
+			assert.Equal(t, tt.code, code, errs)
+			assert.Contains(t, errs, tt.errs)
+		})
+	}
+}

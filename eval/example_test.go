@@ -1,0 +1,78 @@
+package eval_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentio/agentio/eval"
+	"github.com/agentio/agentio/provider/providertest"
+)
+
+func ExampleReadDataset() {
+	dataset := `{"id": "sum", "schema": {"type": "object", "required": ["total"]}, "prompt": "Add 2 and 3.", "expected": {"total": 5}}
+{"id": "bad", "schema": {"type": "strin"}, "prompt": "x"}`
+	_, err := eval.ReadDataset(strings.NewReader(dataset))
+	var de *eval.DatasetError
+	if errors.As(err, &de) {
+		fmt.Printf("line %d, field %q\n", de.Line, de.Field)
+	}
+	cases, _ := eval.ReadDataset(strings.NewReader(strings.Split(dataset, "\n")[0]))
+	fmt.Println(len(cases), cases[0].ID, string(cases[0].Expected))
+	// Output:
+	// line 2, field "schema"
+	// 1 sum {"total": 5}
+}
+
+func ExampleRun() {
+	cases := []eval.Case{{
+		ID:       "sum",
+		Schema:   []byte(`{"type": "object", "properties": {"total": {"type": "integer"}}, "required": ["total"]}`),
+		Prompt:   "Add 2 and 3.",
+		Expected: []byte(`{"total": 5}`),
+	}}
+	// A model that gets it right at once, and one that needs a re-ask.
+	a := providertest.New(providertest.Text(`{"total": 5}`))
+	b := providertest.New(providertest.Text(`{"total": "five"}`), providertest.Text(`{"total": 5}`))
+	report, err := eval.Run(context.Background(), cases, []eval.Target{{Name: "model-a", Provider: a}, {Name: "model-b", Provider: b}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, t := range report.Targets {
+		fmt.Printf("%s: valid first %.0f%%, valid %.0f%%, calls/valid %.1f, agreement %.0f%%, violations %v\n",
+			t.Name, 100*t.ValidFirstRate, 100*t.ValidRate, t.CallsPerValid, 100*t.AgreementRate, t.Violations)
+	}
+	// Output:
+	// model-a: valid first 100%, valid 100%, calls/valid 1.0, agreement 100%, violations map[]
+	// model-b: valid first 0%, valid 100%, calls/valid 2.0, agreement 100%, violations map[type $.total:1]
+}
+
+func ExampleCompare() {
+	// report builds a report of n runs of "model-a", first valid on the
+	// first call, the others after one re-ask.
+	report := func(first, n int) *eval.Report {
+		results := make([]eval.CaseResult, n)
+		for i := range results {
+			results[i] = eval.CaseResult{Case: fmt.Sprint(i), Target: "model-a", Valid: true, ValidFirst: i < first, Calls: 1}
+			if i >= first {
+				results[i].Calls, results[i].Reasks = 2, 1
+			}
+		}
+		return eval.NewReport(results)
+	}
+	baseline := report(460, 500) // 92%
+	for _, current := range []*eval.Report{report(455, 500), report(400, 500)} {
+		v := eval.Compare(baseline, current, nil)
+		fmt.Println("regressed:", v.Regressed)
+		for _, r := range v.Targets[0].Reasons {
+			fmt.Println("-", r)
+		}
+	}
+	// Output:
+	// regressed: false
+	// regressed: true
+	// - valid on first call 80.0% is below 89.3%, the lower bound of the baseline's 92.0%
+	// - calls per valid output 1.20 exceed the baseline's 1.08 by more than 10%
+}

@@ -1,0 +1,237 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentio/agentio/enforce"
+)
+
+// A Report is the outcome of an evaluation: every [CaseResult] and the
+// aggregates per target. Its JSON form has stable field names, so a report
+// saved by one run is the baseline of the next ([Compare]). A Report is a
+// plain value, owned by the caller; it is not modified by its methods.
+type Report struct {
+	// Targets are the aggregates, one per target, in the order targets
+	// first appear in Results.
+	Targets []TargetReport `json:"targets"`
+	// Results are the runs, one per case and target.
+	Results []CaseResult `json:"results"`
+}
+
+// A TargetReport aggregates one target's results. Rates are fractions in
+// [0, 1]; a rate or a per-valid figure with nothing to divide by is 0.
+type TargetReport struct {
+	// Name is the target's name.
+	Name string `json:"name"`
+	// Cases is the number of cases run.
+	Cases int `json:"cases"`
+	// ValidFirst counts valid outputs on the first call.
+	ValidFirst int `json:"valid_first"`
+	// ValidFirstRate is ValidFirst / Cases.
+	ValidFirstRate float64 `json:"valid_first_rate"`
+	// Valid counts valid outputs at any attempt.
+	Valid int `json:"valid"`
+	// ValidRate is Valid / Cases: the valid-eventually rate.
+	ValidRate float64 `json:"valid_rate"`
+	// ValidAfter[k] counts the outputs valid after exactly k re-asks.
+	ValidAfter []int `json:"valid_after"`
+	// Calls and Tokens are the totals over every run, failed ones
+	// included.
+	Calls  int `json:"calls"`
+	Tokens int `json:"tokens"`
+	// CallsPerValid and TokensPerValid are Calls and Tokens divided by
+	// Valid: what one valid output costs.
+	CallsPerValid  float64 `json:"calls_per_valid"`
+	TokensPerValid float64 `json:"tokens_per_valid"`
+	// Coercions and Repairs count the lenient coercions and repair fixes
+	// used.
+	Coercions int `json:"coercions"`
+	Repairs   int `json:"repairs"`
+	// Failures counts failed runs by class.
+	Failures map[enforce.Outcome]int `json:"failures"`
+	// Violations counts violations of failed attempts by "keyword path",
+	// array indices folded to [*] ("enum $.issues[*].severity").
+	Violations map[string]int `json:"violations"`
+	// LatencyP50 and LatencyP95 are percentiles of the runs' latencies
+	// (nearest rank), over runs that made a call.
+	LatencyP50 time.Duration `json:"latency_p50_ns"`
+	LatencyP95 time.Duration `json:"latency_p95_ns"`
+	// Expected counts the valid outputs of cases with an expected value,
+	// Agreed those equal to it; AgreementRate is Agreed / Expected.
+	Expected      int     `json:"expected"`
+	Agreed        int     `json:"agreed"`
+	AgreementRate float64 `json:"agreement_rate"`
+}
+
+// NewReport aggregates results per target. It keeps results (the slice,
+// not a copy) as the report's Results. A nil or empty slice gives a report
+// without targets.
+func NewReport(results []CaseResult) *Report {
+	r := &Report{Results: results}
+	index := map[string]int{}
+	lat := map[string][]time.Duration{}
+	for _, c := range results {
+		i, ok := index[c.Target]
+		if !ok {
+			i = len(r.Targets)
+			index[c.Target] = i
+			r.Targets = append(r.Targets, TargetReport{
+				Name:       c.Target,
+				Failures:   map[enforce.Outcome]int{},
+				Violations: map[string]int{},
+			})
+		}
+		t := &r.Targets[i]
+		t.Cases++
+		t.Calls += c.Calls
+		t.Tokens += c.Tokens
+		t.Coercions += c.Coercions
+		t.Repairs += c.Repairs
+		if c.Calls > 0 {
+			lat[c.Target] = append(lat[c.Target], c.Latency)
+		}
+		for _, v := range c.Violations {
+			t.Violations[v.Keyword+" "+foldIndices(v.Path)]++
+		}
+		if !c.Valid {
+			t.Failures[c.Class]++
+			continue
+		}
+		t.Valid++
+		if c.ValidFirst {
+			t.ValidFirst++
+		}
+		for len(t.ValidAfter) <= c.Reasks {
+			t.ValidAfter = append(t.ValidAfter, 0)
+		}
+		t.ValidAfter[c.Reasks]++
+		if c.Agrees != nil {
+			t.Expected++
+			if *c.Agrees {
+				t.Agreed++
+			}
+		}
+	}
+	for i := range r.Targets {
+		t := &r.Targets[i]
+		t.ValidFirstRate = ratio(t.ValidFirst, t.Cases)
+		t.ValidRate = ratio(t.Valid, t.Cases)
+		t.CallsPerValid = ratio(t.Calls, t.Valid)
+		t.TokensPerValid = ratio(t.Tokens, t.Valid)
+		t.AgreementRate = ratio(t.Agreed, t.Expected)
+		l := lat[t.Name]
+		slices.Sort(l)
+		t.LatencyP50, t.LatencyP95 = percentile(l, 50), percentile(l, 95)
+	}
+	return r
+}
+
+// ratio is a/b, 0 when b is 0.
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// percentile returns the nearest-rank p-th percentile of sorted, 0 when
+// it is empty.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := int(math.Ceil(p / 100 * float64(len(sorted))))
+	return sorted[max(rank, 1)-1]
+}
+
+var arrayIndex = regexp.MustCompile(`\[[0-9]+\]`)
+
+// foldIndices replaces array indices in a path by [*], so that the same
+// mistake in different items counts as one.
+func foldIndices(path string) string { return arrayIndex.ReplaceAllString(path, "[*]") }
+
+// Target returns the aggregates of the named target, or nil.
+func (r *Report) Target(name string) *TargetReport {
+	for i := range r.Targets {
+		if r.Targets[i].Name == name {
+			return &r.Targets[i]
+		}
+	}
+	return nil
+}
+
+// markdownTop is how many failure entries Markdown lists per target.
+const markdownTop = 5
+
+// Markdown renders a summary fit for a pull-request comment: a table with
+// a row per target, then per target its most frequent failure classes and
+// violations.
+func (r *Report) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | p50 | p95 | agreement |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, t := range r.Targets {
+		agree := "n/a"
+		if t.Expected > 0 {
+			agree = fmt.Sprintf("%s (%d/%d)", pct(t.AgreementRate), t.Agreed, t.Expected)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %.2f | %.0f | %s | %s | %s |\n",
+			mdEscape(t.Name), t.Cases, pct(t.ValidFirstRate), pct(t.ValidRate), t.CallsPerValid, t.TokensPerValid,
+			t.LatencyP50.Round(time.Millisecond), t.LatencyP95.Round(time.Millisecond), agree)
+	}
+	for _, t := range r.Targets {
+		if len(t.Failures) == 0 && len(t.Violations) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n**%s**\n", mdEscape(t.Name))
+		if len(t.Failures) > 0 {
+			b.WriteString("\nFailures: ")
+			for i, e := range top(t.Failures) {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "%s %d", e.key, e.n)
+			}
+			b.WriteString("\n")
+		}
+		if len(t.Violations) > 0 {
+			b.WriteString("\nViolations (keyword, path, attempts):\n")
+			for _, e := range top(t.Violations) {
+				fmt.Fprintf(&b, "- `%s` %d\n", strings.ReplaceAll(e.key, "`", "'"), e.n)
+			}
+		}
+	}
+	return b.String()
+}
+
+type entry struct {
+	key string
+	n   int
+}
+
+// top returns the markdownTop largest entries of m, by count then key.
+func top[K ~string](m map[K]int) []entry {
+	var es []entry
+	for k, n := range m {
+		es = append(es, entry{string(k), n})
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		if a.n != b.n {
+			return b.n - a.n
+		}
+		return strings.Compare(a.key, b.key)
+	})
+	return es[:min(len(es), markdownTop)]
+}
+
+func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
+
+// mdEscape keeps a name from breaking a table row.
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`).Replace(s)
+}

@@ -1,0 +1,276 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/agentio/agentio/blueprint"
+	"github.com/agentio/agentio/crosscheck"
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/inputs"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/schema"
+)
+
+// A Target is a model under evaluation: a name for the report and the
+// provider that reaches it. Provider must be safe for concurrent use (as
+// every [provider.Provider] is).
+type Target struct {
+	// Name names the target in results and reports; unique within a run.
+	Name string
+	// Provider answers the target's calls.
+	Provider provider.Provider
+}
+
+// OutcomeSetup is the failure class of a run that could not start: its
+// blueprint did not load, its parameters did not match, its case is
+// malformed. No provider call was made.
+const OutcomeSetup enforce.Outcome = "setup_error"
+
+// A CaseResult is what came of one case against one target.
+type CaseResult struct {
+	// Case is the case's ID.
+	Case string `json:"case"`
+	// Target is the target's name.
+	Target string `json:"target"`
+	// Valid reports a valid output, at any attempt.
+	Valid bool `json:"valid"`
+	// ValidFirst reports a valid output on the first call.
+	ValidFirst bool `json:"valid_first"`
+	// Reasks is how many re-asks the run made (for a valid run: k, the
+	// re-asks it took).
+	Reasks int `json:"reasks"`
+	// Calls is the number of provider calls made.
+	Calls int `json:"calls"`
+	// Tokens is the total tokens used over every call.
+	Tokens int `json:"tokens"`
+	// Coercions counts the lenient coercions applied to the valid output.
+	Coercions int `json:"coercions"`
+	// Repairs counts the repair fixes applied over every attempt.
+	Repairs int `json:"repairs"`
+	// Class is the failure class: the outcome of the last attempt of a
+	// failed run (enforce's outcomes, or [OutcomeSetup]); "" when Valid.
+	Class enforce.Outcome `json:"class,omitempty"`
+	// Violations are the schema and invariant violations of every failed
+	// attempt, oldest first: what the target got wrong, whether or not a
+	// re-ask fixed it.
+	Violations []Violation `json:"violations,omitempty"`
+	// Latency is the wall time of the whole run, every call included.
+	Latency time.Duration `json:"latency_ns"`
+	// Agrees reports, for a valid output of a case with an expected value,
+	// whether the two are equal as JSON values; nil when the case has no
+	// expected value or the run failed.
+	Agrees *bool `json:"agrees,omitempty"`
+	// Error is the run's error text, "" when Valid.
+	Error string `json:"error,omitempty"`
+}
+
+// A Violation is one violation of an attempt, reduced to what a report
+// counts.
+type Violation struct {
+	// Attempt is the attempt's number, from 1.
+	Attempt int `json:"attempt"`
+	// Keyword is the schema keyword that failed ("enum", "required"), or
+	// the invariant's kind; "" when unknown.
+	Keyword string `json:"keyword"`
+	// Path is the instance path ("$.issues[0].severity").
+	Path string `json:"path"`
+}
+
+// Run runs each case against each target and returns the [*Report]: one
+// [CaseResult] per pair, in case order then target order, and the
+// aggregates per target. Inline-schema cases go through enforce.Run,
+// blueprint cases through blueprint.Run; the case's invariants are checked
+// on every schema-valid output. A failed run is a result, not an error.
+//
+// At most [WithConcurrency] runs (default 2) go at once, and with
+// [WithRateLimit] each target's calls are spaced. Every goroutine Run
+// starts has ended when it returns. The error is non-nil, with no report,
+// for a bad option, a target without a name or provider, or a name used
+// twice (matching [ErrInvalidOption]), and when ctx ends (ctx.Err()
+// wrapped). Run does not modify cases or targets.
+func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*Report, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	runners := make([]Target, len(targets))
+	for i, t := range targets {
+		if t.Name == "" || t.Provider == nil {
+			return nil, fmt.Errorf("%w: target %d needs a name and a provider", ErrInvalidOption, i)
+		}
+		if names[t.Name] {
+			return nil, fmt.Errorf("%w: target name %q used twice", ErrInvalidOption, t.Name)
+		}
+		names[t.Name] = true
+		runners[i] = t
+		if cfg.rate > 0 {
+			runners[i].Provider = &limited{p: t.Provider, every: time.Duration(float64(time.Second) / cfg.rate)}
+		}
+	}
+	prepared := make([]*prepared, len(cases))
+	for i, c := range cases {
+		prepared[i] = prepare(c)
+	}
+
+	results := make([]CaseResult, len(cases)*len(targets))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(cfg.concurrency, len(results)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				c, t := prepared[j/len(targets)], runners[j%len(targets)]
+				results[j] = c.run(ctx, t, cfg.enforce)
+			}
+		}()
+	}
+feed:
+	for j := range results {
+		select {
+		case jobs <- j:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	return NewReport(results), nil
+}
+
+// prepared is a case made ready to run: its schema, blueprint and
+// invariants compiled once for every target.
+type prepared struct {
+	c          Case
+	schema     *schema.Schema
+	blueprint  *blueprint.Blueprint
+	invariants *crosscheck.Invariants
+	expected   any
+	err        error // why the case cannot run
+}
+
+func prepare(c Case) *prepared {
+	p := &prepared{c: c}
+	var err error
+	switch {
+	case c.Schema != nil:
+		p.schema, err = schema.Parse(c.Schema)
+	case c.Blueprint != "":
+		p.blueprint, err = blueprint.Load(c.Blueprint)
+		if err == nil && p.blueprint.OutputSchema() == nil && p.blueprint.DefaultOutputSchema() == nil {
+			err = fmt.Errorf("eval: blueprint %s has no output schema", c.Blueprint)
+		}
+	default:
+		err = errors.New(`eval: case has neither "schema" nor "blueprint"`)
+	}
+	if err == nil && c.Invariants != nil {
+		p.invariants, err = crosscheck.CompileInvariants(c.Invariants...)
+	}
+	if err == nil && c.Expected != nil {
+		err = json.Unmarshal(c.Expected, &p.expected)
+	}
+	p.err = err
+	return p
+}
+
+// run runs the case against t and measures it.
+func (p *prepared) run(ctx context.Context, t Target, extra []enforce.Option) CaseResult {
+	r := CaseResult{Case: p.c.ID, Target: t.Name}
+	if p.err != nil {
+		r.Class, r.Error = OutcomeSetup, p.err.Error()
+		return r
+	}
+	var attempts []enforce.Attempt
+	opts := append([]enforce.Option{enforce.WithAttemptHook(func(_ context.Context, a enforce.Attempt) {
+		attempts = append(attempts, a)
+	})}, extra...)
+	start := time.Now()
+	out, err := p.call(ctx, t.Provider, opts)
+	r.Latency = time.Since(start)
+	for _, a := range attempts {
+		r.Calls++
+		r.Tokens += a.Usage.TotalTokens
+		r.Repairs += len(a.Fixes)
+		for _, v := range a.Violations {
+			r.Violations = append(r.Violations, Violation{Attempt: a.Number, Keyword: v.Keyword, Path: v.Path})
+		}
+	}
+	if len(attempts) > 0 {
+		r.Reasks = len(attempts) - 1
+	}
+	if err == nil && out != nil {
+		r.Valid = true
+		r.ValidFirst = len(attempts) == 1
+		r.Coercions = len(out.Coercions)
+		if p.c.Expected != nil {
+			var got any
+			agrees := json.Unmarshal(out.JSON, &got) == nil && reflect.DeepEqual(got, p.expected)
+			r.Agrees = &agrees
+		}
+		return r
+	}
+	if err == nil {
+		err = errors.New("eval: run returned no output")
+	}
+	r.Error = err.Error()
+	switch {
+	case len(attempts) > 0:
+		r.Class = attempts[len(attempts)-1].Outcome
+	case ctx.Err() != nil:
+		r.Class = enforce.OutcomeProviderError
+	default:
+		r.Class = OutcomeSetup
+	}
+	return r
+}
+
+// call makes the run: enforce.Run for an inline schema, blueprint.Run for
+// a blueprint. It returns the enforcement result of a valid run.
+func (p *prepared) call(ctx context.Context, pr provider.Provider, opts []enforce.Option) (*enforce.Result, error) {
+	params := make(map[string]any, len(p.c.Parameters)+1)
+	for k, v := range p.c.Parameters {
+		params[k] = v
+	}
+	if p.c.Prompt != "" {
+		params["prompt"] = p.c.Prompt
+	}
+	var prompt string
+	var err error
+	if p.blueprint != nil {
+		prompt, err = p.blueprint.Prompt(params)
+	} else {
+		prompt, err = inputs.Format(params)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if p.invariants != nil {
+		// The grounding invariants hold the output against what the model
+		// was given, as blueprint.Run holds an agent's own.
+		g := crosscheck.NewGrounds(crosscheck.Inputs{Text: prompt, Parameters: params, Schema: p.schema})
+		opts = append(opts, enforce.WithValidator(func(_ context.Context, _ enforce.Attempt, v any) []schema.Violation {
+			return p.invariants.CheckGrounded(v, g)
+		}))
+	}
+	if p.blueprint == nil {
+		return enforce.Run(ctx, pr, enforce.Request{Prompt: prompt}, p.schema, opts...)
+	}
+	res, err := blueprint.Run(ctx, p.blueprint, pr, params, blueprint.RunSpec{}, blueprint.WithEnforceOptions(opts...))
+	if err != nil {
+		return nil, err
+	}
+	if !res.Structured() || res.Enforcement() == nil {
+		return nil, errors.New("eval: blueprint run gave no structured output")
+	}
+	return res.Enforcement(), nil
+}
