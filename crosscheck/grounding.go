@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -223,15 +223,7 @@ func eachString(v any, path string, fn func(path, s string)) {
 }
 
 func clipQuote(s string) string {
-	const max = 80
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return "'" + s + "'"
+	return "'" + clip.Ellipsis(s, 80) + "'"
 }
 
 func clipValue(v any) string {

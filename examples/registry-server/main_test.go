@@ -9,10 +9,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentio/agentio/internal/golden"
-	"github.com/agentio/agentio/registry/registryhttp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/internal/golden"
+	"github.com/agentio/agentio/registry/registryhttp"
 )
 
 // TestOutput runs the demo as `go run ./examples/registry-server -demo`
