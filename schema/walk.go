@@ -82,26 +82,7 @@ func (c *compiled) inPlace(s *jsonschema.Schema, all bool, dynamic map[string][]
 // is positive. A schema whose keywords draft-07 ignores beside its $ref is
 // not listed itself: its target is.
 func (c *compiled) certain(seeds []*jsonschema.Schema, limit int) []*jsonschema.Schema {
-	var out []*jsonschema.Schema
-	seen := map[*jsonschema.Schema]bool{}
-	var visit func(s *jsonschema.Schema, depth int)
-	visit = func(s *jsonschema.Schema, depth int) {
-		if s == nil || seen[s] || depth > maxInPlaceDepth || limit > 0 && len(out) >= limit {
-			return
-		}
-		seen[s] = true
-		if !c.hidesSiblings(s) {
-			out = append(out, s)
-		}
-		c.inPlace(s, false, nil, func(t *jsonschema.Schema) bool {
-			visit(t, depth+1)
-			return true
-		})
-	}
-	for _, s := range seeds {
-		visit(s, 0)
-	}
-	return out
+	return c.gather(seeds, limit, false)
 }
 
 // possible returns the schemas whose keywords may apply to a value when
@@ -110,6 +91,12 @@ func (c *compiled) certain(seeds []*jsonschema.Schema, limit int) []*jsonschema.
 // at most limit of them when limit is positive. The subschemas of not and
 // if are left out: they test the value, they do not describe it.
 func (c *compiled) possible(seeds []*jsonschema.Schema, limit int) []*jsonschema.Schema {
+	return c.gather(seeds, limit, true)
+}
+
+// gather is [compiled.certain] (alternatives false) and
+// [compiled.possible] (alternatives true).
+func (c *compiled) gather(seeds []*jsonschema.Schema, limit int, alternatives bool) []*jsonschema.Schema {
 	var out []*jsonschema.Schema
 	seen := map[*jsonschema.Schema]bool{}
 	var visit func(s *jsonschema.Schema, depth int)
@@ -121,7 +108,7 @@ func (c *compiled) possible(seeds []*jsonschema.Schema, limit int) []*jsonschema
 		if !c.hidesSiblings(s) {
 			out = append(out, s)
 		}
-		c.inPlace(s, true, nil, func(t *jsonschema.Schema) bool {
+		c.inPlace(s, alternatives, nil, func(t *jsonschema.Schema) bool {
 			if t != s.Not && t != s.If {
 				visit(t, depth+1)
 			}
