@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/agentio/agentio/crosscheck"
 	"github.com/agentio/agentio/internal/clip"
@@ -199,7 +200,9 @@ func parseCase(text []byte, line int) (Case, error) {
 	}
 	if c.Schema != nil {
 		if _, err := schema.Parse(c.Schema); err != nil {
-			return c, bad("schema", cut(err.Error()), err)
+			// The field names the schema already: drop the package's own
+			// "schema: " so that the message does not say it twice.
+			return c, bad("schema", cut(strings.TrimPrefix(err.Error(), "schema: ")), err)
 		}
 	}
 	if c.Invariants != nil {

@@ -72,6 +72,7 @@ func TestReadDatasetErrors(t *testing.T) {
 			assert.Equal(t, tt.line, de.Line)
 			assert.Equal(t, tt.field, de.Field)
 			assert.Contains(t, err.Error(), "line ")
+			assert.NotContains(t, err.Error(), "schema: schema:", "a prefix said twice")
 		})
 	}
 }
