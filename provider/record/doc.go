@@ -31,7 +31,10 @@
 // well. A file holds the request, and the reply: the Response of a Generate
 // call, or the chunks of a Stream call in order (so a replay yields the same
 // partials), or the error of a call that failed. A stream the caller left
-// early is recorded up to where it stopped reading.
+// early is recorded up to where it stopped reading. Beside them,
+// capabilities.json keeps the capabilities of the provider recorded, so
+// that a replay without one reports them and the enforcement loop asks in
+// the mode it asked in when recording.
 //
 // # Secrets
 //

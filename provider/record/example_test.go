@@ -50,11 +50,18 @@ func ExampleNew() {
 	}
 	fmt.Println("replayed:", resp.Text)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	fmt.Println("files:", len(files))
-	// Output:
+	for _, f := range files {
+		if filepath.Base(f) == "capabilities.json" {
+			fmt.Println("capabilities of the provider recorded")
+		} else {
+			fmt.Println("a recording")
+		}
+	}
+	// Unordered output:
 	// recorded: {"answer": 42}
 	// replayed: {"answer": 42}
-	// files: 1
+	// a recording
+	// capabilities of the provider recorded
 }
 
 // ModeRecordMissing calls the model only for requests the store has no

@@ -1,14 +1,18 @@
 package record
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"iter"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/provider"
@@ -74,9 +78,10 @@ type Options struct {
 	Capabilities *provider.Capabilities
 }
 
-// A recorder is the provider New returns. It holds no mutable state: the
-// store is the only thing calls share, and each file is written whole, by
-// rename.
+// A recorder is the provider New returns. The store is the only thing
+// calls share, and each file is written whole, by rename; the
+// capabilities file is written once, before the first recording, and a
+// replay without a provider reads it once.
 type recorder struct {
 	p      provider.Provider
 	dir    string
@@ -84,7 +89,16 @@ type recorder struct {
 	model  string // Options.Model, secrets replaced
 	caps   *provider.Capabilities
 	redact *redactor
+
+	capsWritten sync.Once
+	capsRead    func() provider.Capabilities // sync.OnceValue
 }
+
+// capabilitiesFile is the store file that keeps the capabilities of the
+// provider recorded, so that a replay without one reports them and the
+// enforcement loop chooses the mode it chose when recording. Its name is
+// not a key: store lookups never read it.
+const capabilitiesFile = "capabilities"
 
 // streamingRecorder is a recorder whose wrapped provider streams (or that
 // replays without one).
@@ -153,6 +167,7 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 			return nil, fmt.Errorf("record: %w", err)
 		}
 	}
+	r.capsRead = sync.OnceValue(r.recordedCapabilities)
 	if _, ok := p.(provider.Streamer); ok || p == nil {
 		return streamingRecorder{r}, nil
 	}
@@ -160,7 +175,9 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 }
 
 // Capabilities reports Options.Capabilities when set, else the wrapped
-// provider's, else (a replay without one) the zero Capabilities.
+// provider's, else (a replay without one) those the store recorded, read
+// from its capabilities file the first time, else (no such file, or one
+// that does not parse) the zero Capabilities: a text-only provider.
 func (r *recorder) Capabilities() provider.Capabilities {
 	switch {
 	case r.caps != nil:
@@ -168,7 +185,35 @@ func (r *recorder) Capabilities() provider.Capabilities {
 	case r.p != nil:
 		return r.p.Capabilities()
 	}
-	return provider.Capabilities{}
+	return r.capsRead()
+}
+
+// recordedCapabilities reads the store's capabilities file.
+func (r *recorder) recordedCapabilities() provider.Capabilities {
+	var c provider.Capabilities
+	data, err := os.ReadFile(filepath.Join(r.dir, capabilitiesFile+".json"))
+	if err != nil {
+		return c
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if dec.Decode(&c) != nil {
+		return provider.Capabilities{}
+	}
+	return c
+}
+
+// writeCapabilities writes the capabilities of the provider recorded to
+// the store, once, before its first recording.
+func (r *recorder) writeCapabilities() error {
+	var err error
+	r.capsWritten.Do(func() {
+		var data []byte
+		if data, err = json.MarshalIndent(r.Capabilities(), "", "  "); err == nil {
+			err = writeFile(r.dir, capabilitiesFile, append(data, '\n'))
+		}
+	})
+	return err
 }
 
 // A call is one request on its way to the store: its redacted tree and key.
@@ -397,6 +442,9 @@ func (r *recorder) newFile(c call) *file {
 // write scrubs the secrets from f's reply and writes it, refusing when a
 // secret is still found in the bytes.
 func (r *recorder) write(f *file) error {
+	if err := r.writeCapabilities(); err != nil {
+		return err
+	}
 	g := *f
 	g.Response = cloneWireResponse(f.Response)
 	g.Chunks = make([]wireChunk, len(f.Chunks))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -40,12 +41,44 @@ func newRecorder(t *testing.T, p provider.Provider, dir string, mode record.Mode
 	return r
 }
 
-// storeFiles returns the recordings in dir.
+// storeFiles returns the recordings in dir: its JSON files but the one
+// that keeps the capabilities.
 func storeFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	require.NoError(t, err)
-	return names
+	return slices.DeleteFunc(names, func(n string) bool { return filepath.Base(n) == "capabilities.json" })
+}
+
+// TestReplayCapabilities: a replay without a provider reports the
+// capabilities of the one recorded, so the loop chooses the same mode (a
+// forced tool call here) and the requests match the recordings; without
+// the file it would ask in prompt mode and miss.
+func TestReplayCapabilities(t *testing.T) {
+	s, err := schema.Parse([]byte(`{"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}`))
+	require.NoError(t, err)
+	caps := provider.Capabilities{Tools: true, ForcedTool: true}
+	dir := t.TempDir()
+	ctx := context.Background()
+	sp := providertest.New(providertest.CallTool("submit_result", `{"n": 1}`))
+	rec := newRecorder(t, provider.WithCapabilities(sp, caps), dir, record.ModeRecord, nil)
+	want, err := enforce.Run(ctx, rec, enforce.Request{Prompt: "One."}, s)
+	require.NoError(t, err)
+	require.Equal(t, enforce.ModeTool, want.Mode, "the recorded run used the forced tool")
+
+	rep := newRecorder(t, nil, dir, record.ModeReplay, nil)
+	assert.Equal(t, caps, rep.Capabilities())
+	got, err := enforce.Run(ctx, rep, enforce.Request{Prompt: "One."}, s)
+	require.NoError(t, err)
+	assert.Equal(t, string(want.JSON), string(got.JSON))
+
+	// Options.Capabilities still wins, and a store without the file (or
+	// with a broken one) reports a text-only provider.
+	text := provider.Capabilities{}
+	assert.Equal(t, text, newRecorder(t, nil, dir, record.ModeReplay, &record.Options{Capabilities: &text}).Capabilities())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "capabilities.json"), []byte(`{"Tools": "yes"}`), 0o644))
+	assert.Equal(t, text, newRecorder(t, nil, dir, record.ModeReplay, nil).Capabilities())
+	assert.Equal(t, text, newRecorder(t, nil, t.TempDir(), record.ModeReplay, nil).Capabilities())
 }
 
 var wrapped = fmt.Errorf("calling the model: %w", &provider.Error{Kind: provider.ErrorRateLimited, Provider: "openai", StatusCode: 429, Message: "slow down"})
