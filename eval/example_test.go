@@ -76,3 +76,26 @@ func ExampleCompare() {
 	// - valid on first call 80.0% is below 89.3%, the lower bound of the baseline's 92.0%
 	// - calls per valid output 1.20 exceed the baseline's 1.08 by more than 10%
 }
+
+func ExampleReport_HTML() {
+	report := eval.NewReport([]eval.CaseResult{
+		{Case: "sum", Target: "model-a", Valid: true, ValidFirst: true, Calls: 1},
+		{Case: "sum", Target: "model-b", Valid: true, Reasks: 1, Calls: 2,
+			Violations: []eval.Violation{{Attempt: 1, Keyword: "type", Path: "$.total"}}},
+	})
+	var page strings.Builder
+	if err := report.HTML(&page); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(strings.SplitN(page.String(), "\n", 2)[0])
+	for _, line := range strings.Split(page.String(), "\n") {
+		if strings.Contains(line, `data-metric="calls_per_valid"`) && strings.HasPrefix(line, "<td") {
+			fmt.Println(line)
+		}
+	}
+	// Output:
+	// <!DOCTYPE html>
+	// <td class="n" data-target="model-a" data-metric="calls_per_valid" data-value="1">1.00</td>
+	// <td class="n" data-target="model-b" data-metric="calls_per_valid" data-value="2">2.00</td>
+}

@@ -23,6 +23,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		"each store is replayed with the target's name as its model label")
 	baseline := fs.String("baseline", "", "a report of an earlier run: exit 1 when a target regressed against it")
 	out := fs.String("out", "", "write the JSON report to this file (default: standard output, unless -markdown)")
+	htmlOut := fs.String("html", "", "also write the report as one self-contained HTML page to this file")
 	markdown := fs.Bool("markdown", false, "print a Markdown summary (for a pull-request comment) to standard output")
 	concurrency := fs.Int("concurrency", 2, "how many runs go at once")
 	if err := parseFlags(fs, args); err != nil {
@@ -70,6 +71,11 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if *htmlOut != "" {
+		if err := writeHTML(*htmlOut, report); err != nil {
+			return err
+		}
+	}
 	if *markdown {
 		fmt.Fprint(stdout, report.Markdown())
 	}
@@ -98,6 +104,15 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		return &exitError{1}
 	}
 	return nil
+}
+
+// writeHTML writes the report's HTML page to path.
+func writeHTML(path string, report *eval.Report) error {
+	var b bytes.Buffer
+	if err := report.HTML(&b); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // replayTargets returns a target per subdirectory of dir, replaying its

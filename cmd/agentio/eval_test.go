@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,7 +60,8 @@ func TestEval(t *testing.T) {
 	assert.Contains(t, out, `"valid_first_rate": 1`, "the JSON report on stdout")
 	assert.NotContains(t, errs, "regression")
 
-	out, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-recordings", bad, "-baseline", base, "-markdown")
+	page := filepath.Join(dir, "report.html")
+	out, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-recordings", bad, "-baseline", base, "-markdown", "-html", page)
 	assert.Equal(t, 1, code, errs)
 	assert.Contains(t, out, "| model-a | 1 | 0.0% | 100.0% | 2.00 |")
 	assert.Contains(t, out, "`type $.total` 1")
@@ -67,6 +69,11 @@ func TestEval(t *testing.T) {
 	assert.Contains(t, out, "- model-b: no regression")
 	assert.Contains(t, errs, "model-a: regression: valid on first call 0.0% is below")
 	assert.NotContains(t, errs, "model-b: regression")
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(html), "<!DOCTYPE html>"))
+	assert.Contains(t, string(html), `data-target="model-a" data-metric="valid_rate" data-value="1"`)
+	assert.Contains(t, string(html), `data-target="model-a" data-metric="violations" data-key="type $.total" data-value="1"`)
 }
 
 func TestEvalErrors(t *testing.T) {

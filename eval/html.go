@@ -1,0 +1,237 @@
+package eval
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/internal/clip"
+)
+
+//go:embed report.html.tmpl
+var reportHTML string
+
+// reportTemplate renders [Report.HTML]. Every value it prints is data
+// escaped by html/template: nothing from a report is marked safe.
+var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"num":   num,
+	"pct":   pct,
+	"label": label,
+}).Parse(reportHTML))
+
+// Chart geometry, in SVG user units.
+const (
+	chartWidth = 920 // the whole chart
+	labelWidth = 220 // the labels left of the bars
+	barMax     = 400 // a bar of the largest value
+	barHeight  = 18
+	barGap     = 6
+)
+
+// htmlTop is how many entries the failure histograms show per target;
+// htmlSlowest how many cases the table of slowest cases lists.
+const (
+	htmlTop     = 15
+	htmlSlowest = 10
+)
+
+// HTML writes the report as one self-contained HTML page: yield per target
+// (valid on the first call and valid eventually), calls per valid output,
+// failure histograms by class and by violation (keyword and path), the
+// slowest runs, and each case's result per target with its attempts in a
+// <details> element. Charts are inline SVG; the page loads nothing and runs
+// no script. Each number shown sits in an element with data-metric (and
+// data-target, data-key) attributes whose data-value is the report's exact
+// figure, so tools can read the page back.
+//
+// All text from the report (target names, case IDs, errors) is escaped.
+// The error is that of writing to w, or of rendering; HTML does not modify
+// the report and may be called concurrently on the same report.
+func (r *Report) HTML(w io.Writer) error {
+	return reportTemplate.Execute(w, newHTMLView(r))
+}
+
+type htmlView struct {
+	Targets []htmlTarget
+	Yield   htmlChart // valid first and valid eventually, two bars per target
+	Cost    htmlChart // calls per valid output
+	Slowest []CaseResult
+	Cases   []htmlCase
+}
+
+type htmlTarget struct {
+	TargetReport
+	LatencyP50, LatencyP95 string
+	FailureChart           htmlChart
+	ViolationChart         htmlChart
+}
+
+// An htmlChart is a horizontal bar chart, laid out here so that the
+// template only prints numbers.
+type htmlChart struct {
+	Width, Height int
+	BarX          int // where bars start, right of the labels
+	Bars          []htmlBar
+}
+
+type htmlBar struct {
+	Label       string // the row's label; "" continues the previous row
+	Target, Key string // the data-target and data-key of the value
+	Metric      string // the data-metric of the value
+	Value       float64
+	Text        string // the value as shown
+	Class       string // CSS class of the bar
+	Y, Width    int
+	Height      int
+	TextX       int
+}
+
+type htmlCase struct {
+	ID      string
+	Results []htmlResult
+}
+
+type htmlResult struct {
+	CaseResult
+	Latency  string
+	Attempts []htmlAttempt
+}
+
+type htmlAttempt struct {
+	Number     int
+	Outcome    string
+	Violations []Violation
+}
+
+func newHTMLView(r *Report) htmlView {
+	var v htmlView
+	var yield, cost []htmlBar
+	maxCost := 0.0
+	for _, t := range r.Targets {
+		maxCost = max(maxCost, t.CallsPerValid)
+	}
+	for _, t := range r.Targets {
+		yield = append(yield,
+			htmlBar{Label: t.Name, Target: t.Name, Metric: "valid_first_rate", Value: t.ValidFirstRate, Class: "first",
+				Text: fmt.Sprintf("%s valid on first call (%d/%d)", pct(t.ValidFirstRate), t.ValidFirst, t.Cases)},
+			htmlBar{Target: t.Name, Metric: "valid_rate", Value: t.ValidRate, Class: "eventually",
+				Text: fmt.Sprintf("%s valid eventually (%d/%d)", pct(t.ValidRate), t.Valid, t.Cases)})
+		cost = append(cost, htmlBar{Label: t.Name, Target: t.Name, Metric: "calls_per_valid", Value: t.CallsPerValid, Class: "cost",
+			Text: fmt.Sprintf("%.2f calls per valid output", t.CallsPerValid)})
+		ht := htmlTarget{TargetReport: t, LatencyP50: round(t.LatencyP50), LatencyP95: round(t.LatencyP95)}
+		ht.FailureChart = histogram(t.Name, "failures", t.Failures)
+		ht.ViolationChart = histogram(t.Name, "violations", t.Violations)
+		v.Targets = append(v.Targets, ht)
+	}
+	v.Yield = layout(yield, 1)
+	v.Cost = layout(cost, maxCost)
+
+	v.Slowest = slices.Clone(r.Results)
+	slices.SortStableFunc(v.Slowest, func(a, b CaseResult) int { return int(min(max(b.Latency-a.Latency, -1), 1)) })
+	v.Slowest = v.Slowest[:min(len(v.Slowest), htmlSlowest)]
+
+	index := map[string]int{}
+	for _, c := range r.Results {
+		i, ok := index[c.Case]
+		if !ok {
+			i = len(v.Cases)
+			index[c.Case] = i
+			v.Cases = append(v.Cases, htmlCase{ID: c.Case})
+		}
+		v.Cases[i].Results = append(v.Cases[i].Results, htmlResult{CaseResult: c, Latency: round(c.Latency), Attempts: attempts(c)})
+	}
+	return v
+}
+
+// attempts lays out a run's attempts: each failed attempt with its
+// violations, the last with the run's outcome. A result keeps no outcome
+// per attempt, so an earlier attempt is shown as re-asked.
+func attempts(c CaseResult) []htmlAttempt {
+	n := c.Calls
+	for _, v := range c.Violations {
+		n = max(n, v.Attempt)
+	}
+	as := make([]htmlAttempt, n)
+	for i := range as {
+		as[i] = htmlAttempt{Number: i + 1, Outcome: "re-asked"}
+	}
+	if n > 0 {
+		last := string(c.Class)
+		if c.Valid {
+			last = string(enforce.OutcomeValid)
+		}
+		as[n-1].Outcome = last
+	}
+	for _, v := range c.Violations {
+		if v.Attempt >= 1 && v.Attempt <= n {
+			as[v.Attempt-1].Violations = append(as[v.Attempt-1].Violations, v)
+		}
+	}
+	return as
+}
+
+// histogram charts the htmlTop largest counts of m.
+func histogram[K ~string](target, metric string, m map[K]int) htmlChart {
+	var es []entry
+	for k, n := range m {
+		es = append(es, entry{string(k), n})
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		if a.n != b.n {
+			return b.n - a.n
+		}
+		return strings.Compare(a.key, b.key)
+	})
+	es = es[:min(len(es), htmlTop)]
+	bars := make([]htmlBar, len(es))
+	largest := 0.0
+	for i, e := range es {
+		bars[i] = htmlBar{Label: e.key, Target: target, Metric: metric, Key: e.key, Value: float64(e.n), Text: strconv.Itoa(e.n), Class: "failure"}
+		largest = max(largest, float64(e.n))
+	}
+	return layout(bars, largest)
+}
+
+// layout places bars one under another, scaled so that largest fills
+// barMax.
+func layout(bars []htmlBar, largest float64) htmlChart {
+	for i := range bars {
+		b := &bars[i]
+		b.Y, b.Height = barGap+i*(barHeight+barGap), barHeight
+		if largest > 0 {
+			b.Width = int(b.Value / largest * barMax)
+		}
+		b.TextX = labelWidth + b.Width + 6
+	}
+	return htmlChart{Width: chartWidth, Height: barGap + len(bars)*(barHeight+barGap), BarX: labelWidth, Bars: bars}
+}
+
+// num formats a figure exactly, for a data-value attribute.
+func num(v any) string {
+	switch v := v.(type) {
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case int:
+		return strconv.Itoa(v)
+	case time.Duration:
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return fmt.Sprint(v)
+}
+
+func round(d time.Duration) string {
+	if d >= time.Second {
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(10 * time.Microsecond).String()
+}
+
+// label cuts a chart label to what fits left of the bars; the full label
+// is the SVG title.
+func label(s string) string { return clip.Ellipsis(s, 34) }
