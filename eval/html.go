@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -20,7 +21,9 @@ var reportHTML string
 // reportTemplate renders [Report.HTML]. Every value it prints is data
 // escaped by html/template: nothing from a report is marked safe.
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"num":   num,
+	"float": float,
+	"int":   integer,
+	"ns":    ns,
 	"pct":   pct,
 	"label": label,
 }).Parse(reportHTML))
@@ -133,7 +136,7 @@ func newHTMLView(r *Report) htmlView {
 	v.Cost = layout(cost, maxCost)
 
 	v.Slowest = slices.Clone(r.Results)
-	slices.SortStableFunc(v.Slowest, func(a, b CaseResult) int { return int(min(max(b.Latency-a.Latency, -1), 1)) })
+	slices.SortStableFunc(v.Slowest, func(a, b CaseResult) int { return cmp.Compare(b.Latency, a.Latency) })
 	v.Slowest = v.Slowest[:min(len(v.Slowest), htmlSlowest)]
 
 	index := map[string]int{}
@@ -212,18 +215,11 @@ func layout(bars []htmlBar, largest float64) htmlChart {
 	return htmlChart{Width: chartWidth, Height: barGap + len(bars)*(barHeight+barGap), BarX: labelWidth, Bars: bars}
 }
 
-// num formats a figure exactly, for a data-value attribute.
-func num(v any) string {
-	switch v := v.(type) {
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	case int:
-		return strconv.Itoa(v)
-	case time.Duration:
-		return strconv.FormatInt(int64(v), 10)
-	}
-	return fmt.Sprint(v)
-}
+// float, int and ns format a figure exactly, for a data-value attribute:
+// the number the report's JSON form has.
+func float(f float64) string    { return strconv.FormatFloat(f, 'g', -1, 64) }
+func integer(n int) string      { return strconv.Itoa(n) }
+func ns(d time.Duration) string { return strconv.FormatInt(int64(d), 10) }
 
 func round(d time.Duration) string {
 	if d >= time.Second {

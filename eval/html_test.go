@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -148,6 +149,23 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 	assert.Contains(t, page, `local &#34;q4&#34;`)
 	assert.Contains(t, page, `&#34;&lt;b&gt;&#34;`, "error text escaped")
 	assert.NotContains(t, page, "<b>")
+
+	// Markup in a target name, a violation's path, a class and an error,
+	// in text, attributes and SVG alike.
+	evil := `"><script>alert(2)</script>`
+	b.Reset()
+	require.NoError(t, eval.NewReport([]eval.CaseResult{{Case: evil, Target: evil, Class: enforce.Outcome(evil), Calls: 1, Error: evil,
+		Violations: []eval.Violation{{Attempt: 1, Keyword: evil, Path: "$." + evil}}}}).HTML(&b))
+	assert.NotContains(t, b.String(), "<script")
+	assert.NotContains(t, b.String(), `"><script`)
+	assert.Contains(t, pageMetrics(t, b.String()), evil+" violations "+evil+" $."+evil)
+
+	// Nothing the page prints is marked safe.
+	src, err := os.ReadFile("html.go")
+	require.NoError(t, err)
+	for _, safe := range []string{"template.HTML", "template.JS", "template.CSS", "template.URL", "template.Srcset"} {
+		assert.NotContains(t, string(src), safe)
+	}
 }
 
 func TestHTMLEmptyReport(t *testing.T) {
