@@ -19,8 +19,9 @@
 //
 // Each case against each target gives a [CaseResult]: valid on the first
 // call, valid after k re-asks, calls and tokens, coercions and repairs,
-// the failure class (enforce's attempt outcomes), violations by keyword
-// and path, latency, and agreement with the expected value. [NewReport]
+// each attempt's outcome, the failure class (enforce's attempt outcomes),
+// violations by keyword and path, latency, and agreement with the expected
+// value. [NewReport]
 // aggregates them per target ([TargetReport]). [Report.Markdown] renders
 // a summary for a pull request, [Report.HTML] one self-contained page with
 // charts and every case's attempts.

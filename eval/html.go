@@ -152,19 +152,23 @@ func newHTMLView(r *Report) htmlView {
 	return v
 }
 
-// attempts lays out a run's attempts: each failed attempt with its
-// violations, the last with the run's outcome. A result keeps no outcome
-// per attempt, so an earlier attempt is shown as re-asked.
+// attempts lays out a run's attempts, each with its outcome and
+// violations. A result without Outcomes (built by hand, or read from an
+// older report) shows its earlier attempts as re-asked and the last with
+// the run's outcome.
 func attempts(c CaseResult) []htmlAttempt {
-	n := c.Calls
+	n := max(c.Calls, len(c.Outcomes))
 	for _, v := range c.Violations {
 		n = max(n, v.Attempt)
 	}
 	as := make([]htmlAttempt, n)
 	for i := range as {
 		as[i] = htmlAttempt{Number: i + 1, Outcome: "re-asked"}
+		if i < len(c.Outcomes) {
+			as[i].Outcome = string(c.Outcomes[i])
+		}
 	}
-	if n > 0 {
+	if n > 0 && len(c.Outcomes) < n {
 		last := string(c.Class)
 		if c.Valid {
 			last = string(enforce.OutcomeValid)

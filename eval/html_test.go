@@ -174,3 +174,19 @@ func TestHTMLEmptyReport(t *testing.T) {
 	assert.Contains(t, b.String(), "</html>")
 	assert.NotContains(t, b.String(), "data-metric")
 }
+
+func TestHTMLAttempts(t *testing.T) {
+	rep := eval.NewReport([]eval.CaseResult{
+		{Case: "recorded", Target: "m", Valid: true, Reasks: 2, Calls: 3,
+			Outcomes:   []enforce.Outcome{enforce.OutcomeNoJSON, enforce.OutcomeInvalid, enforce.OutcomeValid},
+			Violations: []eval.Violation{{Attempt: 2, Keyword: "enum", Path: "$.severity"}}},
+		// Without outcomes (a hand-built or older result) the earlier
+		// attempts are shown as re-asked.
+		{Case: "older", Target: "m", Class: enforce.OutcomeTruncated, Reasks: 1, Calls: 2},
+	})
+	var b bytes.Buffer
+	require.NoError(t, rep.HTML(&b))
+	assert.Contains(t, b.String(), "<li>attempt 1: no_json</li>\n<li>attempt 2: invalid; <code>enum $.severity</code></li>\n<li>attempt 3: valid</li>")
+	assert.Contains(t, b.String(), "<li>attempt 1: re-asked</li>\n<li>attempt 2: truncated</li>")
+	assert.Contains(t, b.String(), "<summary><code>recorded</code>: m <span class=\"ok\">valid after 2 re-asks</span>;</summary>")
+}

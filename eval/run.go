@@ -56,6 +56,10 @@ type CaseResult struct {
 	// Class is the failure class: the outcome of the last attempt of a
 	// failed run (enforce's outcomes, or [OutcomeSetup]); "" when Valid.
 	Class enforce.Outcome `json:"class,omitempty"`
+	// Outcomes are the outcomes of the run's attempts, oldest first, one
+	// per call; empty when no call was made (and in reports written before
+	// the field existed).
+	Outcomes []enforce.Outcome `json:"outcomes,omitempty"`
 	// Violations are the schema and invariant violations of every failed
 	// attempt, oldest first: what the target got wrong, whether or not a
 	// re-ask fixed it.
@@ -201,6 +205,7 @@ func (p *prepared) run(ctx context.Context, t Target, extra []enforce.Option) Ca
 		r.Calls++
 		r.Tokens += a.Usage.TotalTokens
 		r.Repairs += len(a.Fixes)
+		r.Outcomes = append(r.Outcomes, a.Outcome)
 		for _, v := range a.Violations {
 			r.Violations = append(r.Violations, Violation{Attempt: a.Number, Keyword: v.Keyword, Path: v.Path})
 		}

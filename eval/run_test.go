@@ -124,6 +124,14 @@ func TestRunMeasures(t *testing.T) {
 			assert.Equal(t, tt.first, r.ValidFirst)
 			assert.Equal(t, tt.reasks, r.Reasks)
 			assert.Equal(t, tt.calls, r.Calls)
+			assert.Len(t, r.Outcomes, tt.calls, "an outcome per attempt")
+			if tt.calls > 0 {
+				last := tt.class
+				if tt.valid {
+					last = enforce.OutcomeValid
+				}
+				assert.Equal(t, last, r.Outcomes[tt.calls-1])
+			}
 			assert.Equal(t, tt.class, r.Class)
 			assert.Equal(t, tt.agrees, r.Agrees)
 			assert.Equal(t, tt.valid, r.Error == "", r.Error)

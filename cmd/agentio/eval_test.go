@@ -74,6 +74,7 @@ func TestEval(t *testing.T) {
 	assert.True(t, strings.HasPrefix(string(html), "<!DOCTYPE html>"))
 	assert.Contains(t, string(html), `data-target="model-a" data-metric="valid_rate" data-value="1"`)
 	assert.Contains(t, string(html), `data-target="model-a" data-metric="violations" data-key="type $.total" data-value="1"`)
+	assert.Contains(t, string(html), "<li>attempt 1: invalid; <code>type $.total</code></li>\n<li>attempt 2: valid</li>")
 }
 
 func TestEvalErrors(t *testing.T) {
