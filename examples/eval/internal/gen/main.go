@@ -18,7 +18,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -29,16 +31,18 @@ import (
 	"github.com/agentio/agentio/provider/record"
 )
 
-const dir = "examples/eval/testdata"
-
 func main() {
-	if err := run(context.Background()); err != nil {
+	dir := flag.String("dir", filepath.Join("examples", "eval", "testdata"), "the example's testdata `directory`")
+	flag.Parse()
+	if err := run(context.Background(), *dir, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
+// run writes the dataset and the recordings under dir and prints a line
+// per target to w.
+func run(ctx context.Context, dir string, w io.Writer) error {
 	rng := rand.New(rand.NewPCG(28, 2026))
 	specs := makeCases(rng, 220)
 	if err := writeDataset(filepath.Join(dir, "cases.jsonl"), specs); err != nil {
@@ -74,7 +78,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	for _, t := range report.Targets {
-		fmt.Printf("%s: %d cases, %d valid first, %d valid, %d calls\n", t.Name, t.Cases, t.ValidFirst, t.Valid, t.Calls)
+		fmt.Fprintf(w, "%s: %d cases, %d valid first, %d valid, %d calls\n", t.Name, t.Cases, t.ValidFirst, t.Valid, t.Calls)
 	}
 	return nil
 }
