@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -26,19 +25,31 @@ func TestOutput(t *testing.T) {
 	golden.CheckOutput(t, "output", func(w io.Writer) error { return run(context.Background(), w) })
 }
 
-// TestOutputStable checks that what the example prints does not depend on
-// the order in which eval.Run's workers finish.
+// TestOutputStable checks that the report does not depend on how many
+// runs go at once, so on the order in which eval.Run's workers finish.
 func TestOutputStable(t *testing.T) {
+	cases, err := eval.LoadDataset(filepath.Join("testdata", "cases.jsonl"))
+	require.NoError(t, err)
+	targets, err := replays("testdata")
+	require.NoError(t, err)
 	var first string
-	for i := range 3 {
-		var b strings.Builder
-		require.NoError(t, run(context.Background(), &b))
-		if i == 0 {
-			first = b.String()
+	for _, n := range []int{1, 2, 8} {
+		report, err := eval.Run(context.Background(), cases, targets, eval.WithConcurrency(n))
+		require.NoError(t, err)
+		got := withoutColumns(report.Markdown(), "p50", "p95")
+		if first == "" {
+			first = got
 			continue
 		}
-		assert.Equal(t, first, b.String())
+		assert.Equal(t, first, got, "concurrency %d", n)
 	}
+}
+
+// TestWithoutColumns checks the column filter on a table and the lines
+// around it.
+func TestWithoutColumns(t *testing.T) {
+	md := "| a | p50 | b |\n|---|---:|---:|\n| x | 3ms | y |\n\ntext | with bars |\n"
+	assert.Equal(t, "| a | b |\n|---|---:|\n| x | y |\n\ntext | with bars |\n", withoutColumns(md, "p50"))
 }
 
 // TestReplayComplete checks the dataset's size and that every call of
