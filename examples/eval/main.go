@@ -2,8 +2,9 @@
 // loads a dataset of 220 extraction and triage cases over five inline
 // schemas (testdata/cases.jsonl), replays each model's recorded replies
 // (testdata/recordings/model-a and model-b, package provider/record),
-// runs them through eval.Run, prints the report, and holds model-b
-// against model-a as the baseline with eval.Compare.
+// runs them through eval.Run, prints the report and the valid-on-first-call
+// rate per schema, and holds model-b against model-a as the baseline with
+// eval.Compare.
 //
 //	go run ./examples/eval
 //
@@ -65,6 +66,8 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "%d cases, %d schemas, %d targets replayed\n\n", len(cases), countSchemas(cases), len(targets))
 	fmt.Fprint(w, withoutColumns(report.Markdown(), "p50", "p95"))
+	fmt.Fprint(w, "\nValid on the first call, by schema:\n\n")
+	fmt.Fprint(w, bySchema(report))
 	fmt.Fprint(w, "\nmodel-b against model-a as the baseline:\n\n")
 	fmt.Fprint(w, eval.Compare(renamed(report, "model-a", "model-b"), only(report, "model-b"), nil).Markdown())
 	return nil
@@ -90,6 +93,50 @@ func countSchemas(cases []eval.Case) int {
 		seen[string(c.Schema)] = true
 	}
 	return len(seen)
+}
+
+// bySchema renders a table of the valid-on-first-call rate per schema
+// and target. A case's schema is the part of its ID before the dash
+// ("invoice-007"), schemas in the order they first appear.
+func bySchema(r *eval.Report) string {
+	type count struct{ first, all int }
+	var kinds []string
+	counts := map[string]map[string]*count{}
+	for _, c := range r.Results {
+		kind, _, _ := strings.Cut(c.Case, "-")
+		if counts[kind] == nil {
+			kinds = append(kinds, kind)
+			counts[kind] = map[string]*count{}
+		}
+		n := counts[kind][c.Target]
+		if n == nil {
+			n = &count{}
+			counts[kind][c.Target] = n
+		}
+		n.all++
+		if c.ValidFirst {
+			n.first++
+		}
+	}
+	var b strings.Builder
+	b.WriteString("| schema |")
+	for _, t := range r.Targets {
+		b.WriteString(" " + t.Name + " |")
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---:|", len(r.Targets)) + "\n")
+	for _, kind := range kinds {
+		b.WriteString("| " + kind + " |")
+		for _, t := range r.Targets {
+			n := counts[kind][t.Name]
+			if n == nil {
+				b.WriteString(" n/a |")
+				continue
+			}
+			fmt.Fprintf(&b, " %.1f%% (%d/%d) |", 100*float64(n.first)/float64(n.all), n.first, n.all)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // only returns a report of the named target's results.
