@@ -1,4 +1,4 @@
-// Command eval evaluates one output contract on two models offline: it
+// Command eval evaluates two models' structured output offline: it
 // loads a dataset of 220 extraction and triage cases over five inline
 // schemas (testdata/cases.jsonl), replays each model's recorded replies
 // (testdata/recordings/model-a and model-b, package provider/record),
@@ -12,12 +12,13 @@
 // not real models: model-a is valid on the first call in 200 of the 220
 // cases; model-b, in 159, sends numbers as strings, enums in the wrong
 // case, fields left out, replies cut off at the token limit, and now and
-// then refuses.
+// then refuses (go generate ./examples/eval writes them again).
+//
 // The report's latency columns are left out of what is printed: a replay's
 // latency is that of reading a file, and it would change from run to run.
 package main
 
-//go:generate go run ./internal/gen
+//go:generate go run ./internal/gen -dir testdata
 
 import (
 	"context"
