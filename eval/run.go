@@ -80,7 +80,8 @@ type Violation struct {
 	// Attempt is the attempt's number, from 1.
 	Attempt int `json:"attempt"`
 	// Keyword is the schema keyword that failed ("enum", "required"), or
-	// the invariant's kind; "" when unknown.
+	// the invariant's kind; for a violation of no keyword (a reply cut
+	// off, no JSON found) the attempt's outcome ("truncated", "no_json").
 	Keyword string `json:"keyword"`
 	// Path is the instance path ("$.issues[0].severity").
 	Path string `json:"path"`
@@ -207,7 +208,11 @@ func (p *prepared) run(ctx context.Context, t Target, extra []enforce.Option) Ca
 		r.Repairs += len(a.Fixes)
 		r.Outcomes = append(r.Outcomes, a.Outcome)
 		for _, v := range a.Violations {
-			r.Violations = append(r.Violations, Violation{Attempt: a.Number, Keyword: v.Keyword, Path: v.Path})
+			kw := v.Keyword
+			if kw == "" {
+				kw = string(a.Outcome)
+			}
+			r.Violations = append(r.Violations, Violation{Attempt: a.Number, Keyword: kw, Path: v.Path})
 		}
 	}
 	if len(attempts) > 0 {

@@ -108,7 +108,7 @@ func TestRunMeasures(t *testing.T) {
 		{"reask", true, false, 1, 2, "", &yes, "type", "$.n"},
 		{"disagree", true, true, 0, 1, "", &no, "", ""},
 		{"refused", false, false, 0, 1, enforce.OutcomeRefused, nil, "", ""},
-		{"truncated", false, false, 2, 3, enforce.OutcomeTruncated, nil, "", ""},
+		{"truncated", false, false, 2, 3, enforce.OutcomeTruncated, nil, "truncated", "$"},
 		{"nojson", false, false, 2, 3, enforce.OutcomeNoJSON, nil, "", ""},
 		{"invalid", false, false, 2, 3, enforce.OutcomeInvalid, nil, "required", "$.n"},
 		{"agent", true, false, 1, 2, "", nil, "enum", "$.priority"},
@@ -135,6 +135,9 @@ func TestRunMeasures(t *testing.T) {
 			assert.Equal(t, tt.class, r.Class)
 			assert.Equal(t, tt.agrees, r.Agrees)
 			assert.Equal(t, tt.valid, r.Error == "", r.Error)
+			for _, v := range r.Violations {
+				assert.NotEmpty(t, v.Keyword, "a violation of no keyword is named by its attempt's outcome: %+v", v)
+			}
 			if tt.keyword != "" {
 				found := false
 				for _, v := range r.Violations {
