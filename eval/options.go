@@ -21,6 +21,7 @@ type config struct {
 	concurrency int
 	rate        float64 // calls per second per target; 0 is unlimited
 	enforce     []enforce.Option
+	progress    func(Progress)
 }
 
 // newConfig applies opts over the defaults.
@@ -70,6 +71,31 @@ func WithEnforceOptions(opts ...enforce.Option) Option {
 	opts = slices.Clone(opts)
 	return func(c *config) error {
 		c.enforce = append(c.enforce, opts...)
+		return nil
+	}
+}
+
+// Progress is how far a [Run] has come, as [WithProgress] reports it.
+type Progress struct {
+	// Done runs (a case against a target) have finished, of Total.
+	Done, Total int
+	// Valid of the Done runs produced a valid output.
+	Valid int
+	// Last is the run that just finished.
+	Last *CaseResult
+}
+
+// WithProgress calls fn after each run (a case against a target) finishes,
+// with how many are done: for a progress bar, or a log line. The calls are
+// made one at a time, in the order runs finish, from Run's goroutines; fn
+// must not block for long, as the next run waits for it. A nil fn is an
+// error matching [ErrInvalidOption].
+func WithProgress(fn func(Progress)) Option {
+	return func(c *config) error {
+		if fn == nil {
+			return fmt.Errorf("%w: nil progress function", ErrInvalidOption)
+		}
+		c.progress = fn
 		return nil
 	}
 }

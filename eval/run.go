@@ -127,6 +127,8 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 	results := make([]CaseResult, len(cases)*len(targets))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
+	var mu sync.Mutex // guards progress
+	progress := Progress{Total: len(results)}
 	for range min(cfg.concurrency, len(results)) {
 		wg.Add(1)
 		go func() {
@@ -134,6 +136,17 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 			for j := range jobs {
 				c, t := prepared[j/len(targets)], runners[j%len(targets)]
 				results[j] = c.run(ctx, t, cfg.enforce)
+				if cfg.progress != nil {
+					mu.Lock()
+					progress.Done++
+					if results[j].Valid {
+						progress.Valid++
+					}
+					p := progress
+					p.Last = &results[j]
+					cfg.progress(p)
+					mu.Unlock()
+				}
 			}
 		}()
 	}

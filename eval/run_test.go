@@ -235,6 +235,41 @@ func TestRunRateLimit(t *testing.T) {
 	assert.GreaterOrEqual(t, last.Sub(first), 35*time.Millisecond, "three calls at 50/s span at least 40ms")
 }
 
+// TestRunProgress: every run is reported once, the counts climb to the
+// total, and Valid counts the valid runs reported so far.
+func TestRunProgress(t *testing.T) {
+	cases := []eval.Case{inline("a", ""), inline("b", ""), inline("c", ""), inline("d", "")}
+	good := provider.Func(func(context.Context, *provider.Request) (*provider.Response, error) {
+		return &provider.Response{Text: `{"n": 1}`, StopReason: provider.StopEnd}, nil
+	})
+	bad := provider.Func(func(context.Context, *provider.Request) (*provider.Response, error) {
+		return &provider.Response{Text: "no", StopReason: provider.StopEnd}, nil
+	})
+	var seen []eval.Progress
+	rep, err := eval.Run(context.Background(), cases, []eval.Target{{Name: "good", Provider: good}, {Name: "bad", Provider: bad}},
+		eval.WithConcurrency(3), eval.WithProgress(func(p eval.Progress) { seen = append(seen, p) }))
+	require.NoError(t, err)
+	require.Len(t, seen, 8)
+	runs := map[string]bool{}
+	valid := 0
+	for i, p := range seen {
+		assert.Equal(t, i+1, p.Done)
+		assert.Equal(t, 8, p.Total)
+		require.NotNil(t, p.Last)
+		runs[p.Last.Case+"/"+p.Last.Target] = true
+		if p.Last.Valid {
+			valid++
+		}
+		assert.Equal(t, valid, p.Valid)
+	}
+	assert.Len(t, runs, 8, "each run reported once")
+	assert.Equal(t, 4, seen[7].Valid)
+	assert.Equal(t, 4, rep.Target("good").Valid)
+
+	_, err = eval.Run(context.Background(), cases, []eval.Target{{Name: "good", Provider: good}}, eval.WithProgress(nil))
+	assert.ErrorIs(t, err, eval.ErrInvalidOption)
+}
+
 func TestRunErrors(t *testing.T) {
 	p := providertest.New()
 	ok := []eval.Target{{Name: "m", Provider: p}}

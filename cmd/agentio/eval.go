@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"github.com/agentio/agentio/eval"
 	"github.com/agentio/agentio/provider/record"
@@ -52,7 +53,17 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	report, err := eval.Run(ctx, cases, targets, eval.WithConcurrency(*concurrency))
+	opts := []eval.Option{eval.WithConcurrency(*concurrency)}
+	terminal := isTerminal(stderr)
+	if terminal {
+		opts = append(opts, eval.WithProgress(func(p eval.Progress) {
+			fmt.Fprint(stderr, "\r\033[K"+progressBar(p))
+		}))
+	}
+	report, err := eval.Run(ctx, cases, targets, opts...)
+	if terminal {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
 	if err != nil {
 		return err
 	}
@@ -152,4 +163,15 @@ func readReport(path string) (*eval.Report, error) {
 		return nil, fmt.Errorf("%s: not an eval report: %w", path, err)
 	}
 	return &r, nil
+}
+
+// progressBar is the progress line agentio eval keeps on a terminal:
+// "[#####·····] 50/100 runs, 45 valid".
+func progressBar(p eval.Progress) string {
+	const width = 30
+	filled := 0
+	if p.Total > 0 {
+		filled = width * p.Done / p.Total
+	}
+	return fmt.Sprintf("[%s%s] %d/%d runs, %d valid", strings.Repeat("#", filled), strings.Repeat("·", width-filled), p.Done, p.Total, p.Valid)
 }

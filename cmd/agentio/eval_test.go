@@ -109,3 +109,19 @@ func TestEvalErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestProgressBar(t *testing.T) {
+	tests := []struct {
+		p    eval.Progress
+		want string
+	}{
+		{eval.Progress{Done: 0, Total: 10}, "[" + strings.Repeat("·", 30) + "] 0/10 runs, 0 valid"},
+		{eval.Progress{Done: 5, Total: 10, Valid: 4}, "[" + strings.Repeat("#", 15) + strings.Repeat("·", 15) + "] 5/10 runs, 4 valid"},
+		{eval.Progress{Done: 10, Total: 10, Valid: 10}, "[" + strings.Repeat("#", 30) + "] 10/10 runs, 10 valid"},
+		{eval.Progress{Done: 1, Total: 3}, "[" + strings.Repeat("#", 10) + strings.Repeat("·", 20) + "] 1/3 runs, 0 valid"},
+		{eval.Progress{}, "[" + strings.Repeat("·", 30) + "] 0/0 runs, 0 valid"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, progressBar(tt.p))
+	}
+}
