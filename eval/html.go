@@ -8,7 +8,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/agentio/agentio/enforce"
@@ -185,17 +184,7 @@ func attempts(c CaseResult) []htmlAttempt {
 
 // histogram charts the htmlTop largest counts of m.
 func histogram[K ~string](target, metric string, m map[K]int) htmlChart {
-	var es []entry
-	for k, n := range m {
-		es = append(es, entry{string(k), n})
-	}
-	slices.SortFunc(es, func(a, b entry) int {
-		if a.n != b.n {
-			return b.n - a.n
-		}
-		return strings.Compare(a.key, b.key)
-	})
-	es = es[:min(len(es), htmlTop)]
+	es := largest(m, htmlTop)
 	bars := make([]htmlBar, len(es))
 	largest := 0.0
 	for i, e := range es {

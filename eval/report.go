@@ -215,7 +215,10 @@ type entry struct {
 }
 
 // top returns the markdownTop largest entries of m, by count then key.
-func top[K ~string](m map[K]int) []entry {
+func top[K ~string](m map[K]int) []entry { return largest(m, markdownTop) }
+
+// largest returns the n largest entries of m, by count then key.
+func largest[K ~string](m map[K]int, n int) []entry {
 	var es []entry
 	for k, n := range m {
 		es = append(es, entry{string(k), n})
@@ -226,7 +229,7 @@ func top[K ~string](m map[K]int) []entry {
 		}
 		return strings.Compare(a.key, b.key)
 	})
-	return es[:min(len(es), markdownTop)]
+	return es[:min(len(es), n)]
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
