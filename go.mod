@@ -7,5 +7,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 )
 
-// Pulled in by testify (assert's YAML comparisons); agentio does not use it.
-require go.yaml.in/yaml/v3 v3.0.6 // indirect
+// testify's own requirement, at testify's version: its assert package imports
+// go.yaml.in/yaml/v3, so Go wants it listed for our tests. No agentio package
+// (tests aside) imports it; internal/layout checks both.
+require go.yaml.in/yaml/v3 v3.0.5 // indirect

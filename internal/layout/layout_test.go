@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -158,4 +159,77 @@ func TestInternalImportsStayInTheirTree(t *testing.T) {
 	}
 	slices.Sort(bad)
 	assert.Empty(t, bad, "an internal package imports a package of ours outside the tree it serves")
+}
+
+// TestRootModuleDependencies: the root module's packages build on the
+// standard library and jsonschema-go alone, and its go.mod requires
+// nothing else but testify and, marked indirect, what testify itself
+// requires at testify's own versions (Go wants those listed because our
+// tests import assert). An SDK belongs in a nested module.
+func TestRootModuleDependencies(t *testing.T) {
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	golist := func(args ...string) string {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GOWORK=off")
+		out, err := cmd.Output()
+		require.NoError(t, err, "go %s", strings.Join(args, " "))
+		return string(out)
+	}
+
+	// What the library's packages (tests aside) import.
+	for _, p := range strings.Fields(golist("list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./...")) {
+		if p == root || strings.HasPrefix(p, root+"/") || strings.HasPrefix(p, "github.com/google/jsonschema-go/") {
+			continue
+		}
+		t.Errorf("a root-module package imports %s: only the standard library and jsonschema-go may be built into agentio", p)
+	}
+
+	// What go.mod requires.
+	data, err := os.ReadFile(filepath.Join(repo, "go.mod"))
+	require.NoError(t, err)
+	testifyMod := strings.TrimSpace(golist("list", "-m", "-f", "{{.GoMod}}", "github.com/stretchr/testify"))
+	testifyData, err := os.ReadFile(testifyMod)
+	require.NoError(t, err)
+	ofTestify := requirements(string(testifyData))
+	for path, r := range requirements(string(data)) {
+		switch {
+		case path == "github.com/google/jsonschema-go" || path == "github.com/stretchr/testify":
+		case ofTestify[path].version == r.version && r.indirect:
+		default:
+			t.Errorf("go.mod requires %s %s: the root module may require only jsonschema-go, testify and, indirect, testify's own requirements at its versions", path, r.version)
+		}
+	}
+}
+
+type requirement struct {
+	version  string
+	indirect bool
+}
+
+// requirements reads the require lines of a go.mod file.
+func requirements(gomod string) map[string]requirement {
+	out := map[string]requirement{}
+	block := false
+	for _, line := range strings.Split(gomod, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "require (":
+			block = true
+			continue
+		case block && line == ")":
+			block = false
+			continue
+		case strings.HasPrefix(line, "require "):
+			line = strings.TrimPrefix(line, "require ")
+		case !block:
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) >= 2 {
+			out[f[0]] = requirement{version: f[1], indirect: strings.Contains(line, "// indirect")}
+		}
+	}
+	return out
 }
