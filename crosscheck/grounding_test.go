@@ -236,15 +236,7 @@ func TestQuoteInInputLong(t *testing.T) {
 // index of the input built once per run as [crosscheck.NewGrounds] does.
 func BenchmarkQuoteInInput(b *testing.B) {
 	text, qs := longInput(1<<20, 1000)
-	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q[*]"})
-	require.NoError(b, err)
-	v := map[string]any{"q": qs}
-	b.SetBytes(int64(len(text)))
-	for b.Loop() {
-		if vs := invs.CheckGrounded(v, crosscheck.NewGrounds(crosscheck.Inputs{Text: text})); len(vs) != 0 {
-			b.Fatal(vs)
-		}
-	}
+	benchQuotes(b, text, qs)
 }
 
 // BenchmarkQuoteInInputCommonParts is the adversarial case: 1,000 quotes
@@ -256,6 +248,12 @@ func BenchmarkQuoteInInputCommonParts(b *testing.B) {
 	for i := range qs {
 		qs[i] = "the party … shall deliver … days"
 	}
+	benchQuotes(b, text, qs)
+}
+
+// benchQuotes checks the quotes qs, all faithful, against text, from a
+// fresh index each time.
+func benchQuotes(b *testing.B, text string, qs []any) {
 	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q[*]"})
 	require.NoError(b, err)
 	v := map[string]any{"q": qs}

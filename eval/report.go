@@ -168,21 +168,42 @@ func (r *Report) Target(name string) *TargetReport {
 // markdownTop is how many failure entries Markdown lists per target.
 const markdownTop = 5
 
+// MarkdownOptions tune [Report.MarkdownWith]. A nil *MarkdownOptions is
+// the zero value: every column.
+type MarkdownOptions struct {
+	// OmitLatency leaves out the latency columns (p50, p95): for a run
+	// replayed from recordings, whose latency is that of reading files and
+	// changes from run to run.
+	OmitLatency bool
+}
+
 // Markdown renders a summary fit for a pull-request comment: a table with
 // a row per target, then per target its most frequent failure classes and
-// violations.
-func (r *Report) Markdown() string {
+// violations. It is MarkdownWith(nil).
+func (r *Report) Markdown() string { return r.MarkdownWith(nil) }
+
+// MarkdownWith renders the summary of [Report.Markdown] as opts say.
+func (r *Report) MarkdownWith(opts *MarkdownOptions) string {
+	latency := opts == nil || !opts.OmitLatency
 	var b strings.Builder
-	b.WriteString("| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | p50 | p95 | agreement |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	if latency {
+		b.WriteString("| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | p50 | p95 | agreement |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	} else {
+		b.WriteString("| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | agreement |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|\n")
+	}
 	for _, t := range r.Targets {
 		agree := "n/a"
 		if t.Expected > 0 {
 			agree = fmt.Sprintf("%s (%d/%d)", pct(t.AgreementRate), t.Agreed, t.Expected)
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %.2f | %.0f | %s | %s | %s |\n",
-			mdEscape(t.Name), t.Cases, pct(t.ValidFirstRate), pct(t.ValidRate), t.CallsPerValid, t.TokensPerValid,
-			t.LatencyP50.Round(time.Millisecond), t.LatencyP95.Round(time.Millisecond), agree)
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %.2f | %.0f | ",
+			mdEscape(t.Name), t.Cases, pct(t.ValidFirstRate), pct(t.ValidRate), t.CallsPerValid, t.TokensPerValid)
+		if latency {
+			fmt.Fprintf(&b, "%s | %s | ", t.LatencyP50.Round(time.Millisecond), t.LatencyP95.Round(time.Millisecond))
+		}
+		b.WriteString(agree + " |\n")
 	}
 	for _, t := range r.Targets {
 		if len(t.Failures) == 0 && len(t.Violations) == 0 {

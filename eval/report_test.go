@@ -3,6 +3,7 @@ package eval_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,6 +77,15 @@ func TestMarkdown(t *testing.T) {
 	assert.Contains(t, md, "| local | 1 | 0.0% | 0.0% | 0.00 | 0 | 0s | 0s | n/a |\n")
 	assert.Contains(t, md, "**gpt\\|mini**\n\nFailures: refused 1\n")
 	assert.Contains(t, md, "**local**\n\nFailures: invalid 1\n\nViolations (keyword, path, attempts):\n- `type $.n` 1\n")
+
+	// Without latency: the same rows but the p50 and p95 cells, and the
+	// same lists.
+	quiet := rep.MarkdownWith(&eval.MarkdownOptions{OmitLatency: true})
+	assert.Contains(t, quiet, "| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | agreement |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	assert.Contains(t, quiet, "| gpt\\|mini | 2 | 50.0% | 50.0% | 2.00 | 100 | 0.0% (0/1) |\n")
+	assert.Contains(t, quiet, "| local | 1 | 0.0% | 0.0% | 0.00 | 0 | n/a |\n")
+	assert.NotContains(t, quiet, "p50")
+	assert.Equal(t, md[strings.Index(md, "\n**"):], quiet[strings.Index(quiet, "\n**"):])
 }
 
 func TestRunGroundedInvariant(t *testing.T) {

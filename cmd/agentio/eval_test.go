@@ -65,6 +65,7 @@ func TestEval(t *testing.T) {
 	assert.Equal(t, 1, code, errs)
 	assert.Contains(t, out, "| model-a | 1 | 0.0% | 100.0% | 2.00 |")
 	assert.Contains(t, out, "`type $.total` 1")
+	assert.NotContains(t, out, "p50", "a replay's latency is not shown")
 	assert.Contains(t, out, "- **model-a regressed**: valid on first call 0.0% is below")
 	assert.Contains(t, out, "- model-b: no regression")
 	assert.Contains(t, errs, "model-a: regression: valid on first call 0.0% is below")

@@ -26,12 +26,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/agentio/agentio/eval"
 	"github.com/agentio/agentio/provider/record"
 )
+
+// replayed is how a report of replays is printed: without latency, which
+// is that of reading files.
+var replayed = &eval.MarkdownOptions{OmitLatency: true}
 
 // testdata is where the dataset and the recordings are, relative to the
 // example's directory (where go test runs) or to the repository root.
@@ -67,7 +70,7 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "%d cases, %d schemas, %d targets replayed\n\n", len(cases), countSchemas(cases), len(targets))
-	fmt.Fprint(w, withoutColumns(report.Markdown(), "p50", "p95"))
+	fmt.Fprint(w, report.MarkdownWith(replayed))
 	fmt.Fprint(w, "\nValid on the first call, by schema:\n\n")
 	fmt.Fprint(w, bySchema(report))
 	fmt.Fprint(w, "\nmodel-b against model-a as the baseline:\n\n")
@@ -164,36 +167,4 @@ func renamed(r *eval.Report, from, to string) *eval.Report {
 		}
 	}
 	return eval.NewReport(results)
-}
-
-// withoutColumns drops the named columns from the Markdown tables of md;
-// other lines are kept as they are.
-func withoutColumns(md string, names ...string) string {
-	var b strings.Builder
-	var drop []int
-	for line := range strings.Lines(md) {
-		text := strings.TrimRight(line, "\n")
-		if !strings.HasPrefix(text, "|") || !strings.HasSuffix(text, "|") {
-			drop = nil
-			b.WriteString(line)
-			continue
-		}
-		cells := strings.Split(strings.TrimSuffix(strings.TrimPrefix(text, "|"), "|"), "|")
-		if drop == nil {
-			for i, c := range cells {
-				if slices.Contains(names, strings.TrimSpace(c)) {
-					drop = append(drop, i)
-				}
-			}
-			drop = append(drop, -1) // the table's header has been read
-		}
-		var kept []string
-		for i, c := range cells {
-			if !slices.Contains(drop, i) {
-				kept = append(kept, c)
-			}
-		}
-		b.WriteString("|" + strings.Join(kept, "|") + "|" + strings.TrimPrefix(line, text))
-	}
-	return b.String()
 }
