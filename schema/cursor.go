@@ -107,18 +107,19 @@ func (c *Cursor) step(st jsonpath.Step) {
 	var direct []*jsonschema.Schema
 	var denied []finding
 	for _, s := range f.all {
-		subs, forbids := c.s.c.located(s, st)
-		direct = append(direct, subs...)
-		if forbids == "" {
-			continue
-		}
-		d := &diagnosis{c: c.s.c}
-		if st.Kind == jsonpath.KindKey {
-			d.add(&denied, at, s, forbids, "additional property "+quote(st.Key, maxQuoted)+" is not allowed"+d.allowedHint(s))
-		} else {
-			prefix, _, _ := c.s.c.tuple(s)
-			d.add(&denied, at, s, forbids, "unexpected item: the array may have at most "+plural(len(prefix), "item"))
-		}
+		c.s.c.located(s, st, func(sub *jsonschema.Schema, keyword string) {
+			if !c.s.c.forbids(sub, keyword) {
+				direct = append(direct, sub)
+				return
+			}
+			d := &diagnosis{c: c.s.c}
+			if st.Kind == jsonpath.KindKey {
+				d.add(&denied, at, s, keyword, "additional property "+quote(st.Key, maxQuoted)+" is not allowed"+d.allowedHint(s))
+			} else {
+				prefix, _, _ := c.s.c.tuple(s)
+				d.add(&denied, at, s, keyword, "unexpected item: the array may have at most "+plural(len(prefix), "item"))
+			}
+		})
 	}
 	c.frames = append(c.frames, c.frame(at, direct, denied))
 }

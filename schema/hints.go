@@ -54,8 +54,11 @@ func (s *Schema) Hints(path string) []Hint {
 	for _, st := range p {
 		var next []*jsonschema.Schema
 		for _, sub := range cur {
-			subs, _ := s.c.located(sub, st)
-			next = append(next, subs...)
+			s.c.located(sub, st, func(t *jsonschema.Schema, keyword string) {
+				if !s.c.forbids(t, keyword) {
+					next = append(next, t)
+				}
+			})
 		}
 		if len(next) == 0 {
 			return nil

@@ -121,47 +121,52 @@ func (c *compiled) gather(seeds []*jsonschema.Schema, limit int, alternatives bo
 	return out
 }
 
-// located returns the subschemas s applies to the value one step below
-// its own (the member st.Key of an object, the element st.Index of an
-// array): properties and patternProperties that match, else
-// additionalProperties; prefixItems (draft-07: the items array), else
-// items (additionalItems). forbids names the keyword, when s forbids the
-// location itself by a false schema there ("additionalProperties",
-// "items", "additionalItems"); then subs is empty.
-func (c *compiled) located(s *jsonschema.Schema, st jsonpath.Step) (subs []*jsonschema.Schema, forbids string) {
-	if c.infos[s].isFalse {
-		return nil, ""
+// located calls yield with each subschema s applies to the value one step
+// below its own (the member st.Key of an object, the element st.Index of
+// an array), and the keyword it comes from: properties and
+// patternProperties that match, else additionalProperties; prefixItems
+// (draft-07: the items array), else items (additionalItems). A false
+// schema is yielded like any other; under additionalProperties, items or
+// additionalItems it means s forbids the location itself. A false s
+// yields nothing. The Cursor and Hints step through it; coercion, which
+// runs on every member of every lenient value, keeps the same choice
+// inline (coerce_members.go) without the per-schema info lookup this needs.
+func (c *compiled) located(s *jsonschema.Schema, st jsonpath.Step, yield func(sub *jsonschema.Schema, keyword string)) {
+	in := c.infos[s]
+	if in == nil || in.isFalse {
+		return
 	}
 	if st.Kind == jsonpath.KindKey {
 		matched := false
 		if sub, ok := s.Properties[st.Key]; ok {
-			subs, matched = append(subs, sub), true
+			yield(sub, "properties")
+			matched = true
 		}
-		for _, pp := range c.infos[s].patterns {
-			if pp.re.MatchString(st.Key) {
-				subs, matched = append(subs, pp.s), true
+		for _, pp := range in.patterns {
+			if pp.re != nil && pp.re.MatchString(st.Key) {
+				yield(pp.s, "patternProperties")
+				matched = true
 			}
 		}
-		ap := s.AdditionalProperties
-		switch {
-		case matched || ap == nil:
-		case c.infos[ap].isFalse:
-			return nil, "additionalProperties"
-		default:
-			subs = append(subs, ap)
+		if !matched && s.AdditionalProperties != nil {
+			yield(s.AdditionalProperties, "additionalProperties")
 		}
-		return subs, ""
+		return
 	}
 	prefix, rest, restKw := c.tuple(s)
 	switch {
 	case st.Index < len(prefix):
-		return []*jsonschema.Schema{prefix[st.Index]}, ""
-	case rest == nil:
-		return nil, ""
-	case c.infos[rest].isFalse:
-		return nil, restKw
+		yield(prefix[st.Index], "prefixItems")
+	case rest != nil:
+		yield(rest, restKw)
 	}
-	return []*jsonschema.Schema{rest}, ""
+}
+
+// forbids reports whether sub, which located yielded under keyword, makes
+// the location itself not allowed: a false schema for the members or
+// items a schema does not name.
+func (c *compiled) forbids(sub *jsonschema.Schema, keyword string) bool {
+	return keyword != "properties" && keyword != "patternProperties" && keyword != "prefixItems" && c.infos[sub].isFalse
 }
 
 // tuple returns the schemas of an array's leading elements, the schema of
