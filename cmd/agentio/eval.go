@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -27,11 +29,15 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	htmlOut := fs.String("html", "", "also write the report as one self-contained HTML page to this file")
 	markdown := fs.Bool("markdown", false, "print a Markdown summary (for a pull-request comment) to standard output")
 	concurrency := fs.Int("concurrency", 2, "how many runs go at once")
+	prov := fs.String("provider", "", "a model to run live as one more target (see agentio run -h for the names);\n"+
+		"with -recordings its calls are recorded there, under the target's name, and replayed when asked again")
+	model := fs.String("model", "", "with -provider: the model name (default: the provider's); also the target's name")
+	script := fs.String("script", "", "for -provider script: a JSON array of replies")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *dataset == "" || *recordings == "" {
-		return &usageError{"eval needs -dataset FILE and -recordings DIR"}
+	if *dataset == "" || (*recordings == "" && *prov == "") {
+		return &usageError{"eval needs -dataset FILE and -recordings DIR, -provider NAME or both"}
 	}
 	if fs.NArg() > 0 {
 		return &usageError{fmt.Sprintf("eval takes no arguments, got %q", fs.Arg(0))}
@@ -40,9 +46,21 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	targets, err := replayTargets(*recordings)
-	if err != nil {
-		return err
+	var live *eval.Target
+	if *prov != "" {
+		if live, err = liveTarget(*prov, *model, *script, *recordings); err != nil {
+			return err
+		}
+	}
+	var targets []eval.Target
+	if *recordings != "" {
+		if targets, err = replayTargets(*recordings, live); err != nil {
+			return err
+		}
+	}
+	replayOnly := live == nil
+	if live != nil {
+		targets = append(targets, *live)
 	}
 	var base *eval.Report
 	if *baseline != "" {
@@ -88,8 +106,9 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *markdown {
-		// Every target is a replay: its latency is that of reading files.
-		fmt.Fprint(stdout, report.MarkdownWith(&eval.MarkdownOptions{OmitLatency: true}))
+		// A replay's latency is that of reading files: shown only when a
+		// model was called.
+		fmt.Fprint(stdout, report.MarkdownWith(&eval.MarkdownOptions{OmitLatency: replayOnly}))
 	}
 	for _, t := range report.Targets {
 		fmt.Fprintf(stderr, "%s: %d cases, valid on first call %.1f%%, valid %.1f%%, %.2f calls per valid output\n",
@@ -127,16 +146,45 @@ func writeHTML(path string, report *eval.Report) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// replayTargets returns a target per subdirectory of dir, replaying its
-// recordings under the subdirectory's name as the model label.
-func replayTargets(dir string) ([]eval.Target, error) {
-	entries, err := os.ReadDir(dir)
+// liveTarget returns the target of a model called live, named by the model
+// (or, without one, the provider). With a recordings directory its calls
+// go through record.ModeRecordMissing in the target's subdirectory, the
+// provider's API keys redacted, so that the next eval replays them.
+func liveTarget(prov, model, script, recordings string) (*eval.Target, error) {
+	p, err := newProvider(prov, model, script, false)
 	if err != nil {
+		return nil, err
+	}
+	name := model
+	if name == "" {
+		name = prov
+	}
+	if recordings != "" {
+		var secrets []string
+		for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"} {
+			if v := os.Getenv(k); v != "" {
+				secrets = append(secrets, v)
+			}
+		}
+		p, err = record.New(p, filepath.Join(recordings, name), record.ModeRecordMissing, &record.Options{Model: name, Secrets: secrets})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return &eval.Target{Name: name, Provider: p}, nil
+}
+
+// replayTargets returns a target per subdirectory of dir, replaying its
+// recordings under the subdirectory's name as the model label; the live
+// target's own subdirectory, if any, is left to it.
+func replayTargets(dir string, live *eval.Target) ([]eval.Target, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !(live != nil && errors.Is(err, fs.ErrNotExist)) {
 		return nil, err
 	}
 	var targets []eval.Target
 	for _, e := range entries {
-		if !e.IsDir() {
+		if !e.IsDir() || live != nil && e.Name() == live.Name {
 			continue
 		}
 		p, err := record.New(nil, filepath.Join(dir, e.Name()), record.ModeReplay, &record.Options{Model: e.Name()})
@@ -145,7 +193,7 @@ func replayTargets(dir string) ([]eval.Target, error) {
 		}
 		targets = append(targets, eval.Target{Name: e.Name(), Provider: p})
 	}
-	if len(targets) == 0 {
+	if len(targets) == 0 && live == nil {
 		return nil, fmt.Errorf("%s: no recording directories (one per target)", dir)
 	}
 	return targets, nil

@@ -126,3 +126,37 @@ func TestProgressBar(t *testing.T) {
 		assert.Equal(t, tt.want, progressBar(tt.p))
 	}
 }
+
+// TestEvalLive runs a model live beside the recorded targets: its calls
+// are recorded under its name, and a second eval replays them without
+// calling it (its script is then empty: a call would fail the case).
+func TestEvalLive(t *testing.T) {
+	dir := t.TempDir()
+	dataset := filepath.Join(dir, "cases.jsonl")
+	require.NoError(t, os.WriteFile(dataset, []byte(evalDataset), 0o644))
+	recs := filepath.Join(dir, "recordings")
+	recordTarget(t, recs, dataset, "model-a", providertest.Text(`{"total": 5}`))
+	script := filepath.Join(dir, "script.json")
+	require.NoError(t, os.WriteFile(script, []byte(`["{\"total\": \"5\"}", "{\"total\": 5}"]`), 0o644))
+
+	out, errs, code := agentio(t, "", "eval", "-dataset", dataset, "-recordings", recs,
+		"-provider", "script", "-script", script, "-model", "local", "-markdown")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, errs, "model-a: 1 cases, valid on first call 100.0%")
+	assert.Contains(t, errs, "local: 1 cases, valid on first call 0.0%, valid 100.0%, 2.00 calls per valid output")
+	assert.Contains(t, out, "p50", "a model was called: latency is shown")
+	_, err := os.Stat(filepath.Join(recs, "local", "capabilities.json"))
+	require.NoError(t, err, "the live target's calls were recorded under its name")
+
+	require.NoError(t, os.WriteFile(script, []byte(`[]`), 0o644))
+	_, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-recordings", recs,
+		"-provider", "script", "-script", script, "-model", "local")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, errs, "local: 1 cases, valid on first call 0.0%, valid 100.0%, 2.00 calls per valid output", "replayed, not called")
+
+	// A live model alone, with nothing recorded.
+	require.NoError(t, os.WriteFile(script, []byte(`["{\"total\": 5}"]`), 0o644))
+	_, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-provider", "script", "-script", script)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, errs, "script: 1 cases, valid on first call 100.0%")
+}

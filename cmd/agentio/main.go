@@ -6,7 +6,7 @@
 //	agentio extract [-repair] [-all] [file]
 //	agentio check -schema FILE [-lenient] [-reask] [file]
 //	agentio run -blueprint FILE [-params FILE] -provider ollama|script [-model M] [-script FILE]
-//	agentio eval -dataset FILE -recordings DIR [-baseline FILE] [-out FILE] [-markdown]
+//	agentio eval -dataset FILE [-recordings DIR] [-provider NAME [-model M]] [-baseline FILE] [-out FILE] [-markdown] [-html FILE]
 //
 // lint walks the paths (default ".") for agent.json and *.schema.json
 // files and reports, with file, line and column, every schema that does
@@ -61,7 +61,7 @@ Usage:
   agentio extract [-repair] [-all] [file]
   agentio check -schema FILE [-lenient] [-reask] [file]
   agentio run -blueprint FILE [-params FILE] -provider ollama|script [-model M] [-script FILE]
-  agentio eval -dataset FILE -recordings DIR [-baseline FILE] [-out FILE] [-markdown]
+  agentio eval -dataset FILE [-recordings DIR] [-provider NAME [-model M]] [-baseline FILE] [-out FILE] [-markdown] [-html FILE]
 
 Run "agentio COMMAND -h" for a command's flags.
 Exit status: 0 ok, 1 findings, an invalid reply or a regression, 2 usage or I/O error.
