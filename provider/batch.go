@@ -23,11 +23,15 @@ type Batcher interface {
 	// SubmitBatch submits reqs as one batch and returns the batch as the
 	// provider first reports it (normally BatchInProgress). Every request
 	// must have an ID, unique within reqs, that the results will carry.
+	// key, when not empty, labels the batch where the provider keeps a
+	// label (OpenAI's metadata, Gemini's display name), so that a
+	// [BatchFinder] can find the batch again when the process that
+	// submitted it died before it learnt the batch's ID.
 	// It fails with an error matching [ErrInvalidRequest] when reqs is
 	// empty, an ID is empty or repeated, or reqs exceed [BatchLimits], and
 	// with a classified [*Error] when the provider refuses the batch.
 	// SubmitBatch must not retain or modify reqs.
-	SubmitBatch(ctx context.Context, reqs []BatchRequest) (*Batch, error)
+	SubmitBatch(ctx context.Context, key string, reqs []BatchRequest) (*Batch, error)
 
 	// Batch returns the batch's current state. An unknown id is an error
 	// matching [ErrInvalidRequest].
@@ -58,6 +62,18 @@ type Batcher interface {
 	// submission, as counted against BatchLimits.MaxBytes. It fails like
 	// SubmitBatch for a request the provider cannot encode.
 	BatchRequestSize(r BatchRequest) (int, error)
+}
+
+// A BatchFinder is a [Batcher] that can find a batch by the key it was
+// submitted with. Package batch uses it after a crash between submitting a
+// batch and recording its ID, so that the batch is not submitted twice;
+// without it, such a batch is submitted again (its results are then
+// settled once, by request ID).
+type BatchFinder interface {
+	Batcher
+	// FindBatch returns the most recent batch submitted with key, or nil
+	// and no error when there is none. key is never empty.
+	FindBatch(ctx context.Context, key string) (*Batch, error)
 }
 
 // A BatchRequest is one request of a batch.
