@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -107,6 +108,10 @@ type compiled struct {
 	// assertFormats is ParseOptions.AssertFormat, when some subschema
 	// names a format this package knows.
 	assertFormats bool
+	// fast is the fast path, built on first use by fastProgram; nil when
+	// the document has none.
+	fastOnce sync.Once
+	fast     *fastProgram
 	// dynamic reports that some subschema has a $dynamicRef to an anchor,
 	// whose target depends on the path by which it is reached (one to a
 	// pointer resolves like $ref).

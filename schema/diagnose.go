@@ -76,6 +76,10 @@ type diagnosis struct {
 	stack   []*jsonschema.Schema // dynamic scope, for $dynamicRef
 	depth   int
 	formats bool // assert "format" (ParseOptions.AssertFormat)
+	// fast, when not nil, is a run of the document's fast path: a part of
+	// the value it finds valid has no violations to list, and is skipped.
+	// One run serves the whole pass, so each part is judged once.
+	fast *fastRun
 }
 
 // diagnose returns every violation of v, which must be a plain decoded
@@ -88,6 +92,9 @@ func (c *compiled) diagnose(v any) []finding {
 // diagnoseWith is diagnose, asserting "format" or not.
 func (c *compiled) diagnoseWith(v any, formats bool) []finding {
 	d := &diagnosis{c: c, formats: formats}
+	if p := c.fastProgram(); p != nil && !formats {
+		d.fast = &fastRun{p: p}
+	}
 	var out []finding
 	d.eval(v, c.root, nil, &out, nil)
 	return dedupe(out)
@@ -127,6 +134,13 @@ func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 	if d.depth >= maxDiagnoseDepth {
 		d.add(out, at, s, "", "the value or the schema nests too deeply to check further")
 		return
+	}
+	if callerAnns == nil && d.fast != nil {
+		// No caller needs what s evaluates: a part of the value the fast
+		// path finds valid has nothing to report.
+		if n := d.fast.p.nodes[s]; n != nil && !n.slow && d.fast.eval(v, n) == valid {
+			return
+		}
 	}
 	d.depth++
 	d.stack = append(d.stack, s)

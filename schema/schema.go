@@ -203,10 +203,13 @@ func (s *Schema) Warnings() []Warning {
 // nil); other Go values are accepted as github.com/google/jsonschema-go
 // accepts them.
 //
-// jsonschema-go decides validity: a valid v costs one call to it (and a walk
-// that checks v nests at most [DefaultMaxDepth] levels, or
-// [ParseOptions.MaxDepth]; a deeper v gets one "maxDepth" violation instead).
-// For an invalid v a diagnostic pass collects all violations; if it finds
+// A plain decoded value is checked by the compiled fast path, which
+// allocates nothing for a valid value; any other value, and every value of
+// a document the fast path does not cover, is checked by jsonschema-go, the
+// authority the fast path is held to (same verdict, same violations). A
+// value nesting deeper than [DefaultMaxDepth] levels (or
+// [ParseOptions.MaxDepth]) gets one "maxDepth" violation instead. For an
+// invalid value a diagnostic pass collects all violations; if it finds
 // none, the result is jsonschema-go's own message at "$".
 func (s *Schema) Validate(v any) []Violation {
 	if s == nil || s.c == nil {
@@ -215,6 +218,29 @@ func (s *Schema) Validate(v any) []Violation {
 	if tv, deep := tooDeep(v, s.depthLimit()); deep {
 		return []Violation{tv}
 	}
+	return s.validate(v)
+}
+
+// validate is Validate for a value within the depth limit.
+func (s *Schema) validate(v any) []Violation {
+	if p := s.c.fastProgram(); p != nil {
+		switch p.check(v) {
+		case valid:
+			return nil
+		case invalid:
+			// jsonschema-go would reject v too: skip it, unless the
+			// diagnostic pass finds nothing to say.
+			if findings := s.c.diagnose(v); len(findings) > 0 {
+				return violations(findings)
+			}
+		}
+	}
+	return s.validateAuthority(v)
+}
+
+// validateAuthority is validate without the fast path: jsonschema-go
+// decides, the diagnostic pass lists the violations.
+func (s *Schema) validateAuthority(v any) []Violation {
 	err := s.resolved.Validate(v)
 	if err == nil && !s.c.assertFormats {
 		return nil

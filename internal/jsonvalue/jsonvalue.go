@@ -1,0 +1,291 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxDepth is the deepest nesting Decode reads itself; deeper documents are
+// left to encoding/json, which has its own limit.
+const MaxDepth = 10000
+
+// errFallback marks input the fast decoder leaves to encoding/json: a syntax
+// error (whose message encoding/json words), a number out of range, or a
+// document nested too deeply.
+var errFallback = errors.New("jsonvalue: not decoded")
+
+// Decode returns the value data holds, exactly as json.Unmarshal into an any
+// returns it: map[string]any, []any, string, float64, bool or nil, the last
+// of a repeated key winning, invalid UTF-8 replaced by U+FFFD. Its errors
+// are json.Unmarshal's. It copies data once: the strings of the value share
+// that copy, so the value does not alias data.
+func Decode(data []byte) (any, error) {
+	var d Decoder
+	return d.Decode(data)
+}
+
+// A Decoder decodes JSON documents as [Decode] does, keeping its scratch
+// space between calls. The zero Decoder is ready to use; it is not safe for
+// concurrent use.
+type Decoder struct {
+	src   string // the document, copied once
+	pos   int
+	depth int
+	keys  []string // object members and array items being read, a stack
+	vals  []any
+}
+
+// Decode is [Decode] with d's scratch space.
+func (d *Decoder) Decode(data []byte) (any, error) {
+	d.src, d.pos, d.depth = string(data), 0, 0
+	d.keys, d.vals = d.keys[:0], d.vals[:0]
+	v, err := d.value()
+	if err == nil {
+		d.space()
+		if d.pos != len(d.src) {
+			err = errFallback
+		}
+	}
+	d.src = ""
+	clear(d.vals[:cap(d.vals)]) // let the values go
+	clear(d.keys[:cap(d.keys)])
+	if err != nil {
+		var out any
+		if uerr := json.Unmarshal(data, &out); uerr != nil {
+			return nil, uerr
+		}
+		// encoding/json read what the fast decoder left to it.
+		return out, nil
+	}
+	return v, nil
+}
+
+func (d *Decoder) space() {
+	for d.pos < len(d.src) {
+		switch d.src[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *Decoder) value() (any, error) {
+	d.space()
+	if d.pos >= len(d.src) {
+		return nil, errFallback
+	}
+	switch c := d.src[d.pos]; c {
+	case '{':
+		return d.object()
+	case '[':
+		return d.array()
+	case '"':
+		return d.str()
+	case 't':
+		return d.literal("true", true)
+	case 'f':
+		return d.literal("false", false)
+	case 'n':
+		return d.literal("null", nil)
+	default:
+		if c == '-' || c >= '0' && c <= '9' {
+			return d.number()
+		}
+		return nil, errFallback
+	}
+}
+
+func (d *Decoder) literal(word string, v any) (any, error) {
+	if len(d.src)-d.pos < len(word) || d.src[d.pos:d.pos+len(word)] != word {
+		return nil, errFallback
+	}
+	d.pos += len(word)
+	return v, nil
+}
+
+func (d *Decoder) object() (any, error) {
+	if d.depth++; d.depth > MaxDepth {
+		return nil, errFallback
+	}
+	d.pos++ // {
+	base := len(d.keys)
+	d.space()
+	if d.pos < len(d.src) && d.src[d.pos] == '}' {
+		d.pos++
+		d.depth--
+		return map[string]any{}, nil
+	}
+	for {
+		d.space()
+		if d.pos >= len(d.src) || d.src[d.pos] != '"' {
+			return nil, errFallback
+		}
+		k, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		d.space()
+		if d.pos >= len(d.src) || d.src[d.pos] != ':' {
+			return nil, errFallback
+		}
+		d.pos++
+		v, err := d.value()
+		if err != nil {
+			return nil, err
+		}
+		d.keys = append(d.keys, k.(string))
+		d.vals = append(d.vals, v)
+		d.space()
+		if d.pos >= len(d.src) {
+			return nil, errFallback
+		}
+		c := d.src[d.pos]
+		d.pos++
+		if c == '}' {
+			break
+		}
+		if c != ',' {
+			return nil, errFallback
+		}
+	}
+	m := make(map[string]any, len(d.keys)-base)
+	for i := base; i < len(d.keys); i++ {
+		m[d.keys[i]] = d.vals[i]
+	}
+	d.keys, d.vals = d.keys[:base], d.vals[:base]
+	d.depth--
+	return m, nil
+}
+
+func (d *Decoder) array() (any, error) {
+	if d.depth++; d.depth > MaxDepth {
+		return nil, errFallback
+	}
+	d.pos++ // [
+	base := len(d.vals)
+	d.space()
+	if d.pos < len(d.src) && d.src[d.pos] == ']' {
+		d.pos++
+		d.depth--
+		return []any{}, nil
+	}
+	for {
+		v, err := d.value()
+		if err != nil {
+			return nil, err
+		}
+		d.vals = append(d.vals, v)
+		d.keys = append(d.keys, "") // keeps the two stacks level
+		d.space()
+		if d.pos >= len(d.src) {
+			return nil, errFallback
+		}
+		c := d.src[d.pos]
+		d.pos++
+		if c == ']' {
+			break
+		}
+		if c != ',' {
+			return nil, errFallback
+		}
+	}
+	a := make([]any, len(d.vals)-base)
+	copy(a, d.vals[base:])
+	d.keys, d.vals = d.keys[:base], d.vals[:base]
+	d.depth--
+	return a, nil
+}
+
+// str reads a string. One without escapes and in valid UTF-8 is a slice of
+// the document; any other is unquoted by encoding/json, so that escapes,
+// surrogates and invalid bytes read exactly as it reads them.
+func (d *Decoder) str() (any, error) {
+	start := d.pos
+	d.pos++ // "
+	plain := true
+	for {
+		if d.pos >= len(d.src) {
+			return nil, errFallback
+		}
+		c := d.src[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			if plain {
+				return d.src[start+1 : d.pos-1], nil
+			}
+			return unquote(d.src[start:d.pos])
+		case c == '\\':
+			plain = false
+			d.pos += 2 // the escape's letter is checked by encoding/json
+		case c < 0x20:
+			return nil, errFallback
+		case c < utf8.RuneSelf:
+			d.pos++
+		default:
+			r, size := utf8.DecodeRuneInString(d.src[d.pos:])
+			if r == utf8.RuneError && size == 1 {
+				plain = false
+			}
+			d.pos += size
+		}
+	}
+}
+
+func unquote(quoted string) (any, error) {
+	var s string
+	if err := json.Unmarshal([]byte(quoted), &s); err != nil {
+		return nil, errFallback
+	}
+	return s, nil
+}
+
+// number reads a number with JSON's grammar and converts it as
+// encoding/json does.
+func (d *Decoder) number() (any, error) {
+	start := d.pos
+	if d.src[d.pos] == '-' {
+		d.pos++
+	}
+	switch {
+	case d.pos < len(d.src) && d.src[d.pos] == '0':
+		d.pos++
+	case d.pos < len(d.src) && d.src[d.pos] >= '1' && d.src[d.pos] <= '9':
+		d.digits()
+	default:
+		return nil, errFallback
+	}
+	if d.pos < len(d.src) && d.src[d.pos] == '.' {
+		d.pos++
+		if !d.digits() {
+			return nil, errFallback
+		}
+	}
+	if d.pos < len(d.src) && (d.src[d.pos] == 'e' || d.src[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.src) && (d.src[d.pos] == '+' || d.src[d.pos] == '-') {
+			d.pos++
+		}
+		if !d.digits() {
+			return nil, errFallback
+		}
+	}
+	f, err := strconv.ParseFloat(d.src[start:d.pos], 64)
+	if err != nil {
+		return nil, errFallback // out of range: encoding/json's error
+	}
+	return f, nil
+}
+
+// digits reads one or more digits, reporting whether there was one.
+func (d *Decoder) digits() bool {
+	start := d.pos
+	for d.pos < len(d.src) && d.src[d.pos] >= '0' && d.src[d.pos] <= '9' {
+		d.pos++
+	}
+	return d.pos > start
+}

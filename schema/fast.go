@@ -1,0 +1,740 @@
+package schema
+
+import (
+	"math"
+	"reflect"
+	"regexp"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// The fast path: at its first use, each subschema becomes a node holding
+// its keywords in the form the check reads directly (bounds, a set of type
+// bits, properties with their nodes, a pattern compiled once), and a
+// decoded value is checked against the nodes in one walk that allocates
+// nothing. It decides validity only: an invalid value then gets its
+// violations from the diagnostic pass, exactly as before.
+//
+// A subschema whose keywords it does not cover (unevaluatedItems,
+// unevaluatedProperties) is a slow node: its part of the value is judged by
+// the diagnostic pass, which agrees with jsonschema-go. A document whose
+// $dynamicRef follows the dynamic scope, or parsed with
+// [ParseOptions.AssertFormat], has no fast path: every check takes the
+// authority path, through jsonschema-go.
+//
+// FuzzFastPath holds the fast path to the authority path: the same verdict
+// and the same violations, in the same order, for every value.
+
+// A verdict is the fast path's answer.
+type verdict int8
+
+const (
+	undecided verdict = iota // the value holds something the fast path does not read
+	valid
+	invalid
+)
+
+// Type bits, for a node's "type".
+const (
+	tNull uint8 = 1 << iota
+	tBoolean
+	tObject
+	tArray
+	tNumber
+	tString
+	tInteger
+)
+
+var typeBits = map[string]uint8{
+	"null": tNull, "boolean": tBoolean, "object": tObject, "array": tArray,
+	"number": tNumber, "string": tString, "integer": tInteger,
+}
+
+// A fastNode is one subschema as the fast path reads it.
+type fastNode struct {
+	s    *jsonschema.Schema
+	slow bool // judged by the diagnostic pass
+	// never: the schema false; only the value's depth is checked.
+	never   bool
+	ref     *fastNode
+	refOnly bool // draft-07: the keywords beside $ref are ignored
+	types   uint8
+	enum    []any
+	cnst    *any
+	memo    bool // has anyOf or oneOf: verdicts are kept per value
+
+	numeric                    bool
+	minimum, maximum           *float64
+	exclusiveMin, exclusiveMax *float64
+	multipleOf                 *float64
+
+	strings              bool
+	minLength, maxLength *int
+	pattern              *regexp.Regexp
+
+	allOf, anyOf, oneOf []*fastNode
+	not, ifs, then, els *fastNode
+
+	arrays                   bool
+	prefix                   []*fastNode
+	rest                     *fastNode
+	minItems, maxItems       *int
+	unique                   bool
+	contains                 *fastNode
+	minContains, maxContains *int
+
+	objects            bool
+	props              []fastProp
+	byName             map[string]*fastNode
+	patterns           []fastPattern
+	additional         *fastNode
+	propertyNames      *fastNode
+	minProps, maxProps *int
+	required           []string
+	dependentRequired  []fastDependent
+	dependentSchemas   []fastDependentSchema
+}
+
+type fastProp struct {
+	name string
+	node *fastNode
+}
+
+type fastPattern struct {
+	re   *regexp.Regexp
+	node *fastNode
+}
+
+type fastDependent struct {
+	name     string
+	required []string
+}
+
+type fastDependentSchema struct {
+	name string
+	node *fastNode
+}
+
+// A fastProgram is the fast path of one compiled document.
+type fastProgram struct {
+	c     *compiled
+	root  *fastNode
+	nodes map[*jsonschema.Schema]*fastNode
+}
+
+// fastProgram returns c's fast path, built on first use; nil when c has
+// none (see the comment at the top of this file).
+func (c *compiled) fastProgram() *fastProgram {
+	c.fastOnce.Do(func() {
+		if c.dynamic || c.assertFormats {
+			return
+		}
+		p := &fastProgram{c: c, nodes: make(map[*jsonschema.Schema]*fastNode, len(c.order))}
+		for _, s := range c.order {
+			p.nodes[s] = &fastNode{s: s}
+		}
+		for _, s := range c.order {
+			p.build(p.nodes[s])
+		}
+		p.root = p.nodes[c.root]
+		if p.root != nil {
+			c.fast = p
+		}
+	})
+	return c.fast
+}
+
+// node returns the node of s; s is always one of c.order.
+func (p *fastProgram) node(s *jsonschema.Schema) *fastNode {
+	if s == nil {
+		return nil
+	}
+	n := p.nodes[s]
+	if n == nil {
+		// A subschema compile did not list: judge it the slow way.
+		n = &fastNode{s: s, slow: true}
+		p.nodes[s] = n
+	}
+	return n
+}
+
+func (p *fastProgram) nodeList(ss []*jsonschema.Schema) []*fastNode {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]*fastNode, len(ss))
+	for i, s := range ss {
+		out[i] = p.node(s)
+	}
+	return out
+}
+
+// build fills n from its subschema.
+func (p *fastProgram) build(n *fastNode) {
+	s, c := n.s, p.c
+	in := c.infos[s]
+	if in == nil || s.UnevaluatedItems != nil || s.UnevaluatedProperties != nil || s.DynamicRef != "" && in.dynRef == nil {
+		n.slow = true
+		return
+	}
+	if in.isFalse {
+		n.never = true
+		return
+	}
+	if in.ref != nil {
+		n.ref = p.node(in.ref)
+		if c.draft == draft7 {
+			n.refOnly = true
+			return
+		}
+	}
+	if in.dynRef != nil {
+		// A $dynamicRef that resolves lexically acts as a second $ref.
+		n.allOf = append(n.allOf, p.node(in.dynRef))
+	}
+	types := s.Types
+	if s.Type != "" {
+		types = []string{s.Type}
+	}
+	for _, t := range types {
+		n.types |= typeBits[t]
+	}
+	if n.types&tNumber != 0 {
+		n.types |= tInteger // a number may be whole
+	}
+	n.enum, n.cnst = s.Enum, s.Const
+	n.minimum, n.maximum, n.exclusiveMin, n.exclusiveMax, n.multipleOf = s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum, s.MultipleOf
+	n.numeric = s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil
+	n.minLength, n.maxLength, n.pattern = s.MinLength, s.MaxLength, in.pattern
+	n.strings = s.MinLength != nil || s.MaxLength != nil || in.pattern != nil
+
+	n.allOf = append(n.allOf, p.nodeList(s.AllOf)...)
+	n.anyOf, n.oneOf = p.nodeList(s.AnyOf), p.nodeList(s.OneOf)
+	n.memo = len(n.anyOf) > 0 || len(n.oneOf) > 0
+	n.not, n.ifs, n.then, n.els = p.node(s.Not), p.node(s.If), p.node(s.Then), p.node(s.Else)
+
+	prefix, rest := s.PrefixItems, s.Items
+	if c.draft == draft7 {
+		prefix = s.ItemsArray
+		if prefix != nil {
+			rest = s.AdditionalItems
+		}
+	}
+	n.prefix, n.rest = p.nodeList(prefix), p.node(rest)
+	n.minItems, n.maxItems, n.unique = s.MinItems, s.MaxItems, s.UniqueItems
+	n.contains, n.minContains, n.maxContains = p.node(s.Contains), s.MinContains, s.MaxContains
+	n.arrays = n.prefix != nil || n.rest != nil || n.minItems != nil || n.maxItems != nil || n.unique || n.contains != nil
+
+	if len(s.Properties) > 0 {
+		n.byName = make(map[string]*fastNode, len(s.Properties))
+		for name, sub := range s.Properties {
+			n.props = append(n.props, fastProp{name, p.node(sub)})
+			n.byName[name] = p.node(sub)
+		}
+		slices.SortFunc(n.props, func(a, b fastProp) int { return cmpString(a.name, b.name) })
+	}
+	for _, pp := range in.patterns {
+		n.patterns = append(n.patterns, fastPattern{pp.re, p.node(pp.s)})
+	}
+	n.additional, n.propertyNames = p.node(s.AdditionalProperties), p.node(s.PropertyNames)
+	n.minProps, n.maxProps, n.required = s.MinProperties, s.MaxProperties, s.Required
+	depReq, depSchemas := s.DependentRequired, s.DependentSchemas
+	if c.draft == draft7 {
+		depReq, depSchemas = s.DependencyStrings, s.DependencySchemas
+	}
+	for _, k := range sortedKeys(depReq) {
+		n.dependentRequired = append(n.dependentRequired, fastDependent{k, depReq[k]})
+	}
+	for _, k := range sortedKeys(depSchemas) {
+		n.dependentSchemas = append(n.dependentSchemas, fastDependentSchema{k, p.node(depSchemas[k])})
+	}
+	n.objects = n.props != nil || n.patterns != nil || n.additional != nil || n.propertyNames != nil ||
+		n.minProps != nil || n.maxProps != nil || n.required != nil || n.dependentRequired != nil || n.dependentSchemas != nil
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// A fastRun is one check of a value.
+type fastRun struct {
+	p     *fastProgram
+	depth int
+	memo  map[memoKey]verdict
+}
+
+// memoKey names a node applied to one array or object of the value. A
+// run's memo is valid as long as the value it checks is not modified.
+type memoKey struct {
+	n   *fastNode
+	ptr uintptr
+	len int
+}
+
+// check returns the verdict of v against the document's root.
+func (p *fastProgram) check(v any) verdict {
+	r := fastRun{p: p}
+	return r.eval(v, p.root)
+}
+
+// eval returns the verdict of v against n.
+func (r *fastRun) eval(v any, n *fastNode) verdict {
+	if r.depth >= maxDiagnoseDepth {
+		return undecided
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	for n.refOnly {
+		n = n.ref
+	}
+	if n.never {
+		return invalid
+	}
+	if n.slow {
+		return r.slow(v, n)
+	}
+	if n.memo {
+		if key, ok := containerKey(v, n); ok {
+			if got, seen := r.memo[key]; seen {
+				return got
+			}
+			got := r.node(v, n)
+			if r.memo == nil {
+				r.memo = map[memoKey]verdict{}
+			}
+			r.memo[key] = got
+			return got
+		}
+	}
+	return r.node(v, n)
+}
+
+// containerKey returns the memo key of an array or object v; scalars are
+// cheap to check again.
+func containerKey(v any, n *fastNode) (memoKey, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		return memoKey{n, reflect.ValueOf(x).Pointer(), len(x)}, true
+	case []any:
+		return memoKey{n, reflect.ValueOf(x).Pointer(), len(x)}, true
+	}
+	return memoKey{}, false
+}
+
+// slow judges v against a node the fast path does not cover with the
+// diagnostic pass.
+func (r *fastRun) slow(v any, n *fastNode) verdict {
+	if !isPlain(v, r.depth) {
+		return undecided
+	}
+	d := &diagnosis{c: r.p.c, depth: r.depth}
+	var out []finding
+	d.eval(v, n.s, nil, &out, nil)
+	if len(out) > 0 {
+		return invalid
+	}
+	return valid
+}
+
+// and combines verdicts: invalid wins over undecided, which wins over
+// valid.
+func and(a, b verdict) verdict {
+	switch {
+	case a == invalid || b == invalid:
+		return invalid
+	case a == undecided || b == undecided:
+		return undecided
+	}
+	return valid
+}
+
+// node checks n's own keywords, then its applicators.
+func (r *fastRun) node(v any, n *fastNode) verdict {
+	out := valid
+	if n.ref != nil {
+		if out = r.eval(v, n.ref); out == invalid {
+			return invalid
+		}
+	}
+	switch x := v.(type) {
+	case nil:
+		if n.types != 0 && n.types&tNull == 0 {
+			return invalid
+		}
+	case bool:
+		if n.types != 0 && n.types&tBoolean == 0 {
+			return invalid
+		}
+	case string:
+		if n.types != 0 && n.types&tString == 0 {
+			return invalid
+		}
+		if n.strings && !n.checkString(x) {
+			return invalid
+		}
+	case float64:
+		if n.types != 0 {
+			bit := tNumber
+			if _, f := math.Modf(x); f == 0 {
+				bit = tInteger
+			}
+			if n.types&bit == 0 {
+				return invalid
+			}
+		}
+		if n.numeric && !n.checkNumber(x) {
+			return invalid
+		}
+	case []any:
+		if n.types != 0 && n.types&tArray == 0 {
+			return invalid
+		}
+	case map[string]any:
+		if n.types != 0 && n.types&tObject == 0 {
+			return invalid
+		}
+	default:
+		return undecided
+	}
+	if n.enum != nil {
+		found := false
+		for _, e := range n.enum {
+			if same, ok := fastEqual(e, v); !ok {
+				return undecided
+			} else if same {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return invalid
+		}
+	}
+	if n.cnst != nil {
+		same, ok := fastEqual(*n.cnst, v)
+		if !ok {
+			return undecided
+		}
+		if !same {
+			return invalid
+		}
+	}
+	for _, sub := range n.allOf {
+		if out = and(out, r.eval(v, sub)); out == invalid {
+			return invalid
+		}
+	}
+	if n.anyOf != nil {
+		some := invalid
+		for _, sub := range n.anyOf {
+			got := r.eval(v, sub)
+			if got == valid {
+				some = valid
+				break
+			}
+			if got == undecided {
+				some = undecided
+			}
+		}
+		if out = and(out, some); out == invalid {
+			return invalid
+		}
+	}
+	if n.oneOf != nil {
+		matched, unsure := 0, false
+		for _, sub := range n.oneOf {
+			switch r.eval(v, sub) {
+			case valid:
+				matched++
+			case undecided:
+				unsure = true
+			}
+		}
+		switch {
+		case unsure:
+			out = and(out, undecided)
+		case matched != 1:
+			return invalid
+		}
+	}
+	if n.not != nil {
+		switch r.eval(v, n.not) {
+		case valid:
+			return invalid
+		case undecided:
+			out = and(out, undecided)
+		}
+	}
+	if n.ifs != nil {
+		var branch *fastNode
+		switch r.eval(v, n.ifs) {
+		case valid:
+			branch = n.then
+		case invalid:
+			branch = n.els
+		default:
+			out = and(out, undecided)
+		}
+		if branch != nil {
+			if out = and(out, r.eval(v, branch)); out == invalid {
+				return invalid
+			}
+		}
+	}
+	switch x := v.(type) {
+	case []any:
+		if n.arrays {
+			out = and(out, r.array(x, n))
+		}
+	case map[string]any:
+		if n.objects {
+			out = and(out, r.object(x, n))
+		}
+	}
+	return out
+}
+
+func (n *fastNode) checkString(s string) bool {
+	if n.minLength != nil || n.maxLength != nil {
+		count := utf8.RuneCountInString(s)
+		if n.minLength != nil && count < *n.minLength || n.maxLength != nil && count > *n.maxLength {
+			return false
+		}
+	}
+	return n.pattern == nil || n.pattern.MatchString(s)
+}
+
+// checkNumber applies the numeric keywords as jsonschema-go does: bounds
+// compared exactly (two float64 values compare as their rationals do),
+// multipleOf by the remainder of a float64 division.
+func (n *fastNode) checkNumber(x float64) bool {
+	if n.multipleOf != nil {
+		if _, f := math.Modf(x / *n.multipleOf); f != 0 {
+			return false
+		}
+	}
+	return (n.minimum == nil || x >= *n.minimum) &&
+		(n.maximum == nil || x <= *n.maximum) &&
+		(n.exclusiveMin == nil || x > *n.exclusiveMin) &&
+		(n.exclusiveMax == nil || x < *n.exclusiveMax)
+}
+
+func (r *fastRun) array(a []any, n *fastNode) verdict {
+	out := valid
+	for i, sub := range n.prefix {
+		if i >= len(a) {
+			break
+		}
+		if out = and(out, r.eval(a[i], sub)); out == invalid {
+			return invalid
+		}
+	}
+	if n.rest != nil {
+		for i := len(n.prefix); i < len(a); i++ {
+			if out = and(out, r.eval(a[i], n.rest)); out == invalid {
+				return invalid
+			}
+		}
+	}
+	if n.contains != nil {
+		count := 0
+		for _, e := range a {
+			switch r.eval(e, n.contains) {
+			case valid:
+				count++
+			case undecided:
+				return undecided
+			}
+		}
+		if count == 0 && (n.minContains == nil || *n.minContains > 0) ||
+			n.minContains != nil && count < *n.minContains ||
+			n.maxContains != nil && count > *n.maxContains {
+			return invalid
+		}
+	}
+	if n.minItems != nil && len(a) < *n.minItems || n.maxItems != nil && len(a) > *n.maxItems {
+		return invalid
+	}
+	if n.unique && len(a) > 1 {
+		switch unique(a) {
+		case invalid:
+			return invalid
+		case undecided:
+			out = and(out, undecided)
+		}
+	}
+	return out
+}
+
+// unique reports whether the items of a differ pairwise.
+func unique(a []any) verdict {
+	if len(a) > 64 {
+		seen := make(map[string]bool, len(a))
+		for _, e := range a {
+			k := canonical(e)
+			if seen[k] {
+				return invalid
+			}
+			seen[k] = true
+		}
+		return valid
+	}
+	for i := 1; i < len(a); i++ {
+		for j := range i {
+			same, ok := fastEqual(a[i], a[j])
+			if !ok {
+				return undecided
+			}
+			if same {
+				return invalid
+			}
+		}
+	}
+	return valid
+}
+
+func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
+	out := valid
+	present := 0 // declared properties present
+	for _, p := range n.props {
+		val, ok := m[p.name]
+		if !ok {
+			continue
+		}
+		present++
+		if out = and(out, r.eval(val, p.node)); out == invalid {
+			return invalid
+		}
+	}
+	if n.patterns != nil || n.additional != nil && !(n.additional.never && present == len(m)) {
+		for k, val := range m {
+			matched := false
+			for _, pp := range n.patterns {
+				if pp.re.MatchString(k) {
+					matched = true
+					if out = and(out, r.eval(val, pp.node)); out == invalid {
+						return invalid
+					}
+				}
+			}
+			if n.additional == nil || matched {
+				continue
+			}
+			if _, declared := n.byName[k]; declared {
+				continue
+			}
+			if out = and(out, r.eval(val, n.additional)); out == invalid {
+				return invalid
+			}
+		}
+	}
+	if n.propertyNames != nil {
+		for k := range m {
+			if out = and(out, r.eval(k, n.propertyNames)); out == invalid {
+				return invalid
+			}
+		}
+	}
+	if n.minProps != nil && len(m) < *n.minProps || n.maxProps != nil && len(m) > *n.maxProps {
+		return invalid
+	}
+	for _, name := range n.required {
+		if _, ok := m[name]; !ok {
+			return invalid
+		}
+	}
+	for _, d := range n.dependentRequired {
+		if _, ok := m[d.name]; !ok {
+			continue
+		}
+		for _, name := range d.required {
+			if _, ok := m[name]; !ok {
+				return invalid
+			}
+		}
+	}
+	for _, d := range n.dependentSchemas {
+		if _, ok := m[d.name]; ok {
+			if out = and(out, r.eval(m, d.node)); out == invalid {
+				return invalid
+			}
+		}
+	}
+	return out
+}
+
+// fastEqual reports whether two plain JSON values are equal, numbers by
+// value, as jsonschema-go compares them; ok is false for a value that is
+// not plain.
+func fastEqual(a, b any) (same, ok bool) {
+	switch x := a.(type) {
+	case nil:
+		return b == nil, isPlainScalar(b)
+	case bool:
+		y, isBool := b.(bool)
+		return isBool && x == y, isBool || isPlainScalar(b)
+	case string:
+		y, isStr := b.(string)
+		return isStr && x == y, isStr || isPlainScalar(b)
+	case float64:
+		y, isNum := b.(float64)
+		return isNum && x == y, isNum || isPlainScalar(b)
+	case []any:
+		y, isArr := b.([]any)
+		if !isArr {
+			return false, isPlainScalar(b) || isPlainContainer(b)
+		}
+		if len(x) != len(y) {
+			return false, true
+		}
+		for i := range x {
+			if same, ok := fastEqual(x[i], y[i]); !ok || !same {
+				return false, ok
+			}
+		}
+		return true, true
+	case map[string]any:
+		y, isObj := b.(map[string]any)
+		if !isObj {
+			return false, isPlainScalar(b) || isPlainContainer(b)
+		}
+		if len(x) != len(y) {
+			return false, true
+		}
+		for k, xv := range x {
+			yv, present := y[k]
+			if !present {
+				return false, true
+			}
+			if same, ok := fastEqual(xv, yv); !ok || !same {
+				return false, ok
+			}
+		}
+		return true, true
+	}
+	return false, false
+}
+
+func isPlainScalar(v any) bool {
+	switch v.(type) {
+	case nil, bool, string, float64:
+		return true
+	}
+	return false
+}
+
+func isPlainContainer(v any) bool {
+	switch v.(type) {
+	case []any, map[string]any:
+		return true
+	}
+	return false
+}
