@@ -13,3 +13,38 @@ func DiagnosticCount(s *Schema, v any) int {
 // BuiltinDocument exposes the built-in meta-schemas, so the conformance
 // test can serve jsonschema-go the same documents.
 func BuiltinDocument(uri string) ([]byte, bool) { return builtinDocument(uri) }
+
+// ValidateAuthority is Validate without the fast path: what Validate
+// returned before it, and what the fast path is held to.
+func ValidateAuthority(s *Schema, v any) []Violation {
+	if tv, deep := tooDeep(v, s.depthLimit()); deep {
+		return []Violation{tv}
+	}
+	return s.validateAuthority(v)
+}
+
+// FastVerdict is the fast path's verdict on v: "valid", "invalid",
+// "undecided", or "none" when the document has no fast path.
+func FastVerdict(s *Schema, v any) string {
+	p := s.c.fastProgram()
+	if p == nil {
+		return "none"
+	}
+	return [...]string{undecided: "undecided", valid: "valid", invalid: "invalid"}[p.check(v)]
+}
+
+// FastCoverage counts the subschemas of s's document and those the fast
+// path checks itself (not through the diagnostic pass).
+func FastCoverage(s *Schema) (covered, total int) {
+	total = len(s.c.order)
+	p := s.c.fastProgram()
+	if p == nil {
+		return 0, total
+	}
+	for _, sub := range s.c.order {
+		if n := p.nodes[sub]; n != nil && !n.slow {
+			covered++
+		}
+	}
+	return covered, total
+}

@@ -675,24 +675,13 @@ func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 // value, as jsonschema-go compares them; ok is false for a value that is
 // not plain.
 func fastEqual(a, b any) (same, ok bool) {
+	if !isPlainScalar(a) && !isPlainContainer(a) || !isPlainScalar(b) && !isPlainContainer(b) {
+		return false, false
+	}
 	switch x := a.(type) {
-	case nil:
-		return b == nil, isPlainScalar(b)
-	case bool:
-		y, isBool := b.(bool)
-		return isBool && x == y, isBool || isPlainScalar(b)
-	case string:
-		y, isStr := b.(string)
-		return isStr && x == y, isStr || isPlainScalar(b)
-	case float64:
-		y, isNum := b.(float64)
-		return isNum && x == y, isNum || isPlainScalar(b)
 	case []any:
 		y, isArr := b.([]any)
-		if !isArr {
-			return false, isPlainScalar(b) || isPlainContainer(b)
-		}
-		if len(x) != len(y) {
+		if !isArr || len(x) != len(y) {
 			return false, true
 		}
 		for i := range x {
@@ -703,10 +692,7 @@ func fastEqual(a, b any) (same, ok bool) {
 		return true, true
 	case map[string]any:
 		y, isObj := b.(map[string]any)
-		if !isObj {
-			return false, isPlainScalar(b) || isPlainContainer(b)
-		}
-		if len(x) != len(y) {
+		if !isObj || len(x) != len(y) {
 			return false, true
 		}
 		for k, xv := range x {
@@ -720,7 +706,7 @@ func fastEqual(a, b any) (same, ok bool) {
 		}
 		return true, true
 	}
-	return false, false
+	return a == b, true // nil, bool, string, float64: a float64 equals only a float64 of the same value
 }
 
 func isPlainScalar(v any) bool {

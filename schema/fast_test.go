@@ -1,0 +1,330 @@
+package schema_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/internal/shared"
+	"github.com/agentio/agentio/schema"
+)
+
+// sameAsAuthority checks that Validate, through the fast path, returns
+// exactly what the authority path returns for v: the verdict and every
+// violation, in order; and that the fast path's own verdict, when it
+// gives one, is the authority's (a wrong "invalid" would be caught by the
+// diagnostic pass and cost only time; a wrong "valid" would not).
+func sameAsAuthority(t *testing.T, s *schema.Schema, v any, name string) bool {
+	t.Helper()
+	want := schema.ValidateAuthority(s, v)
+	ok := assert.Equal(t, want, s.Validate(v), "%s: the fast path differs from the authority", name)
+	if verdict := schema.FastVerdict(s, v); verdict == "valid" || verdict == "invalid" {
+		authority := "valid"
+		if len(want) > 0 {
+			authority = "invalid"
+		}
+		if len(want) == 1 && want[0].Keyword == "maxDepth" {
+			return ok // refused before any schema is applied
+		}
+		ok = assert.Equal(t, authority, verdict, "%s: the fast path's verdict", name) && ok
+	}
+	return ok
+}
+
+// fastCoverageFloor is the share of the corpus's subschemas, in tenths of
+// a percent, that the fast path checked itself when it landed: a change
+// that covers fewer fails TestFastPathCorpus.
+const fastCoverageFloor = 995
+
+// TestFastPathCorpus runs every instance of the real-world corpus through
+// Validate and the authority path, which must agree exactly, and measures
+// the fast path's coverage: the share of the corpus's subschemas it checks
+// itself, and of its instances it decides.
+func TestFastPathCorpus(t *testing.T) {
+	shared.Measuring(t)
+	f, err := os.Open(shared.Corpus(t, "schema_tests.sample.jsonl"))
+	require.NoError(t, err)
+	defer f.Close()
+	var covered, total, decided, cases int
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for sc.Scan() {
+		var rec struct {
+			ID     string          `json:"id"`
+			Schema json.RawMessage `json:"schema"`
+			Tests  []struct {
+				Data json.RawMessage `json:"data"`
+			} `json:"tests"`
+		}
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &rec))
+		s, err := schema.Parse(rec.Schema)
+		if err != nil {
+			continue
+		}
+		c, n := schema.FastCoverage(s)
+		covered, total = covered+c, total+n
+		for i, tc := range rec.Tests {
+			var v any
+			require.NoError(t, json.Unmarshal(tc.Data, &v))
+			cases++
+			if verdict := schema.FastVerdict(s, v); verdict == "valid" || verdict == "invalid" {
+				decided++
+			}
+			sameAsAuthority(t, s, v, fmt.Sprintf("%s[%d]", rec.ID, i))
+		}
+	}
+	require.NoError(t, sc.Err())
+	share := 1000 * covered / max(total, 1)
+	t.Logf("fast path: checks %d of the corpus's %d subschemas itself (%.1f%%); decides %d of its %d instances (%.1f%%)",
+		covered, total, float64(share)/10, decided, cases, 100*float64(decided)/float64(max(cases, 1)))
+	assert.GreaterOrEqual(t, share, fastCoverageFloor, "the fast path covers fewer of the corpus's subschemas than when it landed")
+}
+
+// TestFastPathSuite runs the JSON-Schema-Test-Suite (draft 2020-12 and
+// draft-07) through Validate and the authority path, which must agree
+// exactly on every test.
+func TestFastPathSuite(t *testing.T) {
+	shared.Measuring(t)
+	suiteDir := shared.Suite(t)
+	for _, dr := range []struct{ dir, uri string }{
+		{"draft2020-12", "https://json-schema.org/draft/2020-12/schema"},
+		{"draft7", "http://json-schema.org/draft-07/schema#"},
+	} {
+		files, err := filepath.Glob(filepath.Join(suiteDir, "tests", dr.dir, "*.json"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files)
+		var total, decided int
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			var gs []suiteGroup
+			require.NoError(t, json.Unmarshal(data, &gs))
+			for _, g := range gs {
+				s, err := schema.ParseWith(withDraft(g.Schema, dr.uri), &schema.ParseOptions{Loader: suiteLoader(suiteDir)})
+				if err != nil {
+					continue
+				}
+				for _, tc := range g.Tests {
+					total++
+					if v := schema.FastVerdict(s, tc.Data); v == "valid" || v == "invalid" {
+						decided++
+					}
+					sameAsAuthority(t, s, tc.Data, dr.dir+"/"+filepath.Base(file)+" / "+g.Description+" / "+tc.Description)
+				}
+			}
+		}
+		t.Logf("%s: the fast path decides %d of %d suite tests", dr.dir, decided, total)
+	}
+}
+
+// TestFastPathGenerated builds schemas from every keyword the fast path
+// covers (and the two it leaves to the diagnostic pass), nested and
+// combined at random, and instances near and far from them, and checks
+// the fast path against the authority on each pair. It needs no shared
+// data: it runs on every clone.
+func TestFastPathGenerated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 2026))
+	schemas, pairs, decided := 0, 0, 0
+	for i := range 1500 {
+		g := &gen{rng: rng, draft7: i%4 == 0}
+		head := `{"$defs":{"d":` + g.schema(2) + `},`
+		if g.draft7 {
+			head = `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"d":` + g.schema(2) + `},`
+		}
+		doc := head + `"allOf":[` + g.schema(3) + `]}`
+		s, err := schema.Parse([]byte(doc))
+		if err != nil {
+			continue // a combination the draft refuses
+		}
+		schemas++
+		for range 30 {
+			inst := g.instance(4)
+			var v any
+			require.NoError(t, json.Unmarshal([]byte(inst), &v), inst)
+			pairs++
+			if verdict := schema.FastVerdict(s, v); verdict == "valid" || verdict == "invalid" {
+				decided++
+			}
+			if !sameAsAuthority(t, s, v, doc+" ⟵ "+inst) {
+				return
+			}
+		}
+	}
+	t.Logf("%d generated schemas, %d pairs, the fast path decided %d", schemas, pairs, decided)
+	assert.Greater(t, schemas, 1000)
+	assert.Greater(t, decided, pairs*9/10)
+}
+
+// gen writes random schemas and instances over a small vocabulary of
+// names and values, so that instances often meet the schemas' keywords.
+type gen struct {
+	rng    *rand.Rand
+	draft7 bool // write draft-07's forms where the drafts differ
+}
+
+var genNames = []string{"a", "b", "c", "id", "kind"}
+
+func (g *gen) pick(xs ...string) string { return xs[g.rng.IntN(len(xs))] }
+
+func (g *gen) schema(depth int) string {
+	if depth == 0 || g.rng.IntN(6) == 0 {
+		return g.pick(`true`, `false`, `{}`, `{"type":"string"}`, `{"type":"integer","minimum":0}`, `{"enum":[1,"x",null,[1],{"a":1}]}`, `{"const":2}`)
+	}
+	var kws []string
+	for range 1 + g.rng.IntN(4) {
+		kws = append(kws, g.keyword(depth-1))
+	}
+	return "{" + strings.Join(kws, ",") + "}"
+}
+
+func (g *gen) keyword(depth int) string {
+	switch g.rng.IntN(31) {
+	case 0:
+		return `"type":` + g.pick(`"object"`, `"array"`, `"string"`, `"number"`, `"integer"`, `"boolean"`, `"null"`, `["string","null"]`, `["number","array"]`)
+	case 1:
+		return `"enum":` + g.pick(`["x","y"]`, `[1,2.5,"1"]`, `[null,true]`, `[[1,2],{"a":"x"}]`, `[0]`)
+	case 2:
+		return `"const":` + g.pick(`"x"`, `1`, `1.0`, `null`, `{"a":[1]}`, `[]`)
+	case 3:
+		return g.pick(`"minimum":1`, `"maximum":2.5`, `"exclusiveMinimum":0`, `"exclusiveMaximum":10`, `"multipleOf":0.5`, `"multipleOf":3`)
+	case 4:
+		return g.pick(`"minLength":2`, `"maxLength":3`, `"pattern":"^[a-c]+$"`, `"pattern":"x"`, `"format":"email"`)
+	case 5, 6, 7:
+		var ps []string
+		for _, n := range genNames[:1+g.rng.IntN(len(genNames))] {
+			if g.rng.IntN(2) == 0 {
+				ps = append(ps, fmt.Sprintf("%q:%s", n, g.schema(depth)))
+			}
+		}
+		return `"properties":{` + strings.Join(ps, ",") + `}`
+	case 8:
+		return `"required":` + g.pick(`["a"]`, `["a","b"]`, `["id"]`, `[]`)
+	case 9:
+		return `"additionalProperties":` + g.schema(depth)
+	case 10:
+		return `"patternProperties":{"^k":` + g.schema(depth) + `}`
+	case 11:
+		return `"propertyNames":` + g.pick(`{"maxLength":2}`, `{"pattern":"^[a-z]+$"}`, `{"enum":["a","b"]}`)
+	case 12:
+		return g.pick(`"minProperties":1`, `"minProperties":2`, `"maxProperties":1`, `"maxProperties":2`, `"dependentRequired":{"a":["b"]}`, `"dependencies":{"a":["c"]}`)
+	case 13:
+		return `"dependentSchemas":{"a":` + g.schema(depth) + `}`
+	case 14, 15:
+		return `"items":` + g.schema(depth)
+	case 16:
+		if g.draft7 {
+			return `"items":[` + g.schema(depth) + `,` + g.schema(depth) + `]`
+		}
+		return `"prefixItems":[` + g.schema(depth) + `,` + g.schema(depth) + `]`
+	case 17:
+		return g.pick(`"minItems":1`, `"minItems":2`, `"maxItems":1`, `"maxItems":2`, `"uniqueItems":true`)
+	case 18:
+		return `"contains":` + g.schema(depth) + g.pick(``, `,"minContains":2`, `,"maxContains":1`, `,"minContains":0`)
+	case 19:
+		return `"allOf":[` + g.schema(depth) + `,` + g.schema(depth) + `]`
+	case 20, 21:
+		return `"anyOf":[` + g.schema(depth) + `,` + g.schema(depth) + `]`
+	case 22:
+		return `"oneOf":[` + g.schema(depth) + `,` + g.schema(depth) + `,` + g.schema(depth) + `]`
+	case 23:
+		return `"not":` + g.schema(depth)
+	case 24:
+		return `"if":` + g.schema(depth) + `,"then":` + g.schema(depth) + g.pick(``, `,"else":`+g.schema(depth))
+	case 25:
+		return `"unevaluatedProperties":` + g.pick(`false`, `{"type":"string"}`)
+	case 26:
+		return `"unevaluatedItems":` + g.pick(`false`, `{"type":"integer"}`)
+	case 27:
+		if g.draft7 {
+			return `"items":[` + g.schema(depth) + `],"additionalItems":` + g.schema(depth)
+		}
+		return `"$ref":"#/$defs/d"`
+	case 28:
+		if g.draft7 {
+			return `"properties":{"a":{"$ref":"#"}},"allOf":[{"$ref":"#/definitions/d"}]`
+		}
+		return `"properties":{"a":{"$ref":"#"}}`
+	default:
+		return `"description":"d"`
+	}
+}
+
+func (g *gen) instance(depth int) string {
+	if depth == 0 {
+		return g.pick(`1`, `"x"`, `null`)
+	}
+	switch g.rng.IntN(9) {
+	case 0:
+		return g.pick(`null`, `true`, `false`)
+	case 1:
+		return g.pick(`0`, `1`, `1.0`, `2.5`, `-3`, `10`, `1e3`, `0.5`)
+	case 2:
+		return g.pick(`"x"`, `"y"`, `"ab"`, `"abcd"`, `""`, `"héé"`, `"k1"`, `"a@b.c"`, `"1"`)
+	case 3, 4:
+		var items []string
+		for range g.rng.IntN(4) {
+			items = append(items, g.instance(depth-1))
+		}
+		return "[" + strings.Join(items, ",") + "]"
+	default:
+		var ms []string
+		for _, n := range append(genNames, "k9", "zz") {
+			if g.rng.IntN(3) == 0 {
+				ms = append(ms, fmt.Sprintf("%q:%s", n, g.instance(depth-1)))
+			}
+		}
+		return "{" + strings.Join(ms, ",") + "}"
+	}
+}
+
+// FuzzFastPath holds the fast path to the authority path on any schema
+// and instance: the same violations, in the same order. Seeds are the
+// generated schemas' shapes and, when ../shared is there, every
+// JSON-Schema-Test-Suite schema with its instances.
+func FuzzFastPath(f *testing.F) {
+	g := &gen{rng: rand.New(rand.NewPCG(1, 2))}
+	for range 40 {
+		f.Add([]byte(g.schema(3)), []byte(g.instance(3)))
+	}
+	suiteDir, _ := shared.SuiteDir()
+	for _, dir := range []string{"draft2020-12", "draft7"} {
+		files, _ := filepath.Glob(filepath.Join(suiteDir, "tests", dir, "*.json"))
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				continue
+			}
+			var gs []suiteGroup
+			if json.Unmarshal(data, &gs) != nil {
+				continue
+			}
+			for _, gr := range gs {
+				for _, tc := range gr.Tests {
+					inst, _ := json.Marshal(tc.Data)
+					f.Add([]byte(gr.Schema), inst)
+				}
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, schemaBytes, instance []byte) {
+		s, err := schema.Parse(schemaBytes)
+		if err != nil {
+			return
+		}
+		var v any
+		if json.Unmarshal(instance, &v) != nil {
+			return
+		}
+		if !sameAsAuthority(t, s, v, "") {
+			t.Fatalf("schema %s, instance %s", schemaBytes, instance)
+		}
+	})
+}
