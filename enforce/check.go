@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentio/agentio/extract"
+	"github.com/agentio/agentio/internal/jsonvalue"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/schema"
 )
@@ -381,8 +382,8 @@ type schemaVerdict struct {
 // judge decodes raw, transforms it and validates it against the schema.
 func (e *Enforcer) judge(mode Mode, d *prepared, raw []byte) schemaVerdict {
 	var sv schemaVerdict
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	v, err := jsonvalue.Decode(raw)
+	if err != nil {
 		sv.undecodable = err
 		return sv
 	}

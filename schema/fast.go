@@ -10,7 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// The fast path: at its first use, each subschema becomes a node holding
+// The fast path: at Parse, each subschema becomes a node holding
 // its keywords in the form the check reads directly (bounds, a set of type
 // bits, properties with their nodes, a pattern compiled once), and a
 // decoded value is checked against the nodes in one walk that allocates
@@ -62,6 +62,7 @@ type fastNode struct {
 	refOnly bool // draft-07: the keywords beside $ref are ignored
 	types   uint8
 	enum    []any
+	enumSet map[string]bool // the string members of a long enum
 	cnst    *any
 	memo    bool // has anyOf or oneOf: verdicts are kept per value
 
@@ -124,8 +125,9 @@ type fastProgram struct {
 	nodes map[*jsonschema.Schema]*fastNode
 }
 
-// fastProgram returns c's fast path, built on first use; nil when c has
-// none (see the comment at the top of this file).
+// fastProgram returns c's fast path, built by its first call (Parse
+// makes it); nil when c has none (see the comment at the top of this
+// file).
 func (c *compiled) fastProgram() *fastProgram {
 	c.fastOnce.Do(func() {
 		if c.dynamic || c.assertFormats {
@@ -205,6 +207,14 @@ func (p *fastProgram) build(n *fastNode) {
 		n.types |= tInteger // a number may be whole
 	}
 	n.enum, n.cnst = s.Enum, s.Const
+	if len(s.Enum) > 8 {
+		n.enumSet = map[string]bool{}
+		for _, e := range s.Enum {
+			if str, ok := e.(string); ok {
+				n.enumSet[str] = true
+			}
+		}
+	}
 	n.minimum, n.maximum, n.exclusiveMin, n.exclusiveMax, n.multipleOf = s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum, s.MultipleOf
 	n.numeric = s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil
 	n.minLength, n.maxLength, n.pattern = s.MinLength, s.MaxLength, in.pattern
@@ -291,7 +301,13 @@ func (r *fastRun) eval(v any, n *fastNode) verdict {
 		return undecided
 	}
 	r.depth++
-	defer func() { r.depth-- }()
+	got := r.apply(v, n)
+	r.depth--
+	return got
+}
+
+// apply is eval within the depth bound.
+func (r *fastRun) apply(v any, n *fastNode) verdict {
 	for n.refOnly {
 		n = n.ref
 	}
@@ -404,7 +420,11 @@ func (r *fastRun) node(v any, n *fastNode) verdict {
 	default:
 		return undecided
 	}
-	if n.enum != nil {
+	if str, isStr := v.(string); isStr && n.enumSet != nil {
+		if !n.enumSet[str] {
+			return invalid // a string equals only a string
+		}
+	} else if n.enum != nil {
 		found := false
 		for _, e := range n.enum {
 			if same, ok := fastEqual(e, v); !ok {
@@ -502,6 +522,21 @@ func (r *fastRun) node(v any, n *fastNode) verdict {
 	return out
 }
 
+// property returns the node of the property name declares, if it does:
+// a scan of a few names costs less than hashing the name.
+func (n *fastNode) property(name string) (*fastNode, bool) {
+	if len(n.props) > 8 {
+		sub, ok := n.byName[name]
+		return sub, ok
+	}
+	for _, p := range n.props {
+		if p.name == name {
+			return p.node, true
+		}
+	}
+	return nil, false
+}
+
 func (n *fastNode) checkString(s string) bool {
 	if n.minLength != nil || n.maxLength != nil {
 		count := utf8.RuneCountInString(s)
@@ -577,6 +612,9 @@ func (r *fastRun) array(a []any, n *fastNode) verdict {
 // unique reports whether the items of a differ pairwise.
 func unique(a []any) verdict {
 	if len(a) > 64 {
+		if v, ok := uniqueScalars(a); ok {
+			return v
+		}
 		seen := make(map[string]bool, len(a))
 		for _, e := range a {
 			k := canonical(e)
@@ -601,21 +639,69 @@ func unique(a []any) verdict {
 	return valid
 }
 
+// uniqueScalars decides unique for an array of strings only or numbers
+// only, by a set of them; ok is false for any other array.
+func uniqueScalars(a []any) (v verdict, ok bool) {
+	switch a[0].(type) {
+	case string:
+		seen := make(map[string]bool, len(a))
+		for _, e := range a {
+			s, isStr := e.(string)
+			if !isStr {
+				return undecided, false
+			}
+			if seen[s] {
+				return invalid, true
+			}
+			seen[s] = true
+		}
+		return valid, true
+	case float64:
+		seen := make(map[float64]bool, len(a)) // 0 and -0 are one key, as they are one number
+		for _, e := range a {
+			f, isNum := e.(float64)
+			if !isNum {
+				return undecided, false
+			}
+			if seen[f] {
+				return invalid, true
+			}
+			seen[f] = true
+		}
+		return valid, true
+	}
+	return undecided, false
+}
+
 func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 	out := valid
-	present := 0 // declared properties present
-	for _, p := range n.props {
-		val, ok := m[p.name]
-		if !ok {
-			continue
+	closed := n.additional != nil && n.additional.never && n.patterns == nil
+	if len(m) > len(n.props) && n.patterns == nil && (n.additional == nil || closed) {
+		// More members than declared properties: look each property up.
+		present := 0
+		for _, p := range n.props {
+			val, ok := m[p.name]
+			if !ok {
+				continue
+			}
+			present++
+			if out = and(out, r.eval(val, p.node)); out == invalid {
+				return invalid
+			}
 		}
-		present++
-		if out = and(out, r.eval(val, p.node)); out == invalid {
-			return invalid
+		if closed && present < len(m) {
+			return invalid // a member no property declares
 		}
-	}
-	if n.patterns != nil || n.additional != nil && !(n.additional.never && present == len(m)) {
+	} else {
+		// One pass over the members: their property, the patterns they
+		// match, additionalProperties for the others.
 		for k, val := range m {
+			sub, declared := n.property(k)
+			if declared {
+				if out = and(out, r.eval(val, sub)); out == invalid {
+					return invalid
+				}
+			}
 			matched := false
 			for _, pp := range n.patterns {
 				if pp.re.MatchString(k) {
@@ -625,14 +711,10 @@ func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 					}
 				}
 			}
-			if n.additional == nil || matched {
-				continue
-			}
-			if _, declared := n.byName[k]; declared {
-				continue
-			}
-			if out = and(out, r.eval(val, n.additional)); out == invalid {
-				return invalid
+			if n.additional != nil && !declared && !matched {
+				if out = and(out, r.eval(val, n.additional)); out == invalid {
+					return invalid
+				}
 			}
 		}
 	}

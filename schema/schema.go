@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/agentio/agentio/internal/jsonpath"
+	"github.com/agentio/agentio/internal/jsonvalue"
 	"github.com/agentio/agentio/internal/schematree"
 )
 
@@ -62,6 +63,7 @@ func ParseWith(data []byte, opts *ParseOptions) (*Schema, error) {
 	if err != nil {
 		return nil, &InvalidSchemaError{Path: "$", Reason: cleanAuthorityMessage(err.Error()), Err: err}
 	}
+	c.fastProgram() // compiled now, so that no check pays for it
 	var min bytes.Buffer
 	if err := json.Compact(&min, data); err != nil {
 		return nil, &InvalidSchemaError{Path: "$", Reason: err.Error(), Err: fmt.Errorf("%w: %w", ErrSyntax, err)}
@@ -286,17 +288,40 @@ func violations(findings []finding) []Violation {
 // value holding a number beyond float64's range (1e400) is reported as a
 // violation, since it cannot be checked.
 func (s *Schema) ValidateJSON(data []byte) ([]Violation, error) {
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
+	_, vs, err := s.Decode(data)
+	return vs, err
+}
+
+// Decode decodes data, one JSON value, into what json.Unmarshal gives an
+// any (map[string]any, []any, string, float64, bool, nil), and validates
+// it: it returns the value and every way it violates the schema, none when
+// it is valid. The value shares no memory with data. The error, wrapping
+// [ErrNotJSON], is non-nil only when data is not a single JSON value; a
+// number beyond float64's range (1e400) is a violation, and the value is
+// then nil.
+//
+// Decode is how to check bytes: it decodes faster than json.Unmarshal and,
+// knowing how deeply the value nests, skips [Schema.Validate]'s depth walk.
+// A nil Schema accepts every value.
+func (s *Schema) Decode(data []byte) (any, []Violation, error) {
+	var d jsonvalue.Decoder
+	v, err := d.Decode(data)
+	if err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && json.Valid(data) {
 			// JSON, but with a number no float64 holds (1e400).
-			return []Violation{{Path: "$", Pointer: "", Keyword: "type",
+			return nil, []Violation{{Path: "$", Pointer: "", Keyword: "type",
 				Message: "the value holds a " + te.Value + " too large to represent; use a smaller number"}}, nil
 		}
-		return nil, fmt.Errorf("%w: %w", ErrNotJSON, err)
+		return nil, nil, fmt.Errorf("%w: %w", ErrNotJSON, err)
 	}
-	return s.Validate(v), nil
+	if s == nil || s.c == nil {
+		return v, nil, nil
+	}
+	if deepest := d.Deepest(); deepest < 0 || deepest > s.depthLimit() {
+		return v, s.Validate(v), nil
+	}
+	return v, s.validate(v), nil
 }
 
 // plainValue returns v when it holds only the types json.Unmarshal

@@ -30,16 +30,22 @@ func Decode(data []byte) (any, error) {
 // space between calls. The zero Decoder is ready to use; it is not safe for
 // concurrent use.
 type Decoder struct {
-	src   string // the document, copied once
-	pos   int
-	depth int
-	keys  []string // object members and array items being read, a stack
-	vals  []any
+	src     string // the document, copied once
+	pos     int
+	depth   int
+	deepest int
+	keys    []string // object members and array items being read, a stack
+	vals    []any
 }
+
+// Deepest returns how deeply the arrays and objects of the last document
+// decoded nest (0 for a scalar, 1 for a flat array), or -1 when the last
+// document was left to encoding/json.
+func (d *Decoder) Deepest() int { return d.deepest }
 
 // Decode is [Decode] with d's scratch space.
 func (d *Decoder) Decode(data []byte) (any, error) {
-	d.src, d.pos, d.depth = string(data), 0, 0
+	d.src, d.pos, d.depth, d.deepest = string(data), 0, 0, 0
 	d.keys, d.vals = d.keys[:0], d.vals[:0]
 	v, err := d.value()
 	if err == nil {
@@ -52,6 +58,7 @@ func (d *Decoder) Decode(data []byte) (any, error) {
 	clear(d.vals[:cap(d.vals)]) // let the values go
 	clear(d.keys[:cap(d.keys)])
 	if err != nil {
+		d.deepest = -1
 		var out any
 		if uerr := json.Unmarshal(data, &out); uerr != nil {
 			return nil, uerr
@@ -111,6 +118,7 @@ func (d *Decoder) object() (any, error) {
 	if d.depth++; d.depth > MaxDepth {
 		return nil, errFallback
 	}
+	d.deepest = max(d.deepest, d.depth)
 	d.pos++ // {
 	base := len(d.keys)
 	d.space()
@@ -165,6 +173,7 @@ func (d *Decoder) array() (any, error) {
 	if d.depth++; d.depth > MaxDepth {
 		return nil, errFallback
 	}
+	d.deepest = max(d.deepest, d.depth)
 	d.pos++ // [
 	base := len(d.vals)
 	d.space()
@@ -208,11 +217,17 @@ func (d *Decoder) str() (any, error) {
 	d.pos++ // "
 	plain := true
 	for {
+		// Skip the bytes that need no care, a few at a time.
+		for d.pos+4 <= len(d.src) && !special[d.src[d.pos]] && !special[d.src[d.pos+1]] && !special[d.src[d.pos+2]] && !special[d.src[d.pos+3]] {
+			d.pos += 4
+		}
+		for d.pos < len(d.src) && !special[d.src[d.pos]] {
+			d.pos++
+		}
 		if d.pos >= len(d.src) {
 			return nil, errFallback
 		}
-		c := d.src[d.pos]
-		switch {
+		switch c := d.src[d.pos]; {
 		case c == '"':
 			d.pos++
 			if plain {
@@ -224,8 +239,6 @@ func (d *Decoder) str() (any, error) {
 			d.pos += 2 // the escape's letter is checked by encoding/json
 		case c < 0x20:
 			return nil, errFallback
-		case c < utf8.RuneSelf:
-			d.pos++
 		default:
 			r, size := utf8.DecodeRuneInString(d.src[d.pos:])
 			if r == utf8.RuneError && size == 1 {
@@ -235,6 +248,15 @@ func (d *Decoder) str() (any, error) {
 		}
 	}
 }
+
+// special marks the bytes a string's scan must look at: the closing quote,
+// a backslash, control characters and the bytes of multi-byte UTF-8.
+var special = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf
+	}
+	return t
+}()
 
 func unquote(quoted string) (any, error) {
 	var s string

@@ -55,6 +55,14 @@ func TestDecoderReuse(t *testing.T) {
 	assert.Equal(t, []any{true, map[string]any{"x": nil}}, b)
 }
 
+func TestDeepest(t *testing.T) {
+	for doc, want := range map[string]int{`1`: 0, `[]`: 1, `{"a":[1,{"b":{}}]}`: 4, `[[],[[]]]`: 3, `[1,]`: -1} {
+		var d jsonvalue.Decoder
+		d.Decode([]byte(doc))
+		assert.Equal(t, want, d.Deepest(), doc)
+	}
+}
+
 func TestDecodeDoesNotAlias(t *testing.T) {
 	data := []byte(`{"k":"value"}`)
 	v, err := jsonvalue.Decode(data)

@@ -1,0 +1,316 @@
+package validators
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	googlejs "github.com/google/jsonschema-go/jsonschema"
+	kaptinlin "github.com/kaptinlin/jsonschema"
+	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xeipuuv/gojsonschema"
+
+	"github.com/agentio/agentio/schema"
+)
+
+// A validator compiles a schema and returns a check of JSON bytes.
+type validator struct {
+	name    string
+	compile func(schema []byte) (check func(doc []byte) bool, err error)
+}
+
+var validators = []validator{
+	{"agentio", func(src []byte) (func([]byte) bool, error) {
+		s, err := schema.Parse(src)
+		if err != nil {
+			return nil, err
+		}
+		return func(doc []byte) bool {
+			vs, err := s.ValidateJSON(doc)
+			return err == nil && len(vs) == 0
+		}, nil
+	}},
+	{"jsonschema-go", func(src []byte) (func([]byte) bool, error) {
+		var js googlejs.Schema
+		if err := json.Unmarshal(src, &js); err != nil {
+			return nil, err
+		}
+		rs, err := js.Resolve(nil)
+		if err != nil {
+			return nil, err
+		}
+		return func(doc []byte) bool {
+			var v any
+			return json.Unmarshal(doc, &v) == nil && rs.Validate(v) == nil
+		}, nil
+	}},
+	{"santhosh-tekuri", func(src []byte) (func([]byte) bool, error) {
+		doc, err := santhosh.UnmarshalJSON(bytes.NewReader(src))
+		if err != nil {
+			return nil, err
+		}
+		c := santhosh.NewCompiler()
+		if err := c.AddResource("file:///schema.json", doc); err != nil {
+			return nil, err
+		}
+		s, err := c.Compile("file:///schema.json")
+		if err != nil {
+			return nil, err
+		}
+		return func(b []byte) bool {
+			v, err := santhosh.UnmarshalJSON(bytes.NewReader(b))
+			return err == nil && s.Validate(v) == nil
+		}, nil
+	}},
+	{"kaptinlin", func(src []byte) (func([]byte) bool, error) {
+		s, err := kaptinlin.NewCompiler().Compile(src)
+		if err != nil {
+			return nil, err
+		}
+		return func(doc []byte) bool { return s.ValidateJSON(doc).IsValid() }, nil
+	}},
+	{"gojsonschema", func(src []byte) (func([]byte) bool, error) {
+		s, err := gojsonschema.NewSchema(gojsonschema.NewBytesLoader(src))
+		if err != nil {
+			return nil, err
+		}
+		return func(doc []byte) bool {
+			r, err := s.Validate(gojsonschema.NewBytesLoader(doc))
+			return err == nil && r.Valid()
+		}, nil
+	}},
+}
+
+// compileAll compiles src with every validator; a validator that refuses
+// it (or panics on it) has a nil check.
+func compileAll(src []byte) []func([]byte) bool {
+	checks := make([]func([]byte) bool, len(validators))
+	for i, v := range validators {
+		func() {
+			defer func() { _ = recover() }() // a peer's panic is its refusal
+			checks[i], _ = v.compile(src)
+		}()
+	}
+	return checks
+}
+
+// safe runs check, reading a panic as "invalid".
+func safe(check func([]byte) bool, doc []byte) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return check(doc)
+}
+
+// reviewSchema is the code-review output of enforce's benchmarks.
+const reviewSchema = `{"type":"object","required":["findings","counts","summary"],"properties":{
+  "findings":{"type":"array","items":{"type":"object","required":["severity","file","line"],"properties":{
+    "severity":{"type":"string","enum":["blocker","major","minor"]},"file":{"type":"string"},"line":{"type":"integer","minimum":1}}}},
+  "counts":{"type":"object","required":["blocker","major","minor"],"properties":{
+    "blocker":{"type":"integer","minimum":0},"major":{"type":"integer","minimum":0},"minor":{"type":"integer","minimum":0}}},
+  "summary":{"type":"string","maxLength":500}}}`
+
+// review returns a valid review of about size bytes.
+func review(size int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"findings":[`)
+	n := 0
+	for b.Len() < size-120 {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"severity":%q,"file":"internal/pkg%03d/file_%d.go","line":%d}`, []string{"blocker", "major", "minor"}[n%3], n%997, n, n+1)
+		n++
+	}
+	fmt.Fprintf(&b, `],"counts":{"blocker":%d,"major":%d,"minor":%d},"summary":"%d findings"}`, (n+2)/3, (n+1)/3, n/3, n)
+	return []byte(b.String())
+}
+
+// BenchmarkReply validates valid replies of 11 KB, 100 KB and 1 MB with
+// each validator, json.Valid beside them: ns/op and MB/s compare within a
+// size.
+func BenchmarkReply(b *testing.B) {
+	for _, size := range []int{11 << 10, 100 << 10, 1 << 20} {
+		doc := review(size)
+		name := fmt.Sprintf("%dKB", size>>10)
+		b.Run(name+"/json.Valid", func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				json.Valid(doc)
+			}
+		})
+		for _, v := range validators {
+			b.Run(name+"/"+v.name, func(b *testing.B) {
+				check, err := v.compile([]byte(reviewSchema))
+				require.NoError(b, err)
+				require.True(b, check(doc), "the reply must be valid")
+				b.SetBytes(int64(len(doc)))
+				b.ReportAllocs()
+				for b.Loop() {
+					check(doc)
+				}
+			})
+		}
+	}
+}
+
+// A corpusCase is one labelled-valid instance of the corpus with the
+// checks of every validator for its schema.
+type corpusCase struct {
+	id     string
+	doc    []byte
+	checks []func([]byte) bool
+}
+
+// corpus reads the real-world corpus and returns its labelled-valid
+// instances, each with its schema compiled by every validator.
+func corpus(tb testing.TB) []corpusCase {
+	tb.Helper()
+	path := filepath.Join("..", "..", "..", "shared", "corpora", "schema_tests.sample.jsonl")
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		msg := "the corpus is not here (looked for " + path + "): it comes with the project's shared data, beside the repository"
+		if os.Getenv("AGENTIO_CONFORMANCE") == "required" {
+			tb.Fatal(msg + "; AGENTIO_CONFORMANCE=required makes this a failure")
+		}
+		tb.Skip(msg + "; set AGENTIO_CONFORMANCE=required to make this a failure")
+	}
+	require.NoError(tb, err)
+	defer f.Close()
+	var out []corpusCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for sc.Scan() {
+		var rec struct {
+			ID     string          `json:"id"`
+			Schema json.RawMessage `json:"schema"`
+			Tests  []struct {
+				Data  json.RawMessage `json:"data"`
+				Valid bool            `json:"valid"`
+			} `json:"tests"`
+		}
+		require.NoError(tb, json.Unmarshal(sc.Bytes(), &rec))
+		checks := compileAll(rec.Schema)
+		for i, tc := range rec.Tests {
+			if tc.Valid {
+				out = append(out, corpusCase{fmt.Sprintf("%s[%d]", rec.ID, i), tc.Data, checks})
+			}
+		}
+	}
+	require.NoError(tb, sc.Err())
+	return out
+}
+
+// TestPeersCorpus compares verdicts on the corpus's labelled-valid
+// instances: for each peer, on every instance whose schema both it and
+// agentio compile, the verdicts must be the same, but for the differences
+// listed with their reasons in testdata/peer-disagreements.tsv (each of
+// which must still occur). jsonschema-go, applied here to documents as
+// they are written, is only counted: where it reads a document as written
+// (the root module's TestCorpusAgreement says which), agentio agrees with
+// it on every instance.
+func TestPeersCorpus(t *testing.T) {
+	if raceBuild {
+		t.Skip("compiles the corpus five times: run it without -race (go test -run Peers)")
+	}
+	cases := corpus(t)
+	listed := readListed(t)
+	seen := map[string]bool{}
+	for i, v := range validators[1:] {
+		i++
+		both, differ := 0, 0
+		for _, c := range cases {
+			if c.checks[0] == nil || c.checks[i] == nil {
+				continue
+			}
+			both++
+			ours, theirs := safe(c.checks[0], c.doc), safe(c.checks[i], c.doc)
+			if ours == theirs {
+				continue
+			}
+			differ++
+			if v.name == "jsonschema-go" {
+				continue
+			}
+			key := c.id + "\t" + v.name
+			seen[key] = true
+			assert.Contains(t, listed, key, "%s: %s says valid=%v, agentio %v, and it is not listed: %.300s", c.id, v.name, theirs, ours, c.doc)
+		}
+		t.Logf("%s: %d instances both compile, verdicts differ on %d", v.name, both, differ)
+	}
+	for key := range listed {
+		assert.True(t, seen[key], "%q is listed in testdata/peer-disagreements.tsv but agrees now: remove it", key)
+	}
+}
+
+// readListed reads testdata/peer-disagreements.tsv into "id\tpeer" keys.
+func readListed(t *testing.T) map[string]bool {
+	data, err := os.ReadFile(filepath.Join("testdata", "peer-disagreements.tsv"))
+	require.NoError(t, err)
+	out := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		require.Len(t, f, 3, "want id, peer, reason: %q", line)
+		require.NotEmpty(t, f[2], "no reason: %q", line)
+		out[f[0]+"\t"+f[1]] = true
+	}
+	return out
+}
+
+// BenchmarkCorpus validates every labelled-valid instance of the corpus
+// whose schema all the validators compile (one op is the whole set), each
+// validator on the same bytes.
+func BenchmarkCorpus(b *testing.B) {
+	all := corpus(b)
+	var cases []corpusCase
+	size := 0
+	for _, c := range all {
+		if !slicesAll(c.checks) {
+			continue
+		}
+		cases = append(cases, c)
+		size += len(c.doc)
+	}
+	b.Logf("%d of the corpus's %d valid instances have a schema every validator compiles (%d bytes)", len(cases), len(all), size)
+	b.Run("json.Valid", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, c := range cases {
+				json.Valid(c.doc)
+			}
+		}
+	})
+	for i, v := range validators {
+		b.Run(v.name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, c := range cases {
+					safe(c.checks[i], c.doc)
+				}
+			}
+		})
+	}
+}
+
+func slicesAll(checks []func([]byte) bool) bool {
+	for _, c := range checks {
+		if c == nil {
+			return false
+		}
+	}
+	return true
+}
