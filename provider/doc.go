@@ -21,6 +21,17 @@
 // Provider for tests; package provider/record records a real provider's calls
 // to a directory and replays them offline.
 //
+// # Batches
+//
+// A [Batcher] is a Provider that also runs many requests at once through
+// the provider's batch API, asynchronously and at a lower price:
+// [Batcher.SubmitBatch], then [Batcher.Batch] until its [BatchStatus] is
+// done, then [Batcher.BatchResults], one [BatchResult] per request ID.
+// Requests that never ran carry errors matching [ErrExpired] or
+// [ErrCanceled]. A [BatchFinder] also finds a batch by the key it was
+// submitted with. The OpenAI, Anthropic and Gemini adapters are Batchers;
+// OpenAI's and Gemini's are BatchFinders.
+//
 // # Errors
 //
 // Adapters report API failures as [*Error], classified by [ErrorKind]:

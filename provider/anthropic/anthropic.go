@@ -68,6 +68,7 @@ type Provider struct {
 	model     string
 	maxTokens int
 	caps      provider.Capabilities
+	limits    provider.BatchLimits // the Message Batches API's; tests lower them
 }
 
 // ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
@@ -106,7 +107,8 @@ func New(opts *Options) (*Provider, error) {
 	}
 	reqOpts = append(reqOpts, o.RequestOptions...)
 
-	p := &Provider{model: o.Model, maxTokens: o.MaxTokens, opts: reqOpts, caps: DefaultCapabilities()}
+	p := &Provider{model: o.Model, maxTokens: o.MaxTokens, opts: reqOpts, caps: DefaultCapabilities(),
+		limits: provider.BatchLimits{MaxRequests: MaxBatchRequests, MaxBytes: MaxBatchBytes - batchEnvelope}}
 	if p.maxTokens == 0 {
 		p.maxTokens = DefaultMaxTokens
 	}

@@ -60,6 +60,25 @@
 // message_stop is a truncated reply for provider.Collect. Leaving the range
 // loop closes the connection.
 //
+// # Batches
+//
+// A Provider is a [provider.Batcher] over the Message Batches API (50%
+// cheaper, results within 24 hours). [Provider.SubmitBatch] sends each
+// request with its ID as custom_id and as params exactly what Generate
+// sends to /v1/messages; [Provider.Batch] polls it; [Provider.BatchResults]
+// streams the JSONL results, mapping each succeeded message as Generate
+// does and each errored request to the [*provider.Error] Generate would
+// return, expired and canceled requests to provider.ErrExpired and
+// ErrCanceled; [Provider.CancelBatch] cancels. The API's processing_status
+// in_progress and canceling are in progress; its one final status, ended,
+// becomes [provider.BatchCanceled] when any request was cancelled, else
+// [provider.BatchExpired] when any expired, else [provider.BatchEnded]. A
+// batch holds at most [MaxBatchRequests] requests and [MaxBatchBytes]
+// bytes, and its IDs must be 1 to 64 characters of [a-zA-Z0-9_-]; other
+// batches are refused before any call. A Provider is not a
+// [provider.BatchFinder]: a message batch keeps no metadata or name, so
+// SubmitBatch sends no key and a batch is known by its ID alone.
+//
 // # Errors
 //
 // API failures are [*provider.Error] values: errors.Is(err,

@@ -68,6 +68,27 @@
 // the candidates' tokens plus thoughtsTokenCount (billed as output), which
 // is also ReasoningTokens.
 //
+// # Batches
+//
+// A Provider is a [provider.BatchFinder] over the Gemini API's batch mode
+// (half price, results within 24 hours). [Provider.SubmitBatch] creates a
+// batch job of inlined requests, each the contents and config Generate
+// would send (converted by the SDK as it converts them for
+// generateContent), with its ID under "key" in its metadata and the batch
+// key as the job's display name; [Provider.Batch] polls it
+// (JOB_STATE_PENDING and RUNNING are in progress, SUCCEEDED is ended,
+// FAILED, CANCELLED and EXPIRED are themselves; the request counts and a
+// failed batch's error are read from the API's reply, which the SDK leaves
+// out of its BatchJob, when the client is the one [New] builds);
+// [Provider.BatchResults] maps each inlined response as Generate does, and
+// each request's error to the [*provider.Error] Generate would return (a
+// CANCELLED one to provider.ErrCanceled, a DEADLINE_EXCEEDED one in an
+// expired batch to ErrExpired); [Provider.CancelBatch] cancels;
+// [Provider.FindBatch] lists the batches to find one by its display name.
+// Inlined requests are limited to [MaxBatchBytes] (the API's 20 MB, less
+// room for the rest of the body); batches that need an input file are not
+// supported, nor is batch mode on Vertex AI.
+//
 // # Errors
 //
 // API failures are [*provider.Error] values: errors.Is(err,

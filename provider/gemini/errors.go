@@ -130,13 +130,15 @@ func schemaComplaint(message string) bool {
 type errorBodies struct{ base http.RoundTripper }
 
 // RoundTrip sends r through the base transport and normalises the body of
-// a response with a status of 400 or more.
+// a response with a status of 400 or more; a successful one's body is kept
+// for a call that asked for it (see rawBody).
 func (t errorBodies) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
 	if err != nil {
 		return resp, err
 	}
 	if resp.StatusCode < 400 {
+		keepBody(r, resp)
 		return resp, nil
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))

@@ -67,6 +67,8 @@ type Provider struct {
 	temperature *float32
 	stop        []string
 	caps        provider.Capabilities
+	limits      provider.BatchLimits // the batch mode's; tests lower them
+	encoder     encoder              // encodes inlined requests as the SDK sends them
 }
 
 // ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
@@ -85,7 +87,8 @@ func New(opts *Options) (*Provider, error) {
 	if strings.TrimSpace(o.Model) == "" {
 		return nil, fmt.Errorf("%w: no model", ErrInvalidOptions)
 	}
-	p := &Provider{model: o.Model, caps: DefaultCapabilities(), client: o.Client, stop: slices.Clone(o.StopSequences)}
+	p := &Provider{model: o.Model, caps: DefaultCapabilities(), client: o.Client, stop: slices.Clone(o.StopSequences),
+		limits: provider.BatchLimits{MaxBytes: MaxBatchBytes}}
 	if o.Temperature != nil {
 		t := *o.Temperature
 		p.temperature = &t

@@ -38,6 +38,25 @@
 // tool_choice; a named tool choice is then sent as "required". Options.
 // Capabilities overrides either.
 //
+// # Batches
+//
+// A Provider is a [provider.BatchFinder] over OpenAI's Batch API (50%
+// cheaper, results within 24 hours). [Provider.SubmitBatch] uploads one
+// JSONL line per request (custom_id, POST, /v1/chat/completions or
+// /v1/responses, and the body Generate would send) with the Files API and
+// creates a batch over it, the key in its metadata under
+// [BatchKeyMetadata]; [Provider.Batch] polls it (validating, in_progress,
+// finalizing and cancelling are in progress; completed is ended; expired,
+// cancelled and failed are themselves); [Provider.BatchResults] streams the
+// output file, then the error file, mapping each reply as Generate does and
+// each failure to the [*provider.Error] Generate would return (the codes
+// batch_expired and batch_cancelled to provider.ErrExpired and
+// ErrCanceled); [Provider.CancelBatch] cancels; [Provider.FindBatch] lists
+// the batches to find one by its key. A batch holds at most
+// [MaxBatchRequests] requests and [MaxBatchBytes] bytes of input file;
+// larger ones are refused before any call. OpenAI-compatible servers
+// rarely offer the Batch API.
+//
 // # Errors
 //
 // API failures are [*provider.Error] values: errors.Is(err,

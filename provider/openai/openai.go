@@ -97,6 +97,7 @@ type Provider struct {
 	api       API
 	maxTokens MaxTokensParam
 	caps      provider.Capabilities
+	limits    provider.BatchLimits // the Batch API's; tests lower them
 }
 
 // ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
@@ -149,7 +150,8 @@ func New(opts *Options) (*Provider, error) {
 	}
 	reqOpts = append(reqOpts, o.RequestOptions...)
 
-	p := &Provider{model: o.Model, api: o.API, maxTokens: o.MaxTokensParam, opts: reqOpts}
+	p := &Provider{model: o.Model, api: o.API, maxTokens: o.MaxTokensParam, opts: reqOpts,
+		limits: provider.BatchLimits{MaxRequests: MaxBatchRequests, MaxBytes: MaxBatchBytes}}
 	if o.Client != nil {
 		p.client = *o.Client
 	} else {
@@ -204,11 +206,8 @@ func (p *Provider) Model() string { return p.model }
 // choice without a name) is a *provider.Error of kind invalid_request made
 // before any call. It may be called concurrently; req is not modified.
 func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provider.Response, error) {
-	if req == nil {
-		return nil, invalid("nil request")
-	}
-	if req.MaxTokens < 0 {
-		return nil, invalid(fmt.Sprintf("negative max tokens %d", req.MaxTokens))
+	if err := checkRequest(req); err != nil {
+		return nil, err
 	}
 	var rec recorder
 	opts := append(append([]option.RequestOption(nil), p.opts...), option.WithMiddleware(rec.middleware))
@@ -216,6 +215,19 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 		return p.generateResponses(ctx, req, &rec, opts)
 	}
 	return p.generateChat(ctx, req, &rec, opts)
+}
+
+// checkRequest refuses a request no API can carry, before it is mapped:
+// nil, or with a negative token limit. Generate and the batch requests
+// share it.
+func checkRequest(req *provider.Request) error {
+	if req == nil {
+		return invalid("nil request")
+	}
+	if req.MaxTokens < 0 {
+		return invalid(fmt.Sprintf("negative max tokens %d", req.MaxTokens))
+	}
+	return nil
 }
 
 // invalid returns the error for a request the adapter cannot send.

@@ -1,0 +1,10 @@
+package openai
+
+import "github.com/agentio/agentio/provider"
+
+// SetBatchLimits lowers p's batch limits, so that tests can exceed them
+// without building 200 MB.
+func SetBatchLimits(p *Provider, l provider.BatchLimits) { p.limits = l }
+
+// ResultOf exposes the result line parser to the fuzz test.
+var ResultOf = resultOf
