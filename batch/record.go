@@ -38,8 +38,10 @@ type storedAttempt struct {
 
 // storedOutcome is the outcome of a settled item.
 type storedOutcome struct {
-	// JSON is the valid output, when there is one.
-	JSON json.RawMessage `json:"json,omitempty"`
+	// JSON is the valid output, when there is one: a string, since
+	// encoding/json compacts a RawMessage and the caller gets the model's
+	// own bytes.
+	JSON *string `json:"json,omitempty"`
 	// Text, Usage, Mode and Coercions are the Result's.
 	Text      string            `json:"text,omitempty"`
 	Usage     provider.Usage    `json:"usage"`
@@ -216,7 +218,7 @@ func decodeData(data []byte, status Status) (*itemData, error) {
 		if d.Outcome == nil {
 			return nil, errors.New("a settled item without its outcome")
 		}
-		if d.Outcome.JSON != nil && !json.Valid(d.Outcome.JSON) {
+		if d.Outcome.JSON != nil && !json.Valid([]byte(*d.Outcome.JSON)) {
 			return nil, errors.New("a settled item whose output is not JSON")
 		}
 	default:
@@ -255,9 +257,10 @@ func (d *itemData) settled(id string) (Settled, error) {
 	attempts := d.attempts()
 	s := Settled{ID: id, Err: o.Error.restore(attempts)}
 	if o.Started || len(attempts) > 0 {
-		s.Result = &enforce.Result{JSON: o.JSON, Text: o.Text, Attempts: attempts, Usage: o.Usage, Mode: o.Mode, Coercions: o.Coercions}
+		s.Result = &enforce.Result{Text: o.Text, Attempts: attempts, Usage: o.Usage, Mode: o.Mode, Coercions: o.Coercions}
 		if o.JSON != nil {
-			if err := json.Unmarshal(o.JSON, &s.Result.Value); err != nil {
+			s.Result.JSON = json.RawMessage(*o.JSON)
+			if err := json.Unmarshal(s.Result.JSON, &s.Result.Value); err != nil {
 				return Settled{}, err
 			}
 		}

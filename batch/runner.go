@@ -35,7 +35,9 @@ type Item struct {
 // *provider.Error), [ErrBatchFailed] or [ErrResubmits], with Result beside
 // it once an attempt was made (nil before, as Run's).
 //
-// Read back from a store after a restart, Err has the same text and
+// Read back from a store after a restart, Result.JSON keeps the model's
+// bytes, but the JSON values inside Attempts (their JSON, tool call
+// arguments, schemas) come back compacted; Err has the same text and
 // matches the same sentinels and typed errors, but no longer wraps the
 // original values (an SDK's error inside a *provider.Error is gone).
 type Settled struct {
@@ -503,7 +505,11 @@ func settledRecord(id string, attempt int, res *enforce.Result, err error, noRes
 	o := &storedOutcome{Error: storeError(err)}
 	d := &itemData{Outcome: o}
 	if res != nil && !noResult {
-		o.JSON, o.Text, o.Usage, o.Mode, o.Coercions, o.Started = res.JSON, res.Text, res.Usage, res.Mode, res.Coercions, true
+		o.Text, o.Usage, o.Mode, o.Coercions, o.Started = res.Text, res.Usage, res.Mode, res.Coercions, true
+		if res.JSON != nil {
+			j := string(res.JSON)
+			o.JSON = &j
+		}
 		d.Attempts = storeAttempts(res.Attempts)
 		d.State.Attempts = len(res.Attempts)
 	}

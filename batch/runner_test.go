@@ -345,4 +345,3 @@ func TestStoreFailureStops(t *testing.T) {
 type failingStore struct{ *batch.Memory }
 
 func (failingStore) Save(context.Context, batch.Change) error { return errCrash }
-

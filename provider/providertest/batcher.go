@@ -143,6 +143,8 @@ type Submission struct {
 // scripted number of polls, each request answered by a [Script], and it
 // goes wrong as [BatchFault]s and a hook say. It records every
 // submission. Generate answers a request as item "" of the same Script.
+// Tool calls without an ID are given one ("call_1", "call_2", ...
+// numbered across the Batcher's results), as a [Provider]'s are.
 //
 // To test code with a Batcher that cannot find batches by key, hide the
 // method: struct{ provider.Batcher }{b}.
@@ -160,6 +162,7 @@ type Batcher struct {
 	submissions []Submission
 	ran         map[string]int // item -> requests that ran
 	generated   int
+	callIDs     int
 }
 
 // scriptedBatch is one submitted batch.
@@ -433,7 +436,14 @@ func (b *Batcher) finish(sb *scriptedBatch) {
 			continue
 		}
 		c.Succeeded++
-		sb.results = append(sb.results, provider.BatchResult{ID: id, Response: response(r)})
+		resp := response(r)
+		for j := range resp.ToolCalls {
+			if resp.ToolCalls[j].ID == "" {
+				b.callIDs++
+				resp.ToolCalls[j].ID = "call_" + strconv.Itoa(b.callIDs)
+			}
+		}
+		sb.results = append(sb.results, provider.BatchResult{ID: id, Response: resp})
 	}
 	sb.batch.Status, sb.batch.RawStatus, sb.batch.Counts = status, string(status), c
 }
