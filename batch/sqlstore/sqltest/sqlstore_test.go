@@ -223,4 +223,3 @@ func TestRunnerResumesFromDatabase(t *testing.T) {
 		})
 	}
 }
-
