@@ -16,6 +16,8 @@
 //	                    provider/providertest (scripted provider, adapter kit), provider/wiretest,
 //	                    the adapters (openaicompat, ollama here; openai, anthropic, gemini as modules)
 //	enforce             the loop: Run, Typed, the step-wise Enforcer, WithPartials; enforce/enforcetest
+//	batch               the loop over provider batch APIs: rounds of re-asks, a Store to resume
+//	                    after a crash; batch/sqlstore (SQLite, PostgreSQL), batch/batchtest
 //	crosscheck          contradictions between outputs and invariants inside one
 //	blueprint           agent.json: parameters, prompts, output schemas, Run
 //	cmd/agentio         the command: lint, fmt, extract, check, run
@@ -27,6 +29,7 @@
 //
 //	cmd/agentio ──► blueprint ──► enforce ──► {schema, schema/dialect, extract, provider}
 //	                    └──► registry ──► schema          crosscheck ──► schema
+//	batch ──► enforce ──► provider    batch/sqlstore ──► batch
 //	schema/dialect ──► schema        adapters (provider/...) ──► provider
 //	internal/...     leaf helpers (jsonpath, jsontree, schematree, clip, ...)
 //

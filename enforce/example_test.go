@@ -177,3 +177,37 @@ func ExampleEnforcer() {
 	// valid {"files": 12}
 	// - $.files: expected integer, got string "twelve"
 }
+
+// NextRequest and WithinBudget build each attempt after the first as Run
+// would, for a caller that sends the requests itself (a batch, a queue).
+func ExampleEnforcer_NextRequest() {
+	s, err := schema.Parse([]byte(`{"type": "object", "required": ["ok"], "properties": {"ok": {"type": "boolean"}}}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e, err := enforce.New(s, enforce.WithTokenBudget(10000))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	first, st, err := e.Start(enforce.Request{Prompt: "Is it ok?"}, provider.Capabilities{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sent, err := e.WithinBudget(st, enforce.Verdict{}, first)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v := e.CheckText(context.Background(), st, `{"ok": "yes"}`)
+	next, err := e.WithinBudget(v.State, v, e.NextRequest(v, first, sent))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(next.Messages), "messages; the last one a re-ask:", strings.HasPrefix(next.Messages[2].Content, v.Reask[:20]))
+	// Output:
+	// 3 messages; the last one a re-ask: true
+}

@@ -30,6 +30,19 @@
 // that says how many replies were scripted; the request is still recorded,
 // so the test can show what the extra call asked.
 //
+// # Batches
+//
+// [NewBatcher] returns a scripted [provider.BatchFinder] for code that
+// uses provider batch APIs, such as package batch: a [Script] answers each
+// request by its item and how many of its requests ran before
+// ([Replies] serves a map of replies per item); [BatcherOptions] make
+// batches stay in progress for some polls, expire, be cancelled or fail
+// ([BatchFault]), enforce [provider.BatchLimits], and fail any step
+// through a hook ([BatchOp]), to crash the code under test there.
+// [Batcher.Submissions] records what was submitted, and
+// [Batcher.Submitted] counts each request ID, so a test can assert that
+// nothing was submitted twice.
+//
 // # Testing an adapter
 //
 // The package is also the test kit for a [provider.Streamer] adapter, as

@@ -86,3 +86,43 @@ func ExampleCallTool() {
 	// true tool_use call_1 submit_result {"ok": true}
 	// forced: submit_result
 }
+
+// A Batcher answers batches from a script: here each item's first reply is
+// its name, and the second batch expires with one request run.
+func ExampleNewBatcher() {
+	ctx := context.Background()
+	b := providertest.NewBatcher(
+		func(item string, n int) providertest.Reply { return providertest.Text(fmt.Sprintf("%s#%d", item, n)) },
+		&providertest.BatcherOptions{Faults: map[int]providertest.BatchFault{2: {Status: provider.BatchExpired, Ran: 1}}},
+	)
+	for _, ids := range [][]string{{"a-1", "b-1"}, {"a-2", "b-2"}} {
+		reqs := []provider.BatchRequest{
+			{ID: ids[0], Request: &provider.Request{Messages: []provider.Message{provider.UserMessage("hi")}}},
+			{ID: ids[1], Request: &provider.Request{Messages: []provider.Message{provider.UserMessage("hi")}}},
+		}
+		bt, err := b.SubmitBatch(ctx, "job-"+ids[0], reqs)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		bt, err = b.Batch(ctx, bt.ID)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Print(bt.ID, " ", bt.Status, ":")
+		for r, err := range b.BatchResults(ctx, bt.ID) {
+			if err != nil {
+				fmt.Println(err)
+				return
+			}
+			fmt.Print(" ", r.ID, "=", r.Response.Text)
+		}
+		fmt.Println()
+	}
+	fmt.Println(len(b.Submissions()), "submissions")
+	// Output:
+	// batch_1 ended: a-1=a#0 b-1=b#0
+	// batch_2 expired: a-2=a#1
+	// 2 submissions
+}

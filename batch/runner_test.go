@@ -1,0 +1,347 @@
+package batch_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/batch"
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/providertest"
+)
+
+// TestReaskRounds: items that need k re-asks take exactly k+1
+// submissions, and each round holds only the items still invalid.
+func TestReaskRounds(t *testing.T) {
+	for k := 0; k <= 4; k++ {
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			const n = 20
+			// Item i needs min(i%(k+1), k) re-asks: the last ones need k.
+			fails := func(i int) int { return i % (k + 1) }
+			b := providertest.NewBatcher(reasks(fails), &providertest.BatcherOptions{Polls: 2})
+			r := newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t, enforce.WithMaxRetries(k))))
+			got, err := collect(t, r, items(n))
+			require.NoError(t, err)
+			require.Len(t, got, n)
+			for i := range n {
+				s := got[fmt.Sprintf("m%d", i)]
+				require.NoError(t, s.Err, s.ID)
+				assert.Len(t, s.Result.Attempts, fails(i)+1, s.ID)
+				assert.JSONEq(t, valid, string(s.Result.JSON))
+			}
+			subs := b.Submissions()
+			require.Len(t, subs, k+1, "k re-ask rounds take k+1 submissions")
+			for round, sub := range subs {
+				want := 0
+				for i := range n {
+					if fails(i) >= round {
+						want++
+					}
+				}
+				assert.Len(t, sub.IDs, want, "round %d holds only the items still invalid", round+1)
+			}
+			for id, c := range b.Submitted() {
+				assert.Equal(t, 1, c, id)
+			}
+		})
+	}
+}
+
+// TestSpentBudget: an item that never becomes valid ends with the
+// ValidationError Run gives, after the allowed re-asks.
+func TestSpentBudget(t *testing.T) {
+	b := providertest.NewBatcher(func(string, int) providertest.Reply { return providertest.Text(invalid) }, nil)
+	r := newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t, enforce.WithMaxRetries(1))))
+	got, err := collect(t, r, items(3))
+	require.NoError(t, err)
+	for _, s := range got {
+		var ve *enforce.ValidationError
+		require.ErrorAs(t, s.Err, &ve)
+		assert.Equal(t, 1, ve.Retries)
+		assert.Len(t, ve.Attempts, 2)
+		assert.Nil(t, s.Result.JSON)
+	}
+	assert.Len(t, b.Submissions(), 2)
+}
+
+// TestLimitsSplitRounds: a round over the provider's limits goes in
+// several batches, each within them.
+func TestLimitsSplitRounds(t *testing.T) {
+	tests := []struct {
+		name   string
+		limits provider.BatchLimits
+		want   int
+	}{
+		{"by count", provider.BatchLimits{MaxRequests: 4}, 3},
+		{"by bytes", provider.BatchLimits{MaxBytes: 3 * 700}, 3},
+		{"none", provider.BatchLimits{}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := providertest.NewBatcher(reasks(func(int) int { return 0 }), &providertest.BatcherOptions{Limits: tt.limits})
+			r := newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t)))
+			got, err := collect(t, r, items(10))
+			require.NoError(t, err)
+			require.Len(t, got, 10)
+			subs := b.Submissions()
+			assert.Len(t, subs, tt.want)
+			for _, s := range subs {
+				assert.NoError(t, s.Err)
+			}
+		})
+	}
+	t.Run("a request over MaxBytes ends its item", func(t *testing.T) {
+		b := providertest.NewBatcher(reasks(func(int) int { return 0 }), &providertest.BatcherOptions{Limits: provider.BatchLimits{MaxBytes: 900}})
+		its := items(2)
+		its[1].Request.Prompt = string(make([]byte, 1000))
+		r := newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t)))
+		got, err := collect(t, r, its)
+		require.NoError(t, err)
+		require.NoError(t, got["m0"].Err)
+		assert.ErrorIs(t, got["m1"].Err, provider.ErrInvalidRequest)
+		assert.Len(t, b.Submissions(), 1)
+	})
+}
+
+// TestFaults: expired, cancelled and failed batches and per-request
+// errors resubmit what got no reply, within the bound, and end the rest
+// with a typed error.
+func TestFaults(t *testing.T) {
+	rate := &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429}
+	auth := &provider.Error{Kind: provider.ErrorAuth, StatusCode: 401}
+	tests := []struct {
+		name   string
+		faults map[int]providertest.BatchFault
+		script providertest.Script
+		max    int
+		subs   int   // submissions expected
+		errs   int   // items ending in error
+		is     error // what their error matches
+		sizes  []int // the submissions' sizes
+	}{
+		{name: "expired resubmits what did not run", faults: map[int]providertest.BatchFault{1: {Status: provider.BatchExpired, Ran: 3}},
+			max: 3, subs: 2, sizes: []int{5, 2}},
+		{name: "cancelled with errors reported", faults: map[int]providertest.BatchFault{1: {Status: provider.BatchCanceled, Ran: 1, Report: true}},
+			max: 3, subs: 2, sizes: []int{5, 4}},
+		{name: "failed batch resubmitted", faults: map[int]providertest.BatchFault{1: {Status: provider.BatchFailed}},
+			max: 3, subs: 2, sizes: []int{5, 5}},
+		{name: "failing batch gives up", faults: map[int]providertest.BatchFault{1: {Status: provider.BatchFailed}, 2: {Status: provider.BatchFailed}},
+			max: 1, subs: 2, errs: 5, is: batch.ErrBatchFailed, sizes: []int{5, 5}},
+		{name: "expiring batch gives up", faults: map[int]providertest.BatchFault{1: {Status: provider.BatchExpired}, 2: {Status: provider.BatchExpired}, 3: {Status: provider.BatchExpired}},
+			max: 2, subs: 3, errs: 5, is: batch.ErrResubmits, sizes: []int{5, 5, 5}},
+		{name: "rate limited is resubmitted", max: 3, subs: 2, sizes: []int{5, 1},
+			script: func(item string, n int) providertest.Reply {
+				if item == "m2" && n == 0 {
+					return providertest.Failed(rate)
+				}
+				return providertest.Text(valid)
+			}},
+		{name: "rate limited for ever ends with the provider's error", max: 1, subs: 2, errs: 1, is: provider.ErrRateLimited, sizes: []int{5, 1},
+			script: func(item string, n int) providertest.Reply {
+				if item == "m2" {
+					return providertest.Failed(rate)
+				}
+				return providertest.Text(valid)
+			}},
+		{name: "auth is not retried", max: 3, subs: 1, errs: 1, is: provider.ErrAuth, sizes: []int{5},
+			script: func(item string, n int) providertest.Reply {
+				if item == "m2" {
+					return providertest.Failed(auth)
+				}
+				return providertest.Text(valid)
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			script := tt.script
+			if script == nil {
+				script = reasks(func(int) int { return 0 })
+			}
+			b := providertest.NewBatcher(script, &providertest.BatcherOptions{Faults: tt.faults})
+			r := newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t)), batch.WithMaxResubmits(tt.max))
+			got, err := collect(t, r, items(5))
+			require.NoError(t, err)
+			require.Len(t, got, 5)
+			errs := 0
+			for _, s := range got {
+				if s.Err != nil {
+					errs++
+					assert.ErrorIs(t, s.Err, tt.is)
+					continue
+				}
+				assert.JSONEq(t, valid, string(s.Result.JSON))
+				assert.Len(t, s.Result.Attempts, 1, "a resubmission is not an attempt")
+			}
+			assert.Equal(t, tt.errs, errs)
+			subs := b.Submissions()
+			require.Len(t, subs, tt.subs)
+			var sizes []int
+			for _, s := range subs {
+				sizes = append(sizes, len(s.IDs))
+			}
+			assert.Equal(t, tt.sizes, sizes)
+		})
+	}
+}
+
+// TestCancelContext: ending ctx cancels the batches in flight and yields
+// ctx's error; a new run resumes and finishes.
+func TestCancelContext(t *testing.T) {
+	b := providertest.NewBatcher(reasks(func(i int) int { return i % 2 }), &providertest.BatcherOptions{Polls: 3})
+	st := batch.NewMemory(nil)
+	polls := 0
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r := newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t)))
+	batch.SetCrash(r, func(p string) error {
+		if p == "polled" {
+			if polls++; polls == 2 {
+				cancel()
+			}
+		}
+		return nil
+	})
+	var runErr error
+	for _, err := range r.Run(cctx, items(6)) {
+		runErr = err
+	}
+	require.ErrorIs(t, runErr, context.Canceled)
+	assert.Len(t, b.Canceled(), 1, "the batch in flight was cancelled")
+
+	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))), items(6))
+	require.NoError(t, err)
+	require.Len(t, got, 6)
+	for _, s := range got {
+		require.NoError(t, s.Err)
+	}
+}
+
+// TestBreakAndResume: stopping the loop leaves the batch running; the
+// next run does not hand out again what was handed out, and Results lists
+// everything.
+func TestBreakAndResume(t *testing.T) {
+	b := providertest.NewBatcher(reasks(func(i int) int { return i % 3 }), nil)
+	st := batch.NewMemory(nil)
+	e := newEnforcer(t)
+	first := map[string]bool{}
+	for s, err := range newRunner(t, b, st, batch.WithEnforcer(e)).Run(ctx, items(9)) {
+		require.NoError(t, err)
+		first[s.ID] = true
+		if len(first) == 4 {
+			break
+		}
+	}
+	rest, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), items(9))
+	require.NoError(t, err)
+	for id := range rest {
+		assert.False(t, first[id], "%s handed out twice", id)
+	}
+	assert.Len(t, rest, 5)
+	var ids []string
+	for s, err := range newRunner(t, b, st, batch.WithEnforcer(e)).Results(ctx) {
+		require.NoError(t, err)
+		require.NoError(t, s.Err)
+		assert.JSONEq(t, valid, string(s.Result.JSON))
+		ids = append(ids, s.ID)
+	}
+	sort.Strings(ids)
+	assert.Len(t, ids, 9)
+	for id, c := range b.Submitted() {
+		assert.Equal(t, 1, c, id)
+	}
+	again, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), items(9))
+	require.NoError(t, err)
+	assert.Empty(t, again, "a finished job has nothing left to hand out")
+}
+
+// TestInvalidInput: bad options and items fail before anything is
+// submitted.
+func TestInvalidInput(t *testing.T) {
+	b := providertest.NewBatcher(nil, nil)
+	_, err := batch.New(nil, batch.NewMemory(nil))
+	assert.ErrorIs(t, err, batch.ErrInvalidOption)
+	_, err = batch.New(b, nil)
+	assert.ErrorIs(t, err, batch.ErrInvalidOption)
+	_, err = batch.New(b, batch.NewMemory(nil), batch.WithPollInterval(-1))
+	assert.ErrorIs(t, err, batch.ErrInvalidOption)
+	_, err = batch.New(b, batch.NewMemory(nil), batch.WithMaxResubmits(-1))
+	assert.ErrorIs(t, err, batch.ErrInvalidOption)
+	_, err = batch.New(b, batch.NewMemory(nil), batch.WithEnforcer(nil))
+	assert.ErrorIs(t, err, batch.ErrInvalidOption)
+
+	e := newEnforcer(t)
+	tests := []struct {
+		name  string
+		items []batch.Item
+		opts  []batch.Option
+	}{
+		{"empty ID", []batch.Item{{Request: enforce.Request{Prompt: "x"}}}, []batch.Option{batch.WithEnforcer(e)}},
+		{"bad character", []batch.Item{{ID: "a/b", Request: enforce.Request{Prompt: "x"}}}, []batch.Option{batch.WithEnforcer(e)}},
+		{"too long", []batch.Item{{ID: string(make([]byte, 57)), Request: enforce.Request{Prompt: "x"}}}, []batch.Option{batch.WithEnforcer(e)}},
+		{"repeated", []batch.Item{{ID: "a", Request: enforce.Request{Prompt: "x"}}, {ID: "a", Request: enforce.Request{Prompt: "y"}}}, []batch.Option{batch.WithEnforcer(e)}},
+		{"no enforcer", []batch.Item{{ID: "a", Request: enforce.Request{Prompt: "x"}}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := collect(t, newRunner(t, b, batch.NewMemory(nil), tt.opts...), tt.items)
+			assert.ErrorIs(t, err, batch.ErrInvalidItem)
+			assert.Empty(t, b.Submissions())
+		})
+	}
+
+	t.Run("empty prompt settles at once", func(t *testing.T) {
+		got, err := collect(t, newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(e)), []batch.Item{{ID: "a"}})
+		require.NoError(t, err)
+		assert.ErrorIs(t, got["a"].Err, enforce.ErrInvalidRequest)
+		assert.Nil(t, got["a"].Result)
+		assert.Empty(t, b.Submissions())
+	})
+
+	t.Run("pending item not given", func(t *testing.T) {
+		st := batch.NewMemory(nil)
+		slow := providertest.NewBatcher(nil, &providertest.BatcherOptions{Polls: 100})
+		r := newRunner(t, slow, st, batch.WithEnforcer(e))
+		batch.SetCrash(r, func(p string) error {
+			if p == "polled" {
+				return errCrash
+			}
+			return nil
+		})
+		_, err := collect(t, r, items(2))
+		require.ErrorIs(t, err, errCrash)
+		_, err = collect(t, newRunner(t, slow, st, batch.WithEnforcer(e)), items(1))
+		assert.ErrorIs(t, err, batch.ErrUnknownItem)
+		assert.Len(t, slow.Submissions(), 1)
+	})
+}
+
+// TestPerItemEnforcer: an item's own Enforcer wins over the Runner's.
+func TestPerItemEnforcer(t *testing.T) {
+	b := providertest.NewBatcher(func(string, int) providertest.Reply { return providertest.Text(invalid) }, nil)
+	its := items(2)
+	its[1].Enforcer = newEnforcer(t, enforce.WithMaxRetries(0))
+	got, err := collect(t, newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t, enforce.WithMaxRetries(2)))), its)
+	require.NoError(t, err)
+	var ve *enforce.ValidationError
+	require.ErrorAs(t, got["m0"].Err, &ve)
+	assert.Equal(t, 2, ve.Retries)
+	require.ErrorAs(t, got["m1"].Err, &ve)
+	assert.Equal(t, 0, ve.Retries)
+}
+
+// TestStoreFailureStops: a store that fails stops the run with its error.
+func TestStoreFailureStops(t *testing.T) {
+	b := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
+	_, err := collect(t, newRunner(t, b, failingStore{batch.NewMemory(nil)}, batch.WithEnforcer(newEnforcer(t))), items(2))
+	assert.ErrorIs(t, err, errCrash)
+	assert.Empty(t, b.Submissions())
+}
+
+type failingStore struct{ *batch.Memory }
+
+func (failingStore) Save(context.Context, batch.Change) error { return errCrash }

@@ -1,0 +1,277 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"regexp"
+	"strings"
+
+	"github.com/agentio/agentio/batch"
+)
+
+// An Engine names the database the store writes SQL for.
+type Engine string
+
+// The engines.
+const (
+	// EngineSQLite uses ? placeholders and BLOB data (the zero value's
+	// choice).
+	EngineSQLite Engine = "sqlite"
+	// EnginePostgres uses $1, $2, ... placeholders and BYTEA data.
+	EnginePostgres Engine = "postgres"
+)
+
+// DefaultTable is the tables' base name when Options.Table is empty.
+const DefaultTable = "agentio_batch"
+
+// DefaultJob is the job's name when Options.Job is empty.
+const DefaultJob = "default"
+
+// Options configure [New]. A nil *Options and the zero value mean the
+// defaults.
+type Options struct {
+	// Table is the tables' base name, optionally qualified by a schema
+	// ("jobs.agentio_batch"): letters, digits and '_', not starting with a
+	// digit. The store uses <Table>_items and <Table>_batches. Empty means
+	// [DefaultTable].
+	Table string
+	// Engine is the database's kind. Empty means [EngineSQLite].
+	Engine Engine
+	// Job names the job whose state the store holds, so that several
+	// jobs share the tables. Empty means [DefaultJob].
+	Job string
+}
+
+// ErrInvalidOptions is returned by [New] for a nil database, a table name
+// or an engine it cannot use.
+var ErrInvalidOptions = errors.New("sqlstore: invalid options")
+
+// A CorruptRowError reports a row that cannot be read back: a status it
+// does not know, requests that are not a JSON array of strings. Items and
+// Batches return it; Err is the cause.
+type CorruptRowError struct {
+	// Key is the row's item ID or batch key.
+	Key string
+	// Err says what is wrong with it.
+	Err error
+}
+
+// Error returns "sqlstore: corrupt row <key>: <cause>".
+func (e *CorruptRowError) Error() string {
+	return fmt.Sprintf("sqlstore: corrupt row %q: %v", e.Key, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *CorruptRowError) Unwrap() error { return e.Err }
+
+// A Store is a [batch.Store] in two tables of a SQL database. It is safe
+// for concurrent use. Create one with [New].
+type Store struct {
+	db  *sql.DB
+	job string
+	q   queries
+}
+
+var _ batch.Store = (*Store)(nil)
+
+// queries are the store's statements, built once for its tables and
+// engine.
+type queries struct {
+	createItems, createBatches          string
+	items, batches                      string
+	putItem, putBatch, close, delivered string
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
+
+// New returns a store over the tables of opts in db. It does not touch
+// the database: call [Store.Migrate] to create the tables. opts may be
+// nil; it is copied. The error wraps [ErrInvalidOptions] for a nil db, a
+// table name that is not an identifier or an unknown engine.
+func New(db *sql.DB, opts *Options) (*Store, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if db == nil {
+		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidOptions)
+	}
+	if o.Table == "" {
+		o.Table = DefaultTable
+	}
+	if o.Job == "" {
+		o.Job = DefaultJob
+	}
+	if !identifier.MatchString(o.Table) || len(o.Table) > 100 {
+		return nil, fmt.Errorf("%w: table name %q is not an identifier (letters, digits and '_', optionally schema.table)", ErrInvalidOptions, o.Table)
+	}
+	var ph func(int) string
+	blob := "BLOB"
+	switch o.Engine {
+	case EngineSQLite, "":
+		ph = func(int) string { return "?" }
+	case EnginePostgres:
+		ph = func(i int) string { return fmt.Sprintf("$%d", i) }
+		blob = "BYTEA"
+	default:
+		return nil, fmt.Errorf("%w: unknown engine %q (use %q or %q)", ErrInvalidOptions, o.Engine, EngineSQLite, EnginePostgres)
+	}
+	quote := func(suffix string) string {
+		parts := strings.Split(o.Table+suffix, ".")
+		for i, p := range parts {
+			parts[i] = `"` + p + `"`
+		}
+		return strings.Join(parts, ".")
+	}
+	it, bt := quote("_items"), quote("_batches")
+	s := &Store{db: db, job: o.Job}
+	s.q = queries{
+		createItems: "CREATE TABLE IF NOT EXISTS " + it + " (\n" +
+			"\tjob TEXT NOT NULL,\n\tid TEXT NOT NULL,\n\tstatus TEXT NOT NULL,\n\tattempt INTEGER NOT NULL,\n" +
+			"\tdata " + blob + ",\n\tPRIMARY KEY (job, id)\n)",
+		createBatches: "CREATE TABLE IF NOT EXISTS " + bt + " (\n" +
+			"\tjob TEXT NOT NULL,\n\tbatch_key TEXT NOT NULL,\n\tbatch_id TEXT NOT NULL,\n\tround INTEGER NOT NULL,\n" +
+			"\trequests TEXT NOT NULL,\n\tPRIMARY KEY (job, batch_key)\n)",
+		items:   "SELECT id, status, attempt, data FROM " + it + " WHERE job = " + ph(1),
+		batches: "SELECT batch_key, batch_id, round, requests FROM " + bt + " WHERE job = " + ph(1),
+		putItem: "INSERT INTO " + it + " (job, id, status, attempt, data) VALUES (" + ph(1) + ", " + ph(2) + ", " + ph(3) + ", " + ph(4) + ", " + ph(5) + ")" +
+			" ON CONFLICT (job, id) DO UPDATE SET status = excluded.status, attempt = excluded.attempt, data = excluded.data",
+		putBatch: "INSERT INTO " + bt + " (job, batch_key, batch_id, round, requests) VALUES (" + ph(1) + ", " + ph(2) + ", " + ph(3) + ", " + ph(4) + ", " + ph(5) + ")" +
+			" ON CONFLICT (job, batch_key) DO UPDATE SET batch_id = excluded.batch_id, round = excluded.round, requests = excluded.requests",
+		close:     "DELETE FROM " + bt + " WHERE job = " + ph(1) + " AND batch_key = " + ph(2),
+		delivered: "UPDATE " + it + " SET status = '" + string(batch.StatusDelivered) + "' WHERE job = " + ph(1) + " AND id = " + ph(2),
+	}
+	return s, nil
+}
+
+// Migrate creates the tables when they do not exist. It is idempotent.
+func (s *Store) Migrate(ctx context.Context) error {
+	for _, q := range []string{s.q.createItems, s.q.createBatches} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("sqlstore: migrate: %w", err)
+		}
+	}
+	return nil
+}
+
+// Items yields the job's item records. The rows are read as the sequence
+// is iterated: do not write to the store from the loop body when the
+// database allows a single connection.
+func (s *Store) Items(ctx context.Context) iter.Seq2[batch.Record, error] {
+	return func(yield func(batch.Record, error) bool) {
+		rows, err := s.db.QueryContext(ctx, s.q.items, s.job)
+		if err != nil {
+			yield(batch.Record{}, fmt.Errorf("sqlstore: items: %w", err))
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r batch.Record
+			var status string
+			if err := rows.Scan(&r.ID, &status, &r.Attempt, &r.Data); err != nil {
+				yield(batch.Record{}, fmt.Errorf("sqlstore: items: %w", err))
+				return
+			}
+			r.Status = batch.Status(status)
+			switch r.Status {
+			case batch.StatusPending, batch.StatusSettled, batch.StatusDelivered:
+			default:
+				yield(batch.Record{}, &CorruptRowError{Key: r.ID, Err: fmt.Errorf("unknown status %q", status)})
+				return
+			}
+			if !yield(r, nil) {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			yield(batch.Record{}, fmt.Errorf("sqlstore: items: %w", err))
+		}
+	}
+}
+
+// Batches returns the job's batch records.
+func (s *Store) Batches(ctx context.Context) ([]batch.BatchRecord, error) {
+	rows, err := s.db.QueryContext(ctx, s.q.batches, s.job)
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: batches: %w", err)
+	}
+	defer rows.Close()
+	var out []batch.BatchRecord
+	for rows.Next() {
+		var b batch.BatchRecord
+		var reqs string
+		if err := rows.Scan(&b.Key, &b.ID, &b.Round, &reqs); err != nil {
+			return nil, fmt.Errorf("sqlstore: batches: %w", err)
+		}
+		if err := json.Unmarshal([]byte(reqs), &b.Requests); err != nil {
+			return nil, &CorruptRowError{Key: b.Key, Err: err}
+		}
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlstore: batches: %w", err)
+	}
+	return out, nil
+}
+
+// Save applies c in one transaction.
+func (s *Store) Save(ctx context.Context, c batch.Change) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlstore: save: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	if len(c.Items) > 0 {
+		stmt, err := tx.PrepareContext(ctx, s.q.putItem)
+		if err != nil {
+			return fmt.Errorf("sqlstore: save: %w", err)
+		}
+		defer stmt.Close()
+		for _, r := range c.Items {
+			data := r.Data
+			if data == nil {
+				data = []byte{}
+			}
+			if _, err := stmt.ExecContext(ctx, s.job, r.ID, string(r.Status), r.Attempt, data); err != nil {
+				return fmt.Errorf("sqlstore: save item %s: %w", r.ID, err)
+			}
+		}
+	}
+	for _, b := range c.Batches {
+		reqs, err := json.Marshal(b.Requests)
+		if err != nil {
+			return fmt.Errorf("sqlstore: save batch %s: %w", b.Key, err)
+		}
+		if b.Requests == nil {
+			reqs = []byte("[]")
+		}
+		if _, err := tx.ExecContext(ctx, s.q.putBatch, s.job, b.Key, b.ID, b.Round, string(reqs)); err != nil {
+			return fmt.Errorf("sqlstore: save batch %s: %w", b.Key, err)
+		}
+	}
+	for _, k := range c.Closed {
+		if _, err := tx.ExecContext(ctx, s.q.close, s.job, k); err != nil {
+			return fmt.Errorf("sqlstore: close batch %s: %w", k, err)
+		}
+	}
+	for _, id := range c.Delivered {
+		if _, err := tx.ExecContext(ctx, s.q.delivered, s.job, id); err != nil {
+			return fmt.Errorf("sqlstore: deliver %s: %w", id, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlstore: save: %w", err)
+	}
+	return nil
+}

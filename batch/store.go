@@ -1,0 +1,212 @@
+package batch
+
+import (
+	"context"
+	"iter"
+	"slices"
+	"sync"
+)
+
+// A Status is where an item stands in a [Store].
+type Status string
+
+// The statuses of an item.
+const (
+	// StatusPending: the item waits for the reply to its current attempt
+	// (Record.Attempt), submitted in an open batch or not yet.
+	StatusPending Status = "pending"
+	// StatusSettled: the item has its outcome, not yet handed to the
+	// caller.
+	StatusSettled Status = "settled"
+	// StatusDelivered: the item's outcome was handed to the caller.
+	StatusDelivered Status = "delivered"
+)
+
+// A Record is the durable state of one item. The [Runner] writes it; a
+// [Store] keeps it as it is.
+type Record struct {
+	// ID is the item's ID.
+	ID string
+	// Status is where the item stands.
+	Status Status
+	// Attempt is the number of the item's current attempt (pending) or of
+	// its last one (settled, delivered).
+	Attempt int
+	// Data is the runner's encoding of the rest: the enforcement state,
+	// the request to send, the attempts so far, the outcome. A store
+	// keeps it as bytes; it may drop it once the item is delivered (see
+	// [MemoryOptions]).
+	Data []byte
+}
+
+// A BatchRecord is a batch the runner intends to submit or has submitted,
+// kept until its results are settled.
+type BatchRecord struct {
+	// Key is the runner's key for the batch, passed to SubmitBatch. It is
+	// unique in a store.
+	Key string
+	// ID is the provider's ID of the batch; empty until the runner has
+	// recorded it after SubmitBatch.
+	ID string
+	// Round is the round the batch belongs to, from 1.
+	Round int
+	// Requests are the IDs of the batch's requests, each naming an item
+	// and an attempt.
+	Requests []string
+}
+
+// A Change is what one [Store.Save] writes, all of it or none.
+type Change struct {
+	// Items are records to write, each replacing the record of the same
+	// ID.
+	Items []Record
+	// Batches are batch records to write, each replacing the record of
+	// the same Key.
+	Batches []BatchRecord
+	// Closed are the keys of batch records to remove: their results are
+	// settled. An unknown key is ignored.
+	Closed []string
+	// Delivered are the IDs of items whose outcome was handed out: their
+	// status becomes [StatusDelivered]. An unknown ID is ignored.
+	Delivered []string
+}
+
+// empty reports whether c changes nothing.
+func (c Change) empty() bool {
+	return len(c.Items) == 0 && len(c.Batches) == 0 && len(c.Closed) == 0 && len(c.Delivered) == 0
+}
+
+// A Store keeps the durable state of one batch job: every item's record
+// and every open batch. A [Runner] reads it once when [Runner.Run] starts
+// and writes every step to it before taking the next, so that a process
+// killed at any point resumes from it.
+//
+// Implementations must be safe for concurrent use. Save must apply a
+// Change atomically (a crash leaves all of it or none), must not retain the
+// Change's slices, and may keep a Record's Data (the runner does not modify
+// it afterwards). Items and Batches return data the caller owns.
+// [NewMemory] is kept in memory; package batch/sqlstore keeps it in a SQL
+// database; package batch/batchtest checks an implementation.
+type Store interface {
+	// Items yields every item's record, in no particular order. An error
+	// ends the sequence.
+	Items(ctx context.Context) iter.Seq2[Record, error]
+	// Batches returns every batch record, in no particular order.
+	Batches(ctx context.Context) ([]BatchRecord, error)
+	// Save applies c: it writes c.Items and c.Batches, removes c.Closed
+	// and marks c.Delivered, in one step.
+	Save(ctx context.Context, c Change) error
+}
+
+// MemoryOptions configure [NewMemory]. The zero value keeps every record.
+type MemoryOptions struct {
+	// DropDelivered forgets a delivered item's Data, keeping only its ID,
+	// status and attempt count: enough for a resumed run not to run it
+	// again, too little for [Runner.Results] to list it. With it the
+	// store's memory does not grow with the items delivered.
+	DropDelivered bool
+}
+
+// A Memory is a [Store] kept in memory: for tests, and for jobs small
+// enough to run again when the process dies. It is safe for concurrent
+// use. The zero Memory is not usable; create one with [NewMemory].
+type Memory struct {
+	drop bool
+
+	mu      sync.Mutex
+	items   map[string]Record
+	batches map[string]BatchRecord
+}
+
+var _ Store = (*Memory)(nil)
+
+// NewMemory returns an empty Memory. opts may be nil.
+func NewMemory(opts *MemoryOptions) *Memory {
+	m := &Memory{items: map[string]Record{}, batches: map[string]BatchRecord{}}
+	if opts != nil {
+		m.drop = opts.DropDelivered
+	}
+	return m
+}
+
+// Items yields a snapshot of every record taken when the iteration
+// starts; each Data is the caller's copy.
+func (m *Memory) Items(ctx context.Context) iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		if err := ctx.Err(); err != nil {
+			yield(Record{}, err)
+			return
+		}
+		m.mu.Lock()
+		recs := make([]Record, 0, len(m.items))
+		for _, r := range m.items {
+			recs = append(recs, r)
+		}
+		m.mu.Unlock()
+		for _, r := range recs {
+			r.Data = slices.Clone(r.Data)
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+}
+
+// Batches returns copies of the batch records.
+func (m *Memory) Batches(ctx context.Context) ([]BatchRecord, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]BatchRecord, 0, len(m.batches))
+	for _, b := range m.batches {
+		b.Requests = slices.Clone(b.Requests)
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// Save applies c under the Memory's lock. It fails only when ctx is done,
+// and then changes nothing.
+func (m *Memory) Save(ctx context.Context, c Change) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, r := range c.Items {
+		if r.Status == StatusDelivered && m.drop {
+			r.Data = nil
+		} else {
+			r.Data = slices.Clone(r.Data)
+		}
+		m.items[r.ID] = r
+	}
+	for _, b := range c.Batches {
+		b.Requests = slices.Clone(b.Requests)
+		m.batches[b.Key] = b
+	}
+	for _, k := range c.Closed {
+		delete(m.batches, k)
+	}
+	for _, id := range c.Delivered {
+		r, ok := m.items[id]
+		if !ok {
+			continue
+		}
+		r.Status = StatusDelivered
+		if m.drop {
+			r.Data = nil
+		}
+		m.items[id] = r
+	}
+	return nil
+}
+
+// Len returns the number of item records the Memory holds.
+func (m *Memory) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.items)
+}

@@ -1,0 +1,158 @@
+// Command batch runs 1,000 items through a provider's batch API with
+// schema enforcement, offline against a scripted batch provider: the
+// first round goes in four batches (the provider takes 300 requests a
+// batch), the replies that fail the schema are re-asked in a second
+// round, and half-way through the process is "killed" and a new runner
+// resumes the job from the store, without submitting anything twice.
+//
+//	go run ./examples/batch
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/agentio/agentio/batch"
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/schema"
+)
+
+const ticketSchema = `{
+  "type": "object",
+  "required": ["category", "urgency"],
+  "properties": {
+    "category": {"enum": ["billing", "bug", "feature", "other"]},
+    "urgency": {"type": "integer", "minimum": 1, "maximum": 5}
+  }
+}`
+
+const items = 1000
+
+func main() {
+	if err := run(context.Background(), os.Stdout, scriptedProvider()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// scriptedProvider answers like a model would: most tickets validly at
+// once, every tenth with an urgency of "high" first, every fiftieth
+// (from the 7th) never with JSON, and every 97th (from the 3rd) is rate
+// limited once.
+func scriptedProvider() *providertest.Batcher {
+	return providertest.NewBatcher(func(item string, n int) providertest.Reply {
+		var i int
+		fmt.Sscanf(item, "ticket%d", &i)
+		valid := providertest.Text(fmt.Sprintf(`{"category": %q, "urgency": %d}`, []string{"billing", "bug", "feature", "other"}[i%4], 1+i%5))
+		switch {
+		case i%97 == 3 && n == 0:
+			return providertest.Failed(&provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"})
+		case i%50 == 7:
+			return providertest.Text("I would say this is a billing question.")
+		case i%10 == 0 && n == 0:
+			return providertest.Text(`{"category": "bug", "urgency": "high"}`)
+		}
+		return valid
+	}, &providertest.BatcherOptions{Polls: 2, Limits: provider.BatchLimits{MaxRequests: 300}})
+}
+
+// totals count the outcomes handed out.
+type totals struct{ valid, reasked, failed int }
+
+func (t *totals) add(s batch.Settled) {
+	var ve *enforce.ValidationError
+	switch {
+	case s.Err == nil:
+		t.valid++
+		if len(s.Result.Attempts) > 1 {
+			t.reasked++
+		}
+	case errors.As(s.Err, &ve):
+		t.failed++
+	default:
+		t.failed++
+	}
+}
+
+// run runs the job in two processes' worth of runners over one store.
+func run(ctx context.Context, w io.Writer, b *providertest.Batcher) error {
+	s, err := schema.Parse([]byte(ticketSchema))
+	if err != nil {
+		return err
+	}
+	e, err := enforce.New(s, enforce.WithMaxRetries(1))
+	if err != nil {
+		return err
+	}
+	var its []batch.Item
+	for i := range items {
+		its = append(its, batch.Item{ID: fmt.Sprintf("ticket%d", i), Request: enforce.Request{
+			System: "You triage support tickets.",
+			Prompt: fmt.Sprintf("Ticket %d: my invoice shows the wrong amount.", i),
+		}})
+	}
+	// The store outlives the runners: here in memory, in production
+	// batch/sqlstore over SQLite or PostgreSQL.
+	store := batch.NewMemory(&batch.MemoryOptions{DropDelivered: true})
+	var t totals
+
+	// The first process: killed after 400 outcomes.
+	first, err := batch.New(b, store, batch.WithEnforcer(e), batch.WithPollInterval(0))
+	if err != nil {
+		return err
+	}
+	n := 0
+	for st, err := range first.Run(ctx, its) {
+		if err != nil {
+			return err
+		}
+		t.add(st)
+		if n++; n == 400 {
+			break
+		}
+	}
+	fmt.Fprintf(w, "first runner: %d outcomes, then killed; %d batches submitted so far\n", n, len(b.Submissions()))
+
+	// The second process resumes from the store.
+	second, err := batch.New(b, store, batch.WithEnforcer(e), batch.WithPollInterval(0))
+	if err != nil {
+		return err
+	}
+	m := 0
+	for st, err := range second.Run(ctx, its) {
+		if err != nil {
+			return err
+		}
+		t.add(st)
+		m++
+	}
+	fmt.Fprintf(w, "second runner: %d outcomes\n", m)
+
+	// Request IDs name the item and the attempt ("ticket7-2"): an ID
+	// submitted again is a resubmission (here after a rate limit), not a
+	// second copy of a batch the kill made the runner forget.
+	requests, firsts, reasks, resubmitted := 0, 0, 0, 0
+	for id, c := range b.Submitted() {
+		requests += c
+		resubmitted += c - 1
+		if strings.HasSuffix(id, "-1") {
+			firsts++
+		} else {
+			reasks++
+		}
+	}
+	var sizes []int
+	for _, sub := range b.Submissions() {
+		sizes = append(sizes, len(sub.IDs))
+	}
+	fmt.Fprintf(w, "items: %d valid (%d after a re-ask), %d failed\n", t.valid, t.reasked, t.failed)
+	fmt.Fprintf(w, "submissions: %d batches %v, %d requests: %d first attempts, %d re-asks, %d resubmitted after a rate limit\n",
+		len(sizes), sizes, requests, firsts, reasks, resubmitted)
+	return nil
+}
