@@ -185,6 +185,12 @@ func unmarshalTree(tree *jsontree.Node) (*jsonschema.Schema, []byte, error) {
 	if err := json.Unmarshal(norm, &s); err != nil {
 		return nil, nil, &InvalidSchemaError{Path: "$", Reason: err.Error(), Err: err}
 	}
+	if tree.Get("$schema") == nil {
+		// encoding/json matched a key such as "$SCHEMA" to the field:
+		// that key is no keyword (Parse warns so), and jsonschema-go
+		// would refuse to validate anything against a draft it names.
+		s.Schema = ""
+	}
 	return &s, norm, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,6 +81,9 @@ type diagnosis struct {
 	// the value it finds valid has no violations to list, and is skipped.
 	// One run serves the whole pass, so each part is judged once.
 	fast *fastRun
+	// memo keeps what eval found, by part of the value and subschema,
+	// when the document has alternatives (fast.p.alternatives).
+	memo map[memoKey]diagnosed
 }
 
 // diagnose returns every violation of v, which must be a plain decoded
@@ -142,6 +146,49 @@ func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 			return
 		}
 	}
+	if d.fast != nil && d.fast.p.alternatives {
+		// Under anyOf and oneOf the same part of the value meets the same
+		// subschema again and again (each branch, at each level): judge
+		// it once. A part of a decoded value has one place, so what is
+		// found there is the same each time.
+		if key, ok := diagnoseKey(v, s); ok {
+			if m, seen := d.memo[key]; seen {
+				*out = append(*out, m.findings...)
+				callerAnns.merge(m.anns)
+				return
+			}
+			before, anns := len(*out), &annotations{}
+			d.body(v, s, at, out, anns)
+			callerAnns.merge(anns)
+			if d.memo == nil {
+				d.memo = map[memoKey]diagnosed{}
+			}
+			d.memo[key] = diagnosed{slices.Clone((*out)[before:]), anns}
+			return
+		}
+	}
+	d.body(v, s, at, out, callerAnns)
+}
+
+// diagnosed is what eval found for a part of the value and a subschema.
+type diagnosed struct {
+	findings []finding
+	anns     *annotations
+}
+
+// diagnoseKey names an array or object of the value under a subschema.
+func diagnoseKey(v any, s *jsonschema.Schema) (memoKey, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		return memoKey{s: s, ptr: reflect.ValueOf(x).Pointer(), len: len(x)}, true
+	case []any:
+		return memoKey{s: s, ptr: reflect.ValueOf(x).Pointer(), len: len(x)}, true
+	}
+	return memoKey{}, false
+}
+
+// body is eval, past the depth check and the memo.
+func (d *diagnosis) body(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[]finding, callerAnns *annotations) {
 	d.depth++
 	d.stack = append(d.stack, s)
 	defer func() {

@@ -48,3 +48,13 @@ func FastCoverage(s *Schema) (covered, total int) {
 	}
 	return covered, total
 }
+
+// FastBytesVerdict is the verdict of the fast path over the bytes of a
+// document: as FastVerdict.
+func FastBytesVerdict(s *Schema, data []byte) string {
+	p := s.c.fastProgram()
+	if p == nil {
+		return "none"
+	}
+	return [...]string{undecided: "undecided", valid: "valid", invalid: "invalid"}[p.checkBytes(data, s.depthLimit())]
+}

@@ -123,6 +123,8 @@ type fastProgram struct {
 	c     *compiled
 	root  *fastNode
 	nodes map[*jsonschema.Schema]*fastNode
+	// alternatives: some subschema has anyOf or oneOf.
+	alternatives bool
 }
 
 // fastProgram returns c's fast path, built by its first call (Parse
@@ -139,6 +141,7 @@ func (c *compiled) fastProgram() *fastProgram {
 		}
 		for _, s := range c.order {
 			p.build(p.nodes[s])
+			p.alternatives = p.alternatives || p.nodes[s].memo
 		}
 		p.root = p.nodes[c.root]
 		if p.root != nil {
@@ -281,10 +284,12 @@ type fastRun struct {
 	memo  map[memoKey]verdict
 }
 
-// memoKey names a node applied to one array or object of the value. A
-// run's memo is valid as long as the value it checks is not modified.
+// memoKey names a node (or, for the diagnostic pass, a subschema)
+// applied to one array or object of the value. A memo is valid as long as
+// the value it checks is not modified.
 type memoKey struct {
 	n   *fastNode
+	s   *jsonschema.Schema
 	ptr uintptr
 	len int
 }
@@ -338,9 +343,9 @@ func (r *fastRun) apply(v any, n *fastNode) verdict {
 func containerKey(v any, n *fastNode) (memoKey, bool) {
 	switch x := v.(type) {
 	case map[string]any:
-		return memoKey{n, reflect.ValueOf(x).Pointer(), len(x)}, true
+		return memoKey{n: n, ptr: reflect.ValueOf(x).Pointer(), len: len(x)}, true
 	case []any:
-		return memoKey{n, reflect.ValueOf(x).Pointer(), len(x)}, true
+		return memoKey{n: n, ptr: reflect.ValueOf(x).Pointer(), len: len(x)}, true
 	}
 	return memoKey{}, false
 }

@@ -39,6 +39,37 @@ func sameAsAuthority(t *testing.T, s *schema.Schema, v any, name string) bool {
 	return ok
 }
 
+// sameOnBytes checks ValidateJSON, whose fast path reads the bytes, against
+// the authority path on the decoded value: the same violations, the same
+// error for bytes that are not JSON, and the bytes' verdict, when the fast
+// path gives one, the authority's.
+func sameOnBytes(t *testing.T, s *schema.Schema, data []byte, name string) bool {
+	t.Helper()
+	got, err := s.ValidateJSON(data)
+	var v any
+	if uerr := json.Unmarshal(data, &v); uerr != nil {
+		if json.Valid(data) { // a number beyond float64
+			return assert.NoError(t, err, name) && assert.Len(t, got, 1, name) && assert.Equal(t, "type", got[0].Keyword, name)
+		}
+		// Not JSON: the fast path may stop at a part that is invalid
+		// anyway, but must never call the bytes valid.
+		return assert.ErrorIs(t, err, schema.ErrNotJSON, name) && assert.NotEqual(t, "valid", schema.FastBytesVerdict(s, data), name)
+	}
+	want := schema.ValidateAuthority(s, v)
+	ok := assert.NoError(t, err, name) && assert.Equal(t, want, got, "%s: ValidateJSON differs from the authority", name)
+	if verdict := schema.FastBytesVerdict(s, data); verdict == "valid" || verdict == "invalid" {
+		authority := "valid"
+		if len(want) > 0 {
+			authority = "invalid"
+		}
+		if len(want) == 1 && want[0].Keyword == "maxDepth" {
+			return ok
+		}
+		ok = assert.Equal(t, authority, verdict, "%s: the fast path's verdict on the bytes", name) && ok
+	}
+	return ok
+}
+
 // fastCoverageFloor is the share of the corpus's subschemas, in tenths of
 // a percent, that the fast path checked itself when it landed: a change
 // that covers fewer fails TestFastPathCorpus.
@@ -79,6 +110,7 @@ func TestFastPathCorpus(t *testing.T) {
 				decided++
 			}
 			sameAsAuthority(t, s, v, fmt.Sprintf("%s[%d]", rec.ID, i))
+			sameOnBytes(t, s, tc.Data, fmt.Sprintf("%s[%d] (bytes)", rec.ID, i))
 		}
 	}
 	require.NoError(t, sc.Err())
@@ -117,7 +149,11 @@ func TestFastPathSuite(t *testing.T) {
 					if v := schema.FastVerdict(s, tc.Data); v == "valid" || v == "invalid" {
 						decided++
 					}
-					sameAsAuthority(t, s, tc.Data, dr.dir+"/"+filepath.Base(file)+" / "+g.Description+" / "+tc.Description)
+					name := dr.dir + "/" + filepath.Base(file) + " / " + g.Description + " / " + tc.Description
+					sameAsAuthority(t, s, tc.Data, name)
+					data, err := json.Marshal(tc.Data)
+					require.NoError(t, err)
+					sameOnBytes(t, s, data, name+" (bytes)")
 				}
 			}
 		}
@@ -153,7 +189,7 @@ func TestFastPathGenerated(t *testing.T) {
 			if verdict := schema.FastVerdict(s, v); verdict == "valid" || verdict == "invalid" {
 				decided++
 			}
-			if !sameAsAuthority(t, s, v, doc+" ⟵ "+inst) {
+			if !sameAsAuthority(t, s, v, doc+" ⟵ "+inst) || !sameOnBytes(t, s, []byte(inst), doc+" ⟵ "+inst+" (bytes)") {
 				return
 			}
 		}
@@ -318,6 +354,9 @@ func FuzzFastPath(f *testing.F) {
 		s, err := schema.Parse(schemaBytes)
 		if err != nil {
 			return
+		}
+		if !sameOnBytes(t, s, instance, "") {
+			t.Fatalf("schema %s, instance %s", schemaBytes, instance)
 		}
 		var v any
 		if json.Unmarshal(instance, &v) != nil {

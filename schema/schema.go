@@ -287,7 +287,15 @@ func violations(findings []finding) []Violation {
 // [ErrNotJSON], is non-nil only when data is not a single JSON value. A
 // value holding a number beyond float64's range (1e400) is reported as a
 // violation, since it cannot be checked.
+//
+// A valid document is checked on its bytes, without decoding it, by the
+// fast path; any other is decoded and checked as [Schema.Decode] does.
 func (s *Schema) ValidateJSON(data []byte) ([]Violation, error) {
+	if s != nil && s.c != nil {
+		if p := s.c.fastProgram(); p != nil && p.checkBytes(data, s.depthLimit()) == valid {
+			return nil, nil
+		}
+	}
 	_, vs, err := s.Decode(data)
 	return vs, err
 }

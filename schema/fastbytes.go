@@ -1,0 +1,833 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/agentio/agentio/internal/jsonvalue"
+)
+
+// The fast path over bytes: [Schema.ValidateJSON] first checks the
+// document's bytes against the nodes of the fast path without decoding
+// them, so a valid document costs one scan and no allocation (a part
+// checked by several subschemas, under allOf or anyOf, is scanned once by
+// each). The scan answers valid only when it has read every byte and
+// found the document to be one JSON value. Whatever it is unsure of (a
+// key written with escapes or given twice, which encoding/json would read
+// with its own rules; a document nested too deeply; a number beyond
+// float64) it leaves undecided, and an invalid or undecided document is
+// decoded and checked as [Schema.Decode] does, so the violations, and a
+// syntax error, are exactly those of the authority path.
+
+// A byteRun is one check of a document's bytes.
+type byteRun struct {
+	p     *fastProgram
+	src   []byte
+	limit int // how deeply arrays and objects may nest
+	depth int // subschema applications, bounded like fastRun's
+	memo  map[byteMemoKey]byteMemo
+	keys  [][]byte // the keys of the objects being read, a stack
+}
+
+type byteMemoKey struct {
+	n   *fastNode
+	pos int
+}
+
+type byteMemo struct {
+	end int
+	v   verdict
+}
+
+// checkBytes returns the verdict of the document src, whose arrays and
+// objects may nest limit levels deep.
+func (p *fastProgram) checkBytes(src []byte, limit int) verdict {
+	var keys [32][]byte
+	r := byteRun{p: p, src: src, limit: limit, keys: keys[:0]}
+	end, v := r.eval(r.space(0), p.root, 0)
+	if v != valid {
+		return v
+	}
+	if r.space(end) != len(src) {
+		return undecided // not one JSON value: Decode says why
+	}
+	return valid
+}
+
+func (r *byteRun) space(pos int) int {
+	for pos < len(r.src) {
+		switch r.src[pos] {
+		case ' ', '\t', '\n', '\r':
+			pos++
+		default:
+			return pos
+		}
+	}
+	return pos
+}
+
+// eval checks the value at pos (no space before it) against n, at nesting
+// level, and returns the offset just after it. The offset is only
+// meaningful when the verdict is valid.
+func (r *byteRun) eval(pos int, n *fastNode, level int) (int, verdict) {
+	if r.depth >= maxDiagnoseDepth {
+		return 0, undecided
+	}
+	r.depth++
+	end, v := r.apply(pos, n, level)
+	r.depth--
+	return end, v
+}
+
+func (r *byteRun) apply(pos int, n *fastNode, level int) (int, verdict) {
+	for n.refOnly {
+		n = n.ref
+	}
+	switch {
+	case n.never:
+		return 0, invalid
+	case n.slow:
+		return r.slow(pos, n, level)
+	case n.memo && pos < len(r.src) && (r.src[pos] == '{' || r.src[pos] == '['):
+		key := byteMemoKey{n, pos}
+		if m, ok := r.memo[key]; ok {
+			return m.end, m.v
+		}
+		end, v := r.node(pos, n, level)
+		if r.memo == nil {
+			r.memo = map[byteMemoKey]byteMemo{}
+		}
+		r.memo[key] = byteMemo{end, v}
+		return end, v
+	}
+	return r.node(pos, n, level)
+}
+
+// slow decodes the value at pos and judges it by the diagnostic pass.
+func (r *byteRun) slow(pos int, n *fastNode, level int) (int, verdict) {
+	end, ok := r.skip(pos, level)
+	if !ok {
+		return 0, undecided
+	}
+	v, err := jsonvalue.Decode(r.src[pos:end])
+	if err != nil {
+		return 0, undecided
+	}
+	fr := fastRun{p: r.p, depth: r.depth}
+	return end, fr.slow(v, n)
+}
+
+// decoded decodes the value at pos..end, for a keyword that compares
+// whole values (an enum of objects, uniqueItems of arrays).
+func (r *byteRun) decoded(pos, end int) (any, bool) {
+	v, err := jsonvalue.Decode(r.src[pos:end])
+	return v, err == nil
+}
+
+// node checks the value at pos against n's keywords, then its in-place
+// applicators, each of which reads the value again.
+func (r *byteRun) node(pos int, n *fastNode, level int) (int, verdict) {
+	out := valid
+	end := -1
+	if n.ref != nil {
+		var v verdict
+		if end, v = r.eval(pos, n.ref, level); v == invalid {
+			return 0, invalid
+		}
+		out = and(out, v)
+	}
+	own, v := r.own(pos, n, level)
+	if v == invalid {
+		return 0, invalid
+	}
+	out = and(out, v)
+	if v != undecided {
+		end = own
+	}
+	for _, sub := range n.allOf {
+		e, v := r.eval(pos, sub, level)
+		if v == invalid {
+			return 0, invalid
+		}
+		out = and(out, v)
+		if v == valid {
+			end = e
+		}
+	}
+	if n.anyOf != nil {
+		some := invalid
+		for _, sub := range n.anyOf {
+			_, v := r.eval(pos, sub, level)
+			if v == valid {
+				some = valid
+				break
+			}
+			if v == undecided {
+				some = undecided
+			}
+		}
+		if out = and(out, some); out == invalid {
+			return 0, invalid
+		}
+	}
+	if n.oneOf != nil {
+		matched, unsure := 0, false
+		for _, sub := range n.oneOf {
+			switch _, v := r.eval(pos, sub, level); v {
+			case valid:
+				matched++
+			case undecided:
+				unsure = true
+			}
+		}
+		switch {
+		case unsure:
+			out = and(out, undecided)
+		case matched != 1:
+			return 0, invalid
+		}
+	}
+	if n.not != nil {
+		switch _, v := r.eval(pos, n.not, level); v {
+		case valid:
+			return 0, invalid
+		case undecided:
+			out = and(out, undecided)
+		}
+	}
+	if n.ifs != nil {
+		var branch *fastNode
+		switch _, v := r.eval(pos, n.ifs, level); v {
+		case valid:
+			branch = n.then
+		case invalid:
+			branch = n.els
+		default:
+			out = and(out, undecided)
+		}
+		if branch != nil {
+			_, v := r.eval(pos, branch, level)
+			if v == invalid {
+				return 0, invalid
+			}
+			out = and(out, v)
+		}
+	}
+	if end < 0 {
+		return 0, and(out, undecided)
+	}
+	return end, out
+}
+
+// own checks the value at pos against n's own keywords (not its in-place
+// applicators) in one scan, and returns the offset after the value.
+func (r *byteRun) own(pos int, n *fastNode, level int) (int, verdict) {
+	if pos >= len(r.src) {
+		return 0, undecided
+	}
+	switch c := r.src[pos]; {
+	case c == '{':
+		if n.types != 0 && n.types&tObject == 0 {
+			return 0, invalid
+		}
+		return r.object(pos, n, level)
+	case c == '[':
+		if n.types != 0 && n.types&tArray == 0 {
+			return 0, invalid
+		}
+		return r.array(pos, n, level)
+	case c == '"':
+		if n.types != 0 && n.types&tString == 0 {
+			return 0, invalid
+		}
+		return r.str(pos, n)
+	case c == 't' || c == 'f' || c == 'n':
+		word, bit, val := "null", tNull, any(nil)
+		switch c {
+		case 't':
+			word, bit, val = "true", tBoolean, true
+		case 'f':
+			word, bit, val = "false", tBoolean, false
+		}
+		end := pos + len(word)
+		if end > len(r.src) || string(r.src[pos:end]) != word {
+			return 0, undecided
+		}
+		if n.types != 0 && n.types&bit == 0 {
+			return 0, invalid
+		}
+		return end, n.scalarIn(val)
+	case c == '-' || c >= '0' && c <= '9':
+		return r.number(pos, n)
+	}
+	return 0, undecided
+}
+
+// scalarIn applies enum and const to a decoded scalar.
+func (n *fastNode) scalarIn(v any) verdict {
+	if n.enum != nil {
+		found := false
+		for _, e := range n.enum {
+			if same, _ := fastEqual(e, v); same {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return invalid
+		}
+	}
+	if n.cnst != nil {
+		if same, _ := fastEqual(*n.cnst, v); !same {
+			return invalid
+		}
+	}
+	return valid
+}
+
+func (r *byteRun) number(pos int, n *fastNode) (int, verdict) {
+	end, ok := scanNumber(r.src, pos)
+	if !ok {
+		return 0, undecided
+	}
+	if n.types != 0 && n.types&(tNumber|tInteger) == 0 {
+		return 0, invalid
+	}
+	x, ok := parseNumber(r.src[pos:end])
+	if !ok {
+		return 0, undecided // beyond float64: Decode reports it
+	}
+	if n.types != 0 && n.types&tNumber == 0 {
+		if _, f := math.Modf(x); f != 0 {
+			return 0, invalid // a number where only integers are allowed
+		}
+	}
+	if n.numeric && !n.checkNumber(x) {
+		return 0, invalid
+	}
+	if n.enum == nil && n.cnst == nil {
+		return end, valid
+	}
+	return end, n.scalarIn(x)
+}
+
+// scanNumber returns the end of the JSON number at pos.
+func scanNumber(src []byte, pos int) (int, bool) {
+	digits := func(p int) int {
+		for p < len(src) && src[p] >= '0' && src[p] <= '9' {
+			p++
+		}
+		return p
+	}
+	if src[pos] == '-' {
+		pos++
+	}
+	switch {
+	case pos < len(src) && src[pos] == '0':
+		pos++
+	case pos < len(src) && src[pos] >= '1' && src[pos] <= '9':
+		pos = digits(pos)
+	default:
+		return 0, false
+	}
+	if pos < len(src) && src[pos] == '.' {
+		p := digits(pos + 1)
+		if p == pos+1 {
+			return 0, false
+		}
+		pos = p
+	}
+	if pos < len(src) && (src[pos] == 'e' || src[pos] == 'E') {
+		pos++
+		if pos < len(src) && (src[pos] == '+' || src[pos] == '-') {
+			pos++
+		}
+		p := digits(pos)
+		if p == pos {
+			return 0, false
+		}
+		pos = p
+	}
+	return pos, true
+}
+
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseNumber converts a JSON number as strconv.ParseFloat does. Numbers
+// of at most 15 significant digits and a small exponent, most of those a
+// model writes, are converted exactly without strconv (the product or
+// quotient of two exact float64 values is correctly rounded); the others
+// go through strconv. ok is false beyond float64's range.
+func parseNumber(b []byte) (float64, bool) {
+	neg := b[0] == '-'
+	i := 0
+	if neg {
+		i++
+	}
+	var mant uint64
+	nd, exp := 0, 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		if mant != 0 || b[i] != '0' {
+			nd++
+		}
+		mant = mant*10 + uint64(b[i]-'0')
+	}
+	if i < len(b) && b[i] == '.' {
+		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			if mant != 0 || b[i] != '0' {
+				nd++
+			}
+			mant = mant*10 + uint64(b[i]-'0')
+			exp--
+		}
+	}
+	if i < len(b) { // the exponent
+		i++
+		eneg := false
+		if b[i] == '+' || b[i] == '-' {
+			eneg = b[i] == '-'
+			i++
+		}
+		e := 0
+		for ; i < len(b); i++ {
+			if e > 10000 {
+				return slowFloat(b)
+			}
+			e = e*10 + int(b[i]-'0')
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if nd > 15 {
+		return slowFloat(b)
+	}
+	f := float64(mant)
+	switch {
+	case exp == 0:
+	case exp > 0 && exp <= 22:
+		f *= pow10[exp]
+	case exp < 0 && exp >= -22:
+		f /= pow10[-exp]
+	default:
+		return slowFloat(b)
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+func slowFloat(b []byte) (float64, bool) {
+	f, err := strconv.ParseFloat(string(b), 64)
+	return f, err == nil
+}
+
+// str checks the string at pos against n.
+func (r *byteRun) str(pos int, n *fastNode) (int, verdict) {
+	end, plain, ok := scanString(r.src, pos)
+	if !ok {
+		return 0, undecided
+	}
+	if !n.strings && n.enum == nil && n.cnst == nil {
+		return end, valid
+	}
+	raw := r.src[pos+1 : end-1]
+	if !plain {
+		var s string
+		if json.Unmarshal(r.src[pos:end], &s) != nil {
+			return 0, undecided
+		}
+		raw = []byte(s)
+	}
+	if n.minLength != nil || n.maxLength != nil {
+		count := utf8.RuneCount(raw)
+		if n.minLength != nil && count < *n.minLength || n.maxLength != nil && count > *n.maxLength {
+			return 0, invalid
+		}
+	}
+	if n.pattern != nil && !n.pattern.Match(raw) {
+		return 0, invalid
+	}
+	if n.enumSet != nil {
+		if !n.enumSet[string(raw)] {
+			return 0, invalid
+		}
+	} else if n.enum != nil {
+		found := false
+		for _, e := range n.enum {
+			if s, isStr := e.(string); isStr && s == string(raw) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, invalid
+		}
+	}
+	if n.cnst != nil {
+		if s, isStr := (*n.cnst).(string); !isStr || s != string(raw) {
+			return 0, invalid
+		}
+	}
+	return end, valid
+}
+
+// scanString returns the end of the JSON string at pos (after its closing
+// quote) and whether it is plain: no escapes, valid UTF-8, so that its
+// bytes are its value.
+func scanString(src []byte, pos int) (end int, plain, ok bool) {
+	plain = true
+	for i := pos + 1; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '"':
+			return i + 1, plain, true
+		case c == '\\':
+			if i+1 >= len(src) {
+				return 0, false, false
+			}
+			switch src[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(src) || !isHex(src[i+2]) || !isHex(src[i+3]) || !isHex(src[i+4]) || !isHex(src[i+5]) {
+					return 0, false, false
+				}
+				i += 6
+			default:
+				return 0, false, false
+			}
+			plain = false
+		case c < 0x20:
+			return 0, false, false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size == 1 {
+				plain = false
+			}
+			i += size
+		}
+	}
+	return 0, false, false
+}
+
+// skip returns the end of the value at pos, checking its syntax and its
+// nesting, which starts at level.
+func (r *byteRun) skip(pos int, level int) (int, bool) {
+	if pos >= len(r.src) {
+		return 0, false
+	}
+	switch c := r.src[pos]; {
+	case c == '{' || c == '[':
+		if level >= r.limit {
+			return 0, false
+		}
+		closing := byte('}')
+		if c == '[' {
+			closing = ']'
+		}
+		pos = r.space(pos + 1)
+		if pos < len(r.src) && r.src[pos] == closing {
+			return pos + 1, true
+		}
+		for {
+			if c == '{' {
+				if pos >= len(r.src) || r.src[pos] != '"' {
+					return 0, false
+				}
+				end, _, ok := scanString(r.src, pos)
+				if !ok {
+					return 0, false
+				}
+				pos = r.space(end)
+				if pos >= len(r.src) || r.src[pos] != ':' {
+					return 0, false
+				}
+				pos = r.space(pos + 1)
+			}
+			end, ok := r.skip(pos, level+1)
+			if !ok {
+				return 0, false
+			}
+			pos = r.space(end)
+			if pos >= len(r.src) {
+				return 0, false
+			}
+			switch r.src[pos] {
+			case ',':
+				pos = r.space(pos + 1)
+			case closing:
+				return pos + 1, true
+			default:
+				return 0, false
+			}
+		}
+	case c == '"':
+		end, _, ok := scanString(r.src, pos)
+		return end, ok
+	case c == '-' || c >= '0' && c <= '9':
+		end, ok := scanNumber(r.src, pos)
+		if ok {
+			_, ok = parseNumber(r.src[pos:end]) // beyond float64 is Decode's to report
+		}
+		return end, ok
+	default:
+		for _, word := range [...]string{"true", "false", "null"} {
+			if end := pos + len(word); end <= len(r.src) && string(r.src[pos:end]) == word {
+				return end, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// value checks the value at pos against n when n is not nil, and only
+// skips it otherwise.
+func (r *byteRun) value(pos int, n *fastNode, level int) (int, verdict) {
+	if n == nil {
+		end, ok := r.skip(pos, level)
+		if !ok {
+			return 0, undecided
+		}
+		return end, valid
+	}
+	return r.eval(pos, n, level)
+}
+
+func (r *byteRun) array(pos int, n *fastNode, level int) (int, verdict) {
+	if level >= r.limit {
+		return 0, undecided // too deep: Decode reports where
+	}
+	start := pos
+	out := valid
+	count, matched := 0, 0
+	pos = r.space(pos + 1)
+	if pos < len(r.src) && r.src[pos] == ']' {
+		pos++
+	} else {
+		for {
+			var sub *fastNode
+			if count < len(n.prefix) {
+				sub = n.prefix[count]
+			} else {
+				sub = n.rest
+			}
+			end, v := r.value(pos, sub, level+1)
+			if v == invalid {
+				return 0, invalid
+			}
+			if v == undecided {
+				return 0, undecided
+			}
+			if n.contains != nil {
+				switch _, cv := r.eval(pos, n.contains, level+1); cv {
+				case valid:
+					matched++
+				case undecided:
+					return 0, undecided
+				}
+			}
+			count++
+			pos = r.space(end)
+			if pos >= len(r.src) {
+				return 0, undecided
+			}
+			if r.src[pos] == ']' {
+				pos++
+				break
+			}
+			if r.src[pos] != ',' {
+				return 0, undecided
+			}
+			pos = r.space(pos + 1)
+		}
+	}
+	if n.contains != nil && (matched == 0 && (n.minContains == nil || *n.minContains > 0) ||
+		n.minContains != nil && matched < *n.minContains || n.maxContains != nil && matched > *n.maxContains) {
+		return 0, invalid
+	}
+	if n.minItems != nil && count < *n.minItems || n.maxItems != nil && count > *n.maxItems {
+		return 0, invalid
+	}
+	if n.unique && count > 1 {
+		v, ok := r.decoded(start, pos)
+		if !ok {
+			return 0, undecided
+		}
+		out = and(out, unique(v.([]any)))
+	}
+	if n.enum != nil || n.cnst != nil {
+		out = and(out, r.whole(start, pos, n))
+	}
+	return pos, out
+}
+
+// whole applies enum and const to the array or object at start..end.
+func (r *byteRun) whole(start, end int, n *fastNode) verdict {
+	v, ok := r.decoded(start, end)
+	if !ok {
+		return undecided
+	}
+	if n.enum != nil {
+		found := false
+		for _, e := range n.enum {
+			same, ok := fastEqual(e, v)
+			if !ok {
+				return undecided
+			}
+			if same {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return invalid
+		}
+	}
+	if n.cnst != nil {
+		same, ok := fastEqual(*n.cnst, v)
+		if !ok {
+			return undecided
+		}
+		if !same {
+			return invalid
+		}
+	}
+	return valid
+}
+
+func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
+	if level >= r.limit {
+		return 0, undecided
+	}
+	start := pos
+	base := len(r.keys)
+	defer func() { r.keys = r.keys[:base] }()
+	out := valid
+	pos = r.space(pos + 1)
+	if pos < len(r.src) && r.src[pos] == '}' {
+		pos++
+	} else {
+		for {
+			if pos >= len(r.src) || r.src[pos] != '"' {
+				return 0, undecided
+			}
+			keyStart := pos
+			end, plain, ok := scanString(r.src, pos)
+			if !ok || !plain {
+				return 0, undecided // a key with escapes: Decode reads it
+			}
+			key := r.src[pos+1 : end-1]
+			for _, k := range r.keys[base:] {
+				if bytes.Equal(k, key) {
+					return 0, undecided // encoding/json keeps the last value
+				}
+			}
+			r.keys = append(r.keys, key)
+			pos = r.space(end)
+			if pos >= len(r.src) || r.src[pos] != ':' {
+				return 0, undecided
+			}
+			pos = r.space(pos + 1)
+			if n.propertyNames != nil {
+				if _, v := r.eval(keyStart, n.propertyNames, level+1); v != valid {
+					return 0, v
+				}
+			}
+			sub, declared := n.propertyBytes(key)
+			end, v := r.value(pos, sub, level+1)
+			if v != valid {
+				return 0, v
+			}
+			matched := false
+			for _, pp := range n.patterns {
+				if pp.re.Match(key) {
+					matched = true
+					if _, v := r.eval(pos, pp.node, level+1); v != valid {
+						return 0, v
+					}
+				}
+			}
+			if n.additional != nil && !declared && !matched {
+				if _, v := r.eval(pos, n.additional, level+1); v != valid {
+					return 0, v
+				}
+			}
+			pos = r.space(end)
+			if pos >= len(r.src) {
+				return 0, undecided
+			}
+			if r.src[pos] == '}' {
+				pos++
+				break
+			}
+			if r.src[pos] != ',' {
+				return 0, undecided
+			}
+			pos = r.space(pos + 1)
+		}
+	}
+	keys := r.keys[base:]
+	if n.minProps != nil && len(keys) < *n.minProps || n.maxProps != nil && len(keys) > *n.maxProps {
+		return 0, invalid
+	}
+	for _, name := range n.required {
+		if !hasKey(keys, name) {
+			return 0, invalid
+		}
+	}
+	for _, d := range n.dependentRequired {
+		if !hasKey(keys, d.name) {
+			continue
+		}
+		for _, name := range d.required {
+			if !hasKey(keys, name) {
+				return 0, invalid
+			}
+		}
+	}
+	for _, d := range n.dependentSchemas {
+		if hasKey(keys, d.name) {
+			if _, v := r.eval(start, d.node, level); v == invalid {
+				return 0, invalid
+			} else {
+				out = and(out, v)
+			}
+		}
+	}
+	if n.enum != nil || n.cnst != nil {
+		out = and(out, r.whole(start, pos, n))
+	}
+	return pos, out
+}
+
+func hasKey(keys [][]byte, name string) bool {
+	for _, k := range keys {
+		if string(k) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// propertyBytes is [fastNode.property] for a key's bytes.
+func (n *fastNode) propertyBytes(name []byte) (*fastNode, bool) {
+	if len(n.props) > 8 {
+		sub, ok := n.byName[string(name)]
+		return sub, ok
+	}
+	for _, p := range n.props {
+		if p.name == string(name) {
+			return p.node, true
+		}
+	}
+	return nil, false
+}
