@@ -90,13 +90,16 @@ type diagnosis struct {
 // JSON value (see plainValue), asserting "format" when the schema was
 // parsed with [ParseOptions.AssertFormat].
 func (c *compiled) diagnose(v any) []finding {
-	return c.diagnoseWith(v, c.assertFormats)
+	return c.diagnoseWith(v, c.assertFormats, true)
 }
 
-// diagnoseWith is diagnose, asserting "format" or not.
-func (c *compiled) diagnoseWith(v any, formats bool) []finding {
+// diagnoseWith is diagnose, asserting "format" or not; with shortcuts,
+// it skips what the fast path finds valid and judges each part of the
+// value once per subschema. Without, it is the pass the shortcuts are
+// tested against.
+func (c *compiled) diagnoseWith(v any, formats, shortcuts bool) []finding {
 	d := &diagnosis{c: c, formats: formats}
-	if p := c.fastProgram(); p != nil && !formats {
+	if p := c.fastProgram(); p != nil && !formats && shortcuts {
 		d.fast = &fastRun{p: p}
 	}
 	var out []finding
@@ -149,10 +152,10 @@ func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 	if d.fast != nil && d.fast.p.alternatives {
 		// Under anyOf and oneOf the same part of the value meets the same
 		// subschema again and again (each branch, at each level): judge
-		// it once. A part of a decoded value has one place, so what is
-		// found there is the same each time.
+		// it once at each place (a value built in Go may hold one array
+		// in two places).
 		if key, ok := diagnoseKey(v, s); ok {
-			if m, seen := d.memo[key]; seen {
+			if m, seen := d.memo[key]; seen && m.at.Equal(at) {
 				*out = append(*out, m.findings...)
 				callerAnns.merge(m.anns)
 				return
@@ -163,7 +166,7 @@ func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 			if d.memo == nil {
 				d.memo = map[memoKey]diagnosed{}
 			}
-			d.memo[key] = diagnosed{slices.Clone((*out)[before:]), anns}
+			d.memo[key] = diagnosed{at, slices.Clone((*out)[before:]), anns}
 			return
 		}
 	}
@@ -172,6 +175,7 @@ func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 
 // diagnosed is what eval found for a part of the value and a subschema.
 type diagnosed struct {
+	at       *jsonpath.Chain
 	findings []finding
 	anns     *annotations
 }

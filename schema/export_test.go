@@ -14,13 +14,14 @@ func DiagnosticCount(s *Schema, v any) int {
 // test can serve jsonschema-go the same documents.
 func BuiltinDocument(uri string) ([]byte, bool) { return builtinDocument(uri) }
 
-// ValidateAuthority is Validate without the fast path: what Validate
-// returned before it, and what the fast path is held to.
+// ValidateAuthority is Validate without the fast path and without the
+// diagnostic pass's shortcuts: what Validate returned before them, and
+// what they are held to.
 func ValidateAuthority(s *Schema, v any) []Violation {
 	if tv, deep := tooDeep(v, s.depthLimit()); deep {
 		return []Violation{tv}
 	}
-	return s.validateAuthority(v)
+	return s.validateAuthority(v, false)
 }
 
 // FastVerdict is the fast path's verdict on v: "valid", "invalid",

@@ -367,3 +367,24 @@ func FuzzFastPath(f *testing.F) {
 		}
 	})
 }
+
+// TestFastPathSharedParts checks a value built in Go that holds one array
+// and one object in two places each, under alternatives (where the
+// diagnostic pass judges each part once): every place is reported.
+func TestFastPathSharedParts(t *testing.T) {
+	s, err := schema.Parse([]byte(`{"type":"object","additionalProperties":{"anyOf":[
+		{"type":"array","minItems":1,"items":{"type":"string"}},
+		{"type":"object","required":["id"]}]}}`))
+	require.NoError(t, err)
+	empty, tags, obj := []any{}, []any{"a", 1.0}, map[string]any{"name": "x"}
+	v := map[string]any{"e1": empty, "e2": empty, "t1": tags, "t2": tags, "o1": obj, "o2": obj}
+	vs := s.Validate(v)
+	assert.Equal(t, schema.ValidateAuthority(s, v), vs)
+	var paths []string
+	for _, x := range vs {
+		paths = append(paths, x.Path)
+	}
+	for _, p := range []string{"$.e1", "$.e2", "$.t1[1]", "$.t2[1]", "$.o1.id", "$.o2.id"} {
+		assert.Contains(t, paths, p)
+	}
+}

@@ -237,12 +237,13 @@ func (s *Schema) validate(v any) []Violation {
 			}
 		}
 	}
-	return s.validateAuthority(v)
+	return s.validateAuthority(v, true)
 }
 
 // validateAuthority is validate without the fast path: jsonschema-go
-// decides, the diagnostic pass lists the violations.
-func (s *Schema) validateAuthority(v any) []Violation {
+// decides, the diagnostic pass lists the violations (with its shortcuts,
+// or without for the tests that hold the shortcuts to it).
+func (s *Schema) validateAuthority(v any, shortcuts bool) []Violation {
 	err := s.resolved.Validate(v)
 	if err == nil && !s.c.assertFormats {
 		return nil
@@ -250,9 +251,9 @@ func (s *Schema) validateAuthority(v any) []Violation {
 	var findings []finding
 	pv, plain := plainValue(v)
 	if plain {
-		findings = s.c.diagnose(pv)
+		findings = s.c.diagnoseWith(pv, s.c.assertFormats, shortcuts)
 	}
-	if err == nil || len(findings) == 0 && s.c.assertFormats && len(s.c.diagnoseWith(pv, false)) > 0 {
+	if err == nil || len(findings) == 0 && s.c.assertFormats && len(s.c.diagnoseWith(pv, false, shortcuts)) > 0 {
 		// Valid to jsonschema-go, which ignores format; or invalid to it
 		// only because it ignores format (a not or oneOf that an asserted
 		// format decides): the format-asserting pass has the last word.

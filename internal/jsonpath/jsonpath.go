@@ -309,6 +309,20 @@ func (c *Chain) Key(k string) *Chain { return &Chain{parent: c, step: Key(k)} }
 // Index returns the chain one element i below c.
 func (c *Chain) Index(i int) *Chain { return &Chain{parent: c, step: Index(i)} }
 
+// Equal reports whether c and d lead to the same place.
+func (c *Chain) Equal(d *Chain) bool {
+	for c != nil && d != nil {
+		if c == d {
+			return true
+		}
+		if c.step != d.step {
+			return false
+		}
+		c, d = c.parent, d.parent
+	}
+	return c == d
+}
+
 // Len returns the number of steps from the root to c.
 func (c *Chain) Len() int {
 	n := 0

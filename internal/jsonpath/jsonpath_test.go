@@ -143,3 +143,24 @@ func TestChain(t *testing.T) {
 	assert.Equal(t, 3, c.Len())
 	assert.Equal(t, "$.issues[2]['a/b'].x", d.String())
 }
+
+func TestChainEqual(t *testing.T) {
+	var root *jsonpath.Chain
+	a := root.Key("a").Index(2)
+	for _, tc := range []struct {
+		x, y *jsonpath.Chain
+		want bool
+	}{
+		{root, root, true},
+		{a, a, true},
+		{a, root.Key("a").Index(2), true},
+		{a, root.Key("a").Index(3), false},
+		{a, root.Key("b").Index(2), false},
+		{a, root.Key("a"), false},
+		{root.Key("a"), a, false},
+		{root, a, false},
+		{root.Index(0), root.Key("0"), false},
+	} {
+		assert.Equal(t, tc.want, tc.x.Equal(tc.y), "%v = %v", tc.x, tc.y)
+	}
+}
