@@ -382,6 +382,16 @@ type schemaVerdict struct {
 // judge decodes raw, transforms it and validates it against the schema.
 func (e *Enforcer) judge(mode Mode, d *prepared, raw []byte) schemaVerdict {
 	var sv schemaVerdict
+	if d == nil {
+		// Nothing to transform: decode and validate in one step.
+		v, vs, err := e.s.Decode(raw)
+		if err != nil {
+			sv.undecodable = err // raw is JSON: a number beyond float64
+			return sv
+		}
+		sv.json, sv.value, sv.violations = raw, v, vs
+		return sv
+	}
 	v, err := jsonvalue.Decode(raw)
 	if err != nil {
 		sv.undecodable = err

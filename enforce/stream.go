@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentio/agentio/extract"
+	"github.com/agentio/agentio/internal/jsonvalue"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/schema"
 )
@@ -238,8 +239,8 @@ func (t *tracker) check(ev extract.Event) bool {
 	if !t.checking {
 		return false
 	}
-	var v any
-	if json.Unmarshal(t.r.Text()[ev.Start:ev.End], &v) != nil {
+	v, err := jsonvalue.Decode(t.r.Text()[ev.Start:ev.End])
+	if err != nil {
 		return false // a number beyond float64: the final check reports it
 	}
 	if vs := t.cur.Check(v); len(vs) > 0 {
@@ -276,8 +277,8 @@ func (t *tracker) partial() (Partial, bool) {
 		return Partial{}, false
 	}
 	raw := buf
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	v, err := jsonvalue.Decode(raw)
+	if err != nil {
 		return Partial{}, false
 	}
 	open := t.cur.Paths()

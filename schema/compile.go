@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -108,6 +109,10 @@ type compiled struct {
 	// assertFormats is ParseOptions.AssertFormat, when some subschema
 	// names a format this package knows.
 	assertFormats bool
+	// unevaluated: some subschema has unevaluatedItems or
+	// unevaluatedProperties, so the diagnostic pass must record which
+	// items and properties each subschema evaluated.
+	unevaluated bool
 	// fast is the fast path, built on first use by fastProgram; nil when
 	// the document has none.
 	fastOnce sync.Once
@@ -226,6 +231,9 @@ func compileDocument(data []byte, loader Loader) (*compiled, error) {
 	if err := c.checkCycles(); err != nil {
 		return nil, err
 	}
+	c.unevaluated = slices.ContainsFunc(c.order, func(s *jsonschema.Schema) bool {
+		return s.UnevaluatedItems != nil || s.UnevaluatedProperties != nil
+	})
 	return c, nil
 }
 

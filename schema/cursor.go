@@ -147,7 +147,7 @@ func (c *Cursor) Check(v any) []Violation {
 	out := append([]finding(nil), f.denied...)
 	if len(f.direct) > 0 {
 		if pv, ok := plainValue(v); ok {
-			d := &diagnosis{c: c.s.c, formats: c.s.c.assertFormats}
+			d := c.s.c.newDiagnosis(c.s.c.assertFormats, true)
 			for _, s := range f.direct {
 				d.eval(pv, s, f.at, &out, nil)
 			}

@@ -98,13 +98,19 @@ func (c *compiled) diagnose(v any) []finding {
 // value once per subschema. Without, it is the pass the shortcuts are
 // tested against.
 func (c *compiled) diagnoseWith(v any, formats, shortcuts bool) []finding {
+	d := c.newDiagnosis(formats, shortcuts)
+	var out []finding
+	d.eval(v, c.root, nil, &out, nil)
+	return dedupe(out)
+}
+
+// newDiagnosis starts a diagnostic pass (see diagnoseWith).
+func (c *compiled) newDiagnosis(formats, shortcuts bool) *diagnosis {
 	d := &diagnosis{c: c, formats: formats}
 	if p := c.fastProgram(); p != nil && !formats && shortcuts {
 		d.fast = &fastRun{p: p}
 	}
-	var out []finding
-	d.eval(v, c.root, nil, &out, nil)
-	return dedupe(out)
+	return d
 }
 
 func (d *diagnosis) add(out *[]finding, at *jsonpath.Chain, s *jsonschema.Schema, keyword, msg string) {
@@ -478,7 +484,9 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *jsonpath.Chain, o
 		for i, e := range arr {
 			if _, ok, _ := d.ok(e, s.Contains, at.Index(i), nil); ok {
 				nContains++
-				anns.noteIndex(i)
+				if d.c.unevaluated {
+					anns.noteIndex(i)
+				}
 			}
 		}
 		if nContains == 0 && (s.MinContains == nil || *s.MinContains > 0) {
@@ -568,8 +576,10 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 			evaluated[k] = true
 		}
 	}
-	for k := range evaluated {
-		anns.noteProperty(k)
+	if d.c.unevaluated {
+		for k := range evaluated {
+			anns.noteProperty(k)
+		}
 	}
 	if s.PropertyNames != nil {
 		for _, k := range keys {

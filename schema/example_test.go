@@ -108,3 +108,21 @@ func ExampleFor() {
 	fmt.Println(schema.Violations(s.Validate(map[string]any{"summary": "fine", "score": 4.5})))
 	// Output: $.score: expected integer, got number 4.5
 }
+
+func ExampleSchema_Decode() {
+	s, err := schema.Parse([]byte(`{"type": "object", "required": ["score"], "properties": {"score": {"type": "integer", "maximum": 10}}}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, violations, err := s.Decode([]byte(`{"score": 7, "note": "fine"}`))
+	fmt.Println(v, violations, err)
+	v, violations, _ = s.Decode([]byte(`{"score": 12}`))
+	fmt.Println(v, violations)
+	_, _, err = s.Decode([]byte(`{"score": 1e400}`))
+	fmt.Println(errors.Is(err, schema.ErrNumberRange))
+	// Output:
+	// map[note:fine score:7] [] <nil>
+	// map[score:12] [$.score: 12 is greater than the maximum of 10]
+	// true
+}

@@ -298,29 +298,37 @@ func (s *Schema) ValidateJSON(data []byte) ([]Violation, error) {
 		}
 	}
 	_, vs, err := s.Decode(data)
+	var te *json.UnmarshalTypeError
+	if errors.Is(err, ErrNumberRange) && errors.As(err, &te) {
+		return []Violation{{Path: "$", Pointer: "", Keyword: "type",
+			Message: "the value holds a " + te.Value + " too large to represent; use a smaller number"}}, nil
+	}
 	return vs, err
 }
+
+// ErrNumberRange is returned (wrapped, with the decoder's error) by
+// [Schema.Decode] for JSON holding a number beyond float64's range (1e400),
+// which no decoded value can hold.
+var ErrNumberRange = errors.New("schema: a number beyond float64's range")
 
 // Decode decodes data, one JSON value, into what json.Unmarshal gives an
 // any (map[string]any, []any, string, float64, bool, nil), and validates
 // it: it returns the value and every way it violates the schema, none when
-// it is valid. The value shares no memory with data. The error, wrapping
-// [ErrNotJSON], is non-nil only when data is not a single JSON value; a
-// number beyond float64's range (1e400) is a violation, and the value is
-// then nil.
+// it is valid. The value shares no memory with data. The error is non-nil
+// only when data cannot be decoded: it wraps [ErrNotJSON] when data is not
+// a single JSON value, and [ErrNumberRange] when it holds a number beyond
+// float64's range.
 //
-// Decode is how to check bytes: it decodes faster than json.Unmarshal and,
-// knowing how deeply the value nests, skips [Schema.Validate]'s depth walk.
-// A nil Schema accepts every value.
+// Decode is how to check bytes whose value is wanted: it decodes faster
+// than json.Unmarshal and, knowing how deeply the value nests, skips
+// [Schema.Validate]'s depth walk. A nil Schema accepts every value.
 func (s *Schema) Decode(data []byte) (any, []Violation, error) {
 	var d jsonvalue.Decoder
 	v, err := d.Decode(data)
 	if err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && json.Valid(data) {
-			// JSON, but with a number no float64 holds (1e400).
-			return nil, []Violation{{Path: "$", Pointer: "", Keyword: "type",
-				Message: "the value holds a " + te.Value + " too large to represent; use a smaller number"}}, nil
+			return nil, nil, fmt.Errorf("%w: %w", ErrNumberRange, err)
 		}
 		return nil, nil, fmt.Errorf("%w: %w", ErrNotJSON, err)
 	}

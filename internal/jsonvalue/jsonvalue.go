@@ -91,7 +91,11 @@ func (d *Decoder) value() (any, error) {
 	case '[':
 		return d.array()
 	case '"':
-		return d.str()
+		s, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
 	case 't':
 		return d.literal("true", true)
 	case 'f':
@@ -132,7 +136,7 @@ func (d *Decoder) object() (any, error) {
 		if d.pos >= len(d.src) || d.src[d.pos] != '"' {
 			return nil, errFallback
 		}
-		k, err := d.str()
+		k, err := d.str() // a string, not boxed: it becomes a map key
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +149,7 @@ func (d *Decoder) object() (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.keys = append(d.keys, k.(string))
+		d.keys = append(d.keys, k)
 		d.vals = append(d.vals, v)
 		d.space()
 		if d.pos >= len(d.src) {
@@ -212,7 +216,7 @@ func (d *Decoder) array() (any, error) {
 // str reads a string. One without escapes and in valid UTF-8 is a slice of
 // the document; any other is unquoted by encoding/json, so that escapes,
 // surrogates and invalid bytes read exactly as it reads them.
-func (d *Decoder) str() (any, error) {
+func (d *Decoder) str() (string, error) {
 	start := d.pos
 	d.pos++ // "
 	plain := true
@@ -225,7 +229,7 @@ func (d *Decoder) str() (any, error) {
 			d.pos++
 		}
 		if d.pos >= len(d.src) {
-			return nil, errFallback
+			return "", errFallback
 		}
 		switch c := d.src[d.pos]; {
 		case c == '"':
@@ -238,7 +242,7 @@ func (d *Decoder) str() (any, error) {
 			plain = false
 			d.pos += 2 // the escape's letter is checked by encoding/json
 		case c < 0x20:
-			return nil, errFallback
+			return "", errFallback
 		default:
 			r, size := utf8.DecodeRuneInString(d.src[d.pos:])
 			if r == utf8.RuneError && size == 1 {
@@ -258,10 +262,10 @@ var special = func() (t [256]bool) {
 	return t
 }()
 
-func unquote(quoted string) (any, error) {
+func unquote(quoted string) (string, error) {
 	var s string
 	if err := json.Unmarshal([]byte(quoted), &s); err != nil {
-		return nil, errFallback
+		return "", errFallback
 	}
 	return s, nil
 }
