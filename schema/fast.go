@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -45,6 +46,7 @@ const (
 	tNumber
 	tString
 	tInteger
+	tNone // a type name no value has: matches nothing
 )
 
 var typeBits = map[string]uint8{
@@ -125,6 +127,8 @@ type fastProgram struct {
 	nodes map[*jsonschema.Schema]*fastNode
 	// alternatives: some subschema has anyOf or oneOf.
 	alternatives bool
+	// runs keeps the scratch space of checkBytes between calls.
+	runs sync.Pool
 }
 
 // fastProgram returns c's fast path, built by its first call (Parse
@@ -204,7 +208,11 @@ func (p *fastProgram) build(n *fastNode) {
 		types = []string{s.Type}
 	}
 	for _, t := range types {
-		n.types |= typeBits[t]
+		bit, known := typeBits[t]
+		if !known {
+			bit = tNone // jsonschema-go matches no value to it
+		}
+		n.types |= bit
 	}
 	if n.types&tNumber != 0 {
 		n.types |= tInteger // a number may be whole

@@ -45,8 +45,18 @@ type byteMemo struct {
 // checkBytes returns the verdict of the document src, whose arrays and
 // objects may nest limit levels deep.
 func (p *fastProgram) checkBytes(src []byte, limit int) verdict {
-	var keys [32][]byte
-	r := byteRun{p: p, src: src, limit: limit, keys: keys[:0]}
+	r, _ := p.runs.Get().(*byteRun)
+	if r == nil {
+		r = &byteRun{p: p}
+	}
+	r.src, r.limit, r.depth = src, limit, 0
+	defer func() {
+		r.src = nil
+		clear(r.keys[:cap(r.keys)])
+		r.keys = r.keys[:0]
+		clear(r.memo)
+		p.runs.Put(r)
+	}()
 	end, v := r.eval(r.space(0), p.root, 0)
 	if v != valid {
 		return v
