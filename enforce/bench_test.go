@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/extract"
 	"github.com/agentio/agentio/provider"
 )
 
@@ -51,7 +52,8 @@ func proseReview(size int) string {
 // Beside them, on the valid reply's JSON: json.Valid (reading the bytes
 // once, the yardstick of the targets: valid within 3x, invalid within 5x),
 // json.Unmarshal into an any (what decoding cost before the fast path),
-// and the floor of any Check: allocating the value it returns.
+// and the floor of any Check: finding the JSON in the reply, and
+// allocating the value it returns.
 func BenchmarkCheck(b *testing.B) {
 	valid := bigReview(100<<10, false)
 	data := []byte(valid[strings.Index(valid, "{") : strings.LastIndex(valid, "}")+1]) // the reply's JSON
@@ -85,6 +87,16 @@ func BenchmarkCheck(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sink = copyValue(v)
+		}
+	})
+	b.Run("extract_100KB", func(b *testing.B) {
+		// Finding the JSON in the reply, as Check does first.
+		b.SetBytes(int64(len(valid)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if len(extract.Candidates(valid, extract.WithObjectsOnly())) == 0 {
+				b.Fatal("no JSON")
+			}
 		}
 	})
 	for _, tc := range []struct {

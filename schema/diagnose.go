@@ -148,13 +148,43 @@ func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 		d.add(out, at, s, "", "the value or the schema nests too deeply to check further")
 		return
 	}
-	if callerAnns == nil && d.fast != nil {
+	if callerAnns == nil && d.passes(v, s) {
 		// No caller needs what s evaluates: a part of the value the fast
 		// path finds valid has nothing to report.
-		if n := d.fast.p.nodes[s]; n != nil && !n.slow && d.fast.eval(v, n) == valid {
-			return
-		}
+		return
 	}
+	d.evalChecked(v, s, at, out, callerAnns)
+}
+
+// passes reports whether the fast path finds v valid against s.
+func (d *diagnosis) passes(v any, s *jsonschema.Schema) bool {
+	if d.fast == nil {
+		return false
+	}
+	n := d.fast.p.nodes[s]
+	return n != nil && !n.slow && d.fast.eval(v, n) == valid
+}
+
+// item evaluates the item or member v of the array or object at parent,
+// found at step, against s; its place is only built when it has
+// something to report.
+func (d *diagnosis) item(v any, s *jsonschema.Schema, parent *jsonpath.Chain, key string, index int, out *[]finding) {
+	if d.passes(v, s) {
+		return
+	}
+	at := parent.Index(index)
+	if index < 0 {
+		at = parent.Key(key)
+	}
+	if d.depth >= maxDiagnoseDepth {
+		d.add(out, at, s, "", "the value or the schema nests too deeply to check further")
+		return
+	}
+	d.evalChecked(v, s, at, out, nil)
+}
+
+// evalChecked is eval once the fast path had its say.
+func (d *diagnosis) evalChecked(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[]finding, callerAnns *annotations) {
 	if d.fast != nil && d.fast.p.alternatives {
 		// Under anyOf and oneOf the same part of the value meets the same
 		// subschema again and again (each branch, at each level): judge
@@ -251,8 +281,10 @@ func (d *diagnosis) body(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 		*out = append(*out, finding{at: at, keyword: "const", schema: d.keywordPointer(s, "const"),
 			message: "expected " + repr(*s.Const) + ", got " + repr(v), expected: []string{repr(*s.Const)}})
 	}
-	if n, isNum := asRat(v); isNum {
-		d.numeric(n, repr(v), s, at, out)
+	if hasNumeric(s) {
+		if n, isNum := asRat(v); isNum {
+			d.numeric(n, repr(v), s, at, out)
+		}
 	}
 	if str, isStr := v.(string); isStr {
 		d.str(str, s, in, at, out)
@@ -306,6 +338,11 @@ func (d *diagnosis) body(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 	case map[string]any:
 		d.object(x, s, in, at, out, &anns)
 	}
+}
+
+// hasNumeric reports whether s has a keyword about numbers.
+func hasNumeric(s *jsonschema.Schema) bool {
+	return s.MultipleOf != nil || s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil
 }
 
 func (d *diagnosis) numeric(n *big.Rat, num string, s *jsonschema.Schema, at *jsonpath.Chain, out *[]finding) {
@@ -463,7 +500,7 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *jsonpath.Chain, o
 		if i >= len(arr) {
 			break
 		}
-		d.eval(arr[i], sub, at.Index(i), out, nil)
+		d.item(arr[i], sub, at, "", i, out)
 	}
 	anns.endIndex = max(anns.endIndex, min(len(prefix), len(arr)))
 	if rest != nil {
@@ -475,7 +512,7 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *jsonpath.Chain, o
 			d.add(out, at.Index(from), s, restKw, "unexpected item: the array may have at most "+plural(from, "item"))
 		default:
 			for i := from; i < len(arr); i++ {
-				d.eval(arr[i], rest, at.Index(i), out, nil)
+				d.item(arr[i], rest, at, "", i, out)
 			}
 		}
 	}
@@ -532,13 +569,20 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *jsonpath.Chain, o
 }
 
 func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, at *jsonpath.Chain, out *[]finding, anns *annotations) {
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
+	// The members in sorted order, and which of them a keyword evaluated:
+	// only what the keywords present need.
+	var keys []string
+	if len(in.patterns) > 0 || s.AdditionalProperties != nil || s.PropertyNames != nil || s.UnevaluatedProperties != nil {
+		keys = make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
 	}
-	slices.Sort(keys)
-
-	evaluated := map[string]bool{}
+	var evaluated map[string]bool
+	if len(in.patterns) > 0 || s.AdditionalProperties != nil || d.c.unevaluated {
+		evaluated = map[string]bool{}
+	}
 	order := in.propOrder
 	if order == nil && s.Properties != nil {
 		for k := range s.Properties {
@@ -552,8 +596,10 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 		if !ok || !present {
 			continue
 		}
-		d.eval(val, sub, at.Key(name), out, nil)
-		evaluated[name] = true
+		d.item(val, sub, at, name, -1, out)
+		if evaluated != nil {
+			evaluated[name] = true
+		}
 	}
 	for _, pp := range in.patterns {
 		for _, k := range keys {

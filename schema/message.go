@@ -139,6 +139,10 @@ func formatFloat(f float64) string {
 
 // asRat converts a number of any Go numeric kind to a big.Rat.
 func asRat(v any) (*big.Rat, bool) {
+	switch v.(type) {
+	case nil, bool, string, []any, map[string]any:
+		return nil, false // no number: nothing to allocate
+	}
 	r := new(big.Rat)
 	switch x := v.(type) {
 	case float64:
