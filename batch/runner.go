@@ -436,20 +436,28 @@ func (ru *run) load(ctx context.Context) (map[string]struct{}, []Settled, error)
 	return known, settled, nil
 }
 
+// pending is a change to the store and the outcomes it settles, written
+// and then handed out together by flush.
+type pending struct {
+	c   Change
+	out []Settled
+}
+
+// flush writes p's change, then hands out its outcomes, and empties p.
+func (ru *run) flush(ctx context.Context, p *pending) error {
+	if err := ru.save(ctx, p.c); err != nil {
+		return err
+	}
+	p.c = Change{}
+	err := ru.deliver(ctx, p.out)
+	p.out = p.out[:0]
+	return err
+}
+
 // start starts the items the store does not know: each gets its first
 // request, or is settled at once when it cannot be sent.
 func (ru *run) start(ctx context.Context, known map[string]struct{}) error {
-	var c Change
-	var out []Settled
-	flush := func() error {
-		if err := ru.save(ctx, c); err != nil {
-			return err
-		}
-		c = Change{}
-		err := ru.deliver(ctx, out)
-		out = out[:0]
-		return err
-	}
+	var p pending
 	for _, id := range ru.order {
 		if _, ok := known[id]; ok {
 			continue
@@ -465,8 +473,8 @@ func (ru *run) start(ctx context.Context, known map[string]struct{}) error {
 			if rerr != nil {
 				return rerr
 			}
-			c.Items = append(c.Items, rec)
-			out = append(out, s)
+			p.c.Items = append(p.c.Items, rec)
+			p.out = append(p.out, s)
 		} else {
 			en := &entry{id: id, e: e, attempt: 1, st: st, first: first, next: sent}
 			rec, err := en.record()
@@ -474,15 +482,15 @@ func (ru *run) start(ctx context.Context, known map[string]struct{}) error {
 				return err
 			}
 			ru.entries[id] = en
-			c.Items = append(c.Items, rec)
+			p.c.Items = append(p.c.Items, rec)
 		}
-		if len(c.Items) >= saveChunk {
-			if err := flush(); err != nil {
+		if len(p.c.Items) >= saveChunk {
+			if err := ru.flush(ctx, &p); err != nil {
 				return err
 			}
 		}
 	}
-	return flush()
+	return ru.flush(ctx, &p)
 }
 
 // record returns the entry's pending record.
@@ -743,17 +751,7 @@ func (ru *run) pollAll(ctx context.Context) (bool, error) {
 // settle checks the results of a batch that is done, then resubmits (in
 // the next round) what got no reply and closes the batch.
 func (ru *run) settle(ctx context.Context, f *inFlight, b *provider.Batch) error {
-	var c Change
-	var out []Settled
-	flush := func() error {
-		if err := ru.save(ctx, c); err != nil {
-			return err
-		}
-		c = Change{}
-		err := ru.deliver(ctx, out)
-		out = out[:0]
-		return err
-	}
+	var p pending
 	if b.Status != provider.BatchFailed {
 		for res, err := range ru.r.b.BatchResults(ctx, f.rec.ID) {
 			if err != nil {
@@ -767,15 +765,15 @@ func (ru *run) settle(ctx context.Context, f *inFlight, b *provider.Batch) error
 			if err != nil {
 				return err
 			}
-			c.Items = append(c.Items, rec)
+			p.c.Items = append(p.c.Items, rec)
 			if done {
-				out = append(out, s)
+				p.out = append(p.out, s)
 			}
 			if err := ru.point("checked"); err != nil {
 				return err
 			}
-			if len(c.Items) >= saveChunk {
-				if err := flush(); err != nil {
+			if len(p.c.Items) >= saveChunk {
+				if err := ru.flush(ctx, &p); err != nil {
 					return err
 				}
 			}
@@ -797,13 +795,13 @@ func (ru *run) settle(ctx context.Context, f *inFlight, b *provider.Batch) error
 		if err != nil {
 			return err
 		}
-		c.Items = append(c.Items, rec)
+		p.c.Items = append(p.c.Items, rec)
 		if done {
-			out = append(out, s)
+			p.out = append(p.out, s)
 		}
 	}
-	c.Closed = []string{f.rec.Key}
-	return flush()
+	p.c.Closed = []string{f.rec.Key}
+	return ru.flush(ctx, &p)
 }
 
 // retryable reports whether a per-request error is worth submitting the

@@ -12,6 +12,35 @@ import (
 	"github.com/agentio/agentio/schema"
 )
 
+// addSuiteSeeds adds each JSON-Schema-Test-Suite schema of the drafts
+// named, with each of its instances, to f's seeds, when ../shared holds
+// the suite.
+func addSuiteSeeds(f *testing.F, drafts ...string) {
+	suiteDir, ok := shared.SuiteDir()
+	if !ok {
+		return
+	}
+	for _, dir := range drafts {
+		files, _ := filepath.Glob(filepath.Join(suiteDir, "tests", dir, "*.json"))
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				continue
+			}
+			var gs []suiteGroup
+			if json.Unmarshal(data, &gs) != nil {
+				continue
+			}
+			for _, g := range gs {
+				for _, tc := range g.Tests {
+					inst, _ := json.Marshal(tc.Data)
+					f.Add([]byte(g.Schema), inst)
+				}
+			}
+		}
+	}
+}
+
 // FuzzAuthorityAgreement checks the property Validate is built on: for a
 // schema both Parse and jsonschema-go accept, and that jsonschema-go
 // applies as written, Validate reports no violation exactly when
@@ -27,24 +56,7 @@ func FuzzAuthorityAgreement(f *testing.F) {
 	f.Add([]byte(`{"$defs":{"n":{"type":"number","exclusiveMinimum":0}},"prefixItems":[{"$ref":"#/$defs/n"}],"items":false}`), []byte(`[0,1]`))
 	f.Add([]byte(`{"dependentRequired":{"a":["b"]},"propertyNames":{"pattern":"^[a-z]+$"},"minProperties":1}`), []byte(`{"a":1,"B":2}`))
 	f.Add([]byte(`{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"additionalItems":false}`), []byte(`["a",1]`))
-	suiteDir, _ := shared.SuiteDir()
-	files, _ := filepath.Glob(filepath.Join(suiteDir, "tests", "draft2020-12", "*.json"))
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			continue
-		}
-		var gs []suiteGroup
-		if json.Unmarshal(data, &gs) != nil {
-			continue
-		}
-		for _, g := range gs {
-			for _, tc := range g.Tests {
-				inst, _ := json.Marshal(tc.Data)
-				f.Add([]byte(g.Schema), inst)
-			}
-		}
-	}
+	addSuiteSeeds(f, "draft2020-12")
 	f.Fuzz(func(t *testing.T, schemaBytes, instance []byte) {
 		s, err := schema.Parse(schemaBytes)
 		if err != nil {

@@ -433,32 +433,8 @@ func (r *fastRun) node(v any, n *fastNode) verdict {
 	default:
 		return undecided
 	}
-	if str, isStr := v.(string); isStr && n.enumSet != nil {
-		if !n.enumSet[str] {
-			return invalid // a string equals only a string
-		}
-	} else if n.enum != nil {
-		found := false
-		for _, e := range n.enum {
-			if same, ok := fastEqual(e, v); !ok {
-				return undecided
-			} else if same {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return invalid
-		}
-	}
-	if n.cnst != nil {
-		same, ok := fastEqual(*n.cnst, v)
-		if !ok {
-			return undecided
-		}
-		if !same {
-			return invalid
-		}
+	if got := n.enumConst(v); got != valid {
+		return got
 	}
 	for _, sub := range n.allOf {
 		if out = and(out, r.eval(v, sub)); out == invalid {
@@ -548,6 +524,41 @@ func (n *fastNode) property(name string) (*fastNode, bool) {
 		}
 	}
 	return nil, false
+}
+
+// enumConst applies enum and const to a plain value: undecided when a
+// member cannot be compared with it.
+func (n *fastNode) enumConst(v any) verdict {
+	if str, isStr := v.(string); isStr && n.enumSet != nil {
+		if !n.enumSet[str] {
+			return invalid // a string equals only a string
+		}
+	} else if n.enum != nil {
+		found := false
+		for _, e := range n.enum {
+			same, ok := fastEqual(e, v)
+			if !ok {
+				return undecided
+			}
+			if same {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return invalid
+		}
+	}
+	if n.cnst != nil {
+		same, ok := fastEqual(*n.cnst, v)
+		if !ok {
+			return undecided
+		}
+		if !same {
+			return invalid
+		}
+	}
+	return valid
 }
 
 func (n *fastNode) checkString(s string) bool {

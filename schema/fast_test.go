@@ -226,7 +226,8 @@ func (g *gen) keyword(depth int) string {
 	case 0:
 		return `"type":` + g.pick(`"object"`, `"array"`, `"string"`, `"number"`, `"integer"`, `"boolean"`, `"null"`, `["string","null"]`, `["number","array"]`)
 	case 1:
-		return `"enum":` + g.pick(`["x","y"]`, `[1,2.5,"1"]`, `[null,true]`, `[[1,2],{"a":"x"}]`, `[0]`)
+		return `"enum":` + g.pick(`["x","y"]`, `[1,2.5,"1"]`, `[null,true]`, `[[1,2],{"a":"x"}]`, `[0]`,
+			`["a","b","c","d","e","f","g","h","x","ab",1,null]`) // long: strings checked as a set
 	case 2:
 		return `"const":` + g.pick(`"x"`, `1`, `1.0`, `null`, `{"a":[1]}`, `[]`)
 	case 3:
@@ -330,26 +331,7 @@ func FuzzFastPath(f *testing.F) {
 	for range 40 {
 		f.Add([]byte(g.schema(3)), []byte(g.instance(3)))
 	}
-	suiteDir, _ := shared.SuiteDir()
-	for _, dir := range []string{"draft2020-12", "draft7"} {
-		files, _ := filepath.Glob(filepath.Join(suiteDir, "tests", dir, "*.json"))
-		for _, file := range files {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				continue
-			}
-			var gs []suiteGroup
-			if json.Unmarshal(data, &gs) != nil {
-				continue
-			}
-			for _, gr := range gs {
-				for _, tc := range gr.Tests {
-					inst, _ := json.Marshal(tc.Data)
-					f.Add([]byte(gr.Schema), inst)
-				}
-			}
-		}
-	}
+	addSuiteSeeds(f, "draft2020-12", "draft7")
 	f.Fuzz(func(t *testing.T, schemaBytes, instance []byte) {
 		s, err := schema.Parse(schemaBytes)
 		if err != nil {

@@ -269,33 +269,11 @@ func (r *byteRun) own(pos int, n *fastNode, level int) (int, verdict) {
 		if n.types != 0 && n.types&bit == 0 {
 			return 0, invalid
 		}
-		return end, n.scalarIn(val)
+		return end, n.enumConst(val)
 	case c == '-' || c >= '0' && c <= '9':
 		return r.number(pos, n)
 	}
 	return 0, undecided
-}
-
-// scalarIn applies enum and const to a decoded scalar.
-func (n *fastNode) scalarIn(v any) verdict {
-	if n.enum != nil {
-		found := false
-		for _, e := range n.enum {
-			if same, _ := fastEqual(e, v); same {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return invalid
-		}
-	}
-	if n.cnst != nil {
-		if same, _ := fastEqual(*n.cnst, v); !same {
-			return invalid
-		}
-	}
-	return valid
 }
 
 func (r *byteRun) number(pos int, n *fastNode) (int, verdict) {
@@ -321,7 +299,7 @@ func (r *byteRun) number(pos int, n *fastNode) (int, verdict) {
 	if n.enum == nil && n.cnst == nil {
 		return end, valid
 	}
-	return end, n.scalarIn(x)
+	return end, n.enumConst(x)
 }
 
 // scanNumber returns the end of the JSON number at pos.
@@ -686,32 +664,7 @@ func (r *byteRun) whole(start, end int, n *fastNode) verdict {
 	if !ok {
 		return undecided
 	}
-	if n.enum != nil {
-		found := false
-		for _, e := range n.enum {
-			same, ok := fastEqual(e, v)
-			if !ok {
-				return undecided
-			}
-			if same {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return invalid
-		}
-	}
-	if n.cnst != nil {
-		same, ok := fastEqual(*n.cnst, v)
-		if !ok {
-			return undecided
-		}
-		if !same {
-			return invalid
-		}
-	}
-	return valid
+	return n.enumConst(v)
 }
 
 func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {

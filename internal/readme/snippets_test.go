@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentio/agentio/batch"
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
@@ -174,4 +175,42 @@ func TestStreamSnippet(t *testing.T) {
 	require.NoError(t, streamSnippet(context.Background(), p, s, func(v any) { shown = append(shown, v) }))
 	assert.NotEmpty(t, shown)
 	assert.Less(t, p.Streamed()[0], 10, "the first reply is stopped at its severity")
+}
+
+// batchSnippet is the README's batch snippet: items through a Batcher,
+// outcomes as they settle, the state in a store.
+func batchSnippet(ctx context.Context, b provider.Batcher, e *enforce.Enforcer, items []batch.Item, use func(id string, res *enforce.Result, err error)) error {
+	// snippet: batch
+	r, err := batch.New(b, batch.NewMemory(nil), batch.WithEnforcer(e), batch.WithPollInterval(0))
+	if err != nil {
+		return err
+	}
+	for s, err := range r.Run(ctx, items) { // round 1 in one batch; round k+1 holds only the re-asks
+		if err != nil {
+			return err // stopped (a crash, ctx): a Runner over the same store resumes
+		}
+		use(s.ID, s.Result, s.Err) // what enforce.Run would have returned for the item
+	}
+	// end snippet
+	return nil
+}
+
+func TestBatchSnippet(t *testing.T) {
+	s, err := schema.Parse(summarySchema)
+	require.NoError(t, err)
+	e, err := enforce.New(s)
+	require.NoError(t, err)
+	b := providertest.NewBatcher(providertest.Replies(map[string][]providertest.Reply{
+		"inc1": {providertest.Text(`{"title": "Disk full", "severity": "high", "actions": ["grow the volume"]}`)},
+		"inc2": {providertest.Text(`{"title": "Slow API", "severity": "urgent", "actions": []}`),
+			providertest.Text(`{"title": "Slow API", "severity": "medium", "actions": []}`)},
+	}), nil)
+	items := []batch.Item{{ID: "inc1", Request: enforce.Request{Prompt: "Summarise incident 1."}}, {ID: "inc2", Request: enforce.Request{Prompt: "Summarise incident 2."}}}
+	got := map[string]int{}
+	require.NoError(t, batchSnippet(context.Background(), b, e, items, func(id string, res *enforce.Result, err error) {
+		require.NoError(t, err)
+		got[id] = len(res.Attempts)
+	}))
+	assert.Equal(t, map[string]int{"inc1": 1, "inc2": 2}, got)
+	assert.Len(t, b.Submissions(), 2, "one batch per round")
 }
