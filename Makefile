@@ -23,22 +23,28 @@ test: fmt-check standalone
 	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target measure $(addprefix test-,$(MODULES))
 
 ## measure: the tests that measure against the corpora and the
-## JSON-Schema-Test-Suite (named ...Corpus... or ...Conformance...), without
+## JSON-Schema-Test-Suite (named ...Corpus... or ...Conformance...; in the
+## root module, and the peers' verdicts in benchmarks/validators), without
 ## -race: they compile thousands of schemas on one goroutine, which the
 ## race detector slows five-fold and can find no race in, so under -race
 ## they skip (internal/shared.Measuring)
 measure:
 	@start=$$(date +%s); \
 	echo "== measuring tests, without -race"; \
-	$(GO) test -count=1 -run 'Corpus|Conformance' ./...; \
-	echo "== measuring tests: $$(( $$(date +%s) - start )) s"
+	$(GO) test -count=1 -run 'Corpus|Conformance' ./... && \
+	(cd benchmarks/validators && $(GO) test -count=1 -run 'Corpus' ./...); \
+	status=$$?; \
+	echo "== measuring tests: $$(( $$(date +%s) - start )) s"; \
+	exit $$status
 
 # test-<dir>: go vet and go test -race in the module at <dir>.
 $(addprefix test-,$(MODULES)): test-%:
 	@start=$$(date +%s); \
 	echo "== $*: vet, test -race"; \
 	(cd $* && $(GO) vet ./... && $(GO) test -race -count=1 ./...); \
-	echo "== $*: $$(( $$(date +%s) - start )) s"
+	status=$$?; \
+	echo "== $*: $$(( $$(date +%s) - start )) s"; \
+	exit $$status
 
 ## standalone: each module, with GOWORK=off, has a tidy go.mod and resolves
 ## every import of its packages and tests (test-% then builds them alone):

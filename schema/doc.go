@@ -20,9 +20,18 @@
 // # Validation
 //
 // jsonschema-go is the authority: a value is valid exactly when its
-// Resolved.Validate accepts it, and for a valid value [Schema.Validate] costs
-// that one call and a walk, allocating nothing, that checks how deeply the
-// value nests (see Limits). jsonschema-go stops at the first error, names the schema
+// Resolved.Validate accepts it. [Parse] also compiles each subschema into a
+// fast path that decides validity without jsonschema-go: over a decoded
+// value ([Schema.Validate], [Schema.Decode]) or over the bytes of a document
+// without decoding it ([Schema.ValidateJSON]), allocating nothing for a
+// valid value. It covers every keyword but unevaluatedItems and
+// unevaluatedProperties (whose part of the value the diagnostic pass
+// judges) and a $dynamicRef that follows the dynamic scope (a document with
+// one, or parsed with [ParseOptions.AssertFormat], is checked by
+// jsonschema-go alone). Whatever the fast path is unsure of goes to
+// jsonschema-go; generated schemas and values, the JSON-Schema-Test-Suite, a
+// corpus of real-world schemas and a fuzz test hold it to the authority:
+// the same verdict and the same violations. jsonschema-go stops at the first error, names the schema
 // location rather than the instance location, and picks that error in map
 // order; so for an invalid value this package runs its own diagnostic pass
 // over the compiled schema that collects all violations, in a stable order

@@ -233,3 +233,28 @@ func requirements(gomod string) map[string]requirement {
 	}
 	return out
 }
+
+// TestMakefilePassesOnFailures checks that every Makefile recipe running
+// go test or go vet ends with their status: a shell line that runs them
+// and then prints a timing would otherwise exit 0, and make test would
+// pass whatever failed. A recipe passes the status on with set -e, or by
+// keeping it ("status=$$?") and ending with "exit $$status".
+func TestMakefilePassesOnFailures(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "Makefile"))
+	require.NoError(t, err)
+	commands := strings.Split(strings.ReplaceAll(string(data), "\\\n", " "), "\n")
+	checked := 0
+	for _, c := range commands {
+		if !strings.HasPrefix(c, "\t") || !strings.Contains(c, "$(GO) test") && !strings.Contains(c, "$(GO) vet") {
+			continue
+		}
+		checked++
+		c = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(c), "@"))
+		if strings.HasPrefix(c, "set -e;") {
+			continue
+		}
+		assert.True(t, strings.Contains(c, "status=$$?") && strings.HasSuffix(c, "exit $$status"),
+			"this recipe's status is lost (end it with exit $$status, or start it with set -e): %s", c)
+	}
+	assert.GreaterOrEqual(t, checked, 4, "the Makefile's go test and go vet recipes")
+}
