@@ -19,6 +19,11 @@
 //		use(s.ID, s.Result, s.Err)
 //	}
 //
+// A run of an agent blueprint is an Item too: blueprint.Prepare returns
+// its Enforcer (the agent's schema, options and invariants) and Request,
+// and blueprint.NewEnforcedResult turns the outcome's Result into the
+// run's blueprint.Result, as blueprint.Run would have returned it.
+//
 // # Crash safety
 //
 // Every step goes to a [Store] before the next one: the items' state, and

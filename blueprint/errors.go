@@ -30,6 +30,11 @@ var ErrSchemaNotFound = registry.ErrNotFound
 // procedural agent: its parameters go to a script, not to a model.
 var ErrNotAutonomous = errors.New("blueprint: not an autonomous agent")
 
+// ErrNoOutputSchema is returned by [Prepare] for a run that has no output
+// schema (no inline schema, no named one, no default in the blueprint): a
+// free-text run has no contract to enforce, [Run] makes it as one call.
+var ErrNoOutputSchema = errors.New("blueprint: the run has no output schema")
+
 // A FieldError reports a blueprint field (or run option) whose value is not
 // acceptable. [Parse] returns one per bad field, joined with errors.Join.
 type FieldError struct {

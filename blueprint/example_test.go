@@ -311,3 +311,28 @@ func ExampleResolution_Enforcer() {
 	// false true $.summary: expected string, got integer 42
 	// true {"summary": "One parser for every input."}
 }
+
+// Prepare makes a run's Enforcer and Request without calling a model, for
+// a caller that sends the call itself (here enforce's step-wise loop; a
+// batch.Item takes the pair as they are).
+func ExamplePrepare() {
+	bp, _ := blueprint.Load("testdata/agents/pr-reviewer")
+	e, req, err := blueprint.Prepare(context.Background(), bp, map[string]any{"prompt": "Review pull request 42."}, blueprint.RunSpec{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := providertest.New(providertest.Text(`{"verdict": "approve", "comments": [], "summary": "LGTM"}`))
+	er, err := e.Run(context.Background(), p, req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, _ := blueprint.NewEnforcedResult(er)
+	out, _ := json.Marshal(r)
+	fmt.Println(req.Prompt == p.Requests()[0].Messages[0].Content[:len(req.Prompt)]) // the prompt Run would send
+	fmt.Println(string(out))
+	// Output:
+	// true
+	// {"result_text":null,"result_data":{"verdict":"approve","comments":[],"summary":"LGTM"}}
+}

@@ -95,45 +95,87 @@ func WithMaxTokens(n int) Option {
 // A procedural agent gives [ErrNotAutonomous]. Run is safe for concurrent
 // use when p is.
 func Run(ctx context.Context, b *Blueprint, p provider.Provider, params map[string]any, spec RunSpec, opts ...Option) (*Result, error) {
-	var cfg runConfig
-	for _, o := range opts {
-		if o == nil {
-			return nil, fmt.Errorf("%w: nil option", ErrInvalidOption)
-		}
-		if err := o(&cfg); err != nil {
-			return nil, err
-		}
-	}
-	if b == nil || p == nil {
+	if p == nil {
 		return nil, errors.New("blueprint: run needs a blueprint and a provider")
 	}
-	if b.typ != TypeAutonomous {
-		return nil, ErrNotAutonomous
-	}
-	if err := b.ValidateParameters(params); err != nil {
-		return nil, err
-	}
-	res, err := ResolveOutputSchema(ctx, b, spec, cfg.registry)
+	prep, err := prepare(ctx, b, params, spec, opts)
 	if err != nil {
 		return nil, err
 	}
-	prompt, err := b.Prompt(params)
-	if err != nil {
-		return nil, err
+	if prep.e == nil {
+		return runText(ctx, p, prep.req.System, prep.req.Prompt, prep.req.MaxTokens)
 	}
-	if res.Schema == nil {
-		return runText(ctx, p, b.systemPrompt, prompt, cfg.maxTokens)
-	}
-	e, err := res.WithInputs(prompt, params).Enforcer(cfg.enforce...)
-	if err != nil {
-		return nil, err
-	}
-	req := enforce.Request{System: b.systemPrompt, Prompt: prompt, MaxTokens: cfg.maxTokens}
-	er, err := e.Run(ctx, p, req)
+	er, err := prep.e.Run(ctx, p, prep.req)
 	if err != nil {
 		return nil, err
 	}
 	return NewEnforcedResult(er)
+}
+
+// Prepare is [Run] up to the model call, for callers that send the calls
+// themselves (package batch, a queue of their own): it checks params,
+// resolves the output schema, and returns the Enforcer (with the effective
+// output options, the blueprint's invariants grounded on the prompt and
+// params, then the options of [WithEnforceOptions]) and the Request that
+// Run would give it. Turn the *enforce.Result of the run into the run's
+// [Result] with [NewEnforcedResult].
+//
+// It fails as Run does before any call, and with [ErrNoOutputSchema] for a
+// run without an output schema, which has no contract to enforce.
+func Prepare(ctx context.Context, b *Blueprint, params map[string]any, spec RunSpec, opts ...Option) (*enforce.Enforcer, enforce.Request, error) {
+	prep, err := prepare(ctx, b, params, spec, opts)
+	if err != nil {
+		return nil, enforce.Request{}, err
+	}
+	if prep.e == nil {
+		return nil, enforce.Request{}, ErrNoOutputSchema
+	}
+	return prep.e, prep.req, nil
+}
+
+// prepared is a run ready for its call: e is nil for a free-text run.
+type prepared struct {
+	e   *enforce.Enforcer
+	req enforce.Request
+}
+
+// prepare takes the steps of a run before the model call.
+func prepare(ctx context.Context, b *Blueprint, params map[string]any, spec RunSpec, opts []Option) (prepared, error) {
+	var cfg runConfig
+	for _, o := range opts {
+		if o == nil {
+			return prepared{}, fmt.Errorf("%w: nil option", ErrInvalidOption)
+		}
+		if err := o(&cfg); err != nil {
+			return prepared{}, err
+		}
+	}
+	if b == nil {
+		return prepared{}, errors.New("blueprint: run needs a blueprint and a provider")
+	}
+	if b.typ != TypeAutonomous {
+		return prepared{}, ErrNotAutonomous
+	}
+	if err := b.ValidateParameters(params); err != nil {
+		return prepared{}, err
+	}
+	res, err := ResolveOutputSchema(ctx, b, spec, cfg.registry)
+	if err != nil {
+		return prepared{}, err
+	}
+	prompt, err := b.Prompt(params)
+	if err != nil {
+		return prepared{}, err
+	}
+	req := enforce.Request{System: b.systemPrompt, Prompt: prompt, MaxTokens: cfg.maxTokens}
+	if res.Schema == nil {
+		return prepared{req: req}, nil
+	}
+	e, err := res.WithInputs(prompt, params).Enforcer(cfg.enforce...)
+	if err != nil {
+		return prepared{}, err
+	}
+	return prepared{e: e, req: req}, nil
 }
 
 // runText makes the single call of a run without an output schema.

@@ -167,8 +167,51 @@ func TestRunFailures(t *testing.T) {
 				tt.check(t, err)
 			}
 			assert.Len(t, p.Requests(), tt.calls)
+
+			// Prepare fails where Run fails before its call; otherwise its
+			// Enforcer and Request make the calls Run made, to the same end.
+			e, req, perr := blueprint.Prepare(context.Background(), tt.bp, tt.params, tt.spec, tt.opts...)
+			if tt.calls == 0 {
+				require.Error(t, perr)
+				if tt.is != nil {
+					assert.ErrorIs(t, perr, tt.is)
+				}
+				return
+			}
+			if errors.Is(perr, blueprint.ErrNoOutputSchema) {
+				return // a free-text run: one call, nothing to enforce
+			}
+			require.NoError(t, perr)
+			q := providertest.New(tt.replies...)
+			_, qerr := e.Run(context.Background(), q, req)
+			require.Error(t, qerr)
+			assert.Equal(t, err.Error(), qerr.Error())
+			assert.Equal(t, p.Requests(), q.Requests())
 		})
 	}
+}
+
+func TestPrepare(t *testing.T) {
+	plain := loadAgent(t, "parametric-agent")
+	_, _, err := blueprint.Prepare(context.Background(), plain, map[string]any{"prompt": "Go.", "topic": "t", "format": "essay"}, blueprint.RunSpec{})
+	assert.ErrorIs(t, err, blueprint.ErrNoOutputSchema, "a free-text run has nothing to enforce")
+
+	scanner := loadAgent(t, "security-scanner")
+	e, req, err := blueprint.Prepare(context.Background(), scanner, map[string]any{"prompt": "Scan it."}, blueprint.RunSpec{})
+	require.NoError(t, err)
+	p := providertest.New(providertest.Text(validScan))
+	er, err := e.Run(context.Background(), p, req)
+	require.NoError(t, err)
+	got, err := blueprint.NewEnforcedResult(er)
+	require.NoError(t, err)
+	q := providertest.New(providertest.Text(validScan))
+	want, err := blueprint.Run(context.Background(), scanner, q, map[string]any{"prompt": "Scan it."}, blueprint.RunSpec{})
+	require.NoError(t, err)
+	assert.Equal(t, want.Data(), got.Data())
+	assert.Equal(t, q.Requests(), p.Requests())
+
+	_, _, err = blueprint.Prepare(context.Background(), nil, nil, blueprint.RunSpec{})
+	assert.Error(t, err)
 }
 
 func TestRunTruncatedText(t *testing.T) {
