@@ -436,67 +436,8 @@ func (r *fastRun) node(v any, n *fastNode) verdict {
 	if got := n.enumConst(v); got != valid {
 		return got
 	}
-	for _, sub := range n.allOf {
-		if out = and(out, r.eval(v, sub)); out == invalid {
-			return invalid
-		}
-	}
-	if n.anyOf != nil {
-		some := invalid
-		for _, sub := range n.anyOf {
-			got := r.eval(v, sub)
-			if got == valid {
-				some = valid
-				break
-			}
-			if got == undecided {
-				some = undecided
-			}
-		}
-		if out = and(out, some); out == invalid {
-			return invalid
-		}
-	}
-	if n.oneOf != nil {
-		matched, unsure := 0, false
-		for _, sub := range n.oneOf {
-			switch r.eval(v, sub) {
-			case valid:
-				matched++
-			case undecided:
-				unsure = true
-			}
-		}
-		switch {
-		case unsure:
-			out = and(out, undecided)
-		case matched != 1:
-			return invalid
-		}
-	}
-	if n.not != nil {
-		switch r.eval(v, n.not) {
-		case valid:
-			return invalid
-		case undecided:
-			out = and(out, undecided)
-		}
-	}
-	if n.ifs != nil {
-		var branch *fastNode
-		switch r.eval(v, n.ifs) {
-		case valid:
-			branch = n.then
-		case invalid:
-			branch = n.els
-		default:
-			out = and(out, undecided)
-		}
-		if branch != nil {
-			if out = and(out, r.eval(v, branch)); out == invalid {
-				return invalid
-			}
-		}
+	if out = and(out, n.inPlace(func(sub *fastNode) verdict { return r.eval(v, sub) })); out == invalid {
+		return invalid
 	}
 	switch x := v.(type) {
 	case []any:
@@ -524,6 +465,74 @@ func (n *fastNode) property(name string) (*fastNode, bool) {
 		}
 	}
 	return nil, false
+}
+
+// inPlace applies n's in-place applicators (allOf, anyOf, oneOf, not,
+// if/then/else) to a value, each subschema judged by eval, and combines
+// their verdicts.
+func (n *fastNode) inPlace(eval func(*fastNode) verdict) verdict {
+	out := valid
+	for _, sub := range n.allOf {
+		if out = and(out, eval(sub)); out == invalid {
+			return invalid
+		}
+	}
+	if n.anyOf != nil {
+		some := invalid
+		for _, sub := range n.anyOf {
+			got := eval(sub)
+			if got == valid {
+				some = valid
+				break
+			}
+			if got == undecided {
+				some = undecided
+			}
+		}
+		if out = and(out, some); out == invalid {
+			return invalid
+		}
+	}
+	if n.oneOf != nil {
+		matched, unsure := 0, false
+		for _, sub := range n.oneOf {
+			switch eval(sub) {
+			case valid:
+				matched++
+			case undecided:
+				unsure = true
+			}
+		}
+		switch {
+		case unsure:
+			out = and(out, undecided)
+		case matched != 1:
+			return invalid
+		}
+	}
+	if n.not != nil {
+		switch eval(n.not) {
+		case valid:
+			return invalid
+		case undecided:
+			out = and(out, undecided)
+		}
+	}
+	if n.ifs != nil {
+		var branch *fastNode
+		switch eval(n.ifs) {
+		case valid:
+			branch = n.then
+		case invalid:
+			branch = n.els
+		default:
+			out = and(out, undecided)
+		}
+		if branch != nil {
+			out = and(out, eval(branch))
+		}
+	}
+	return out
 }
 
 // enumConst applies enum and const to a plain value: undecided when a

@@ -141,95 +141,24 @@ func (r *byteRun) decoded(pos, end int) (any, bool) {
 // applicators, each of which reads the value again.
 func (r *byteRun) node(pos int, n *fastNode, level int) (int, verdict) {
 	out := valid
-	end := -1
 	if n.ref != nil {
-		var v verdict
-		if end, v = r.eval(pos, n.ref, level); v == invalid {
-			return 0, invalid
-		}
-		out = and(out, v)
-	}
-	own, v := r.own(pos, n, level)
-	if v == invalid {
-		return 0, invalid
-	}
-	out = and(out, v)
-	if v != undecided {
-		end = own
-	}
-	for _, sub := range n.allOf {
-		e, v := r.eval(pos, sub, level)
+		_, v := r.eval(pos, n.ref, level)
 		if v == invalid {
 			return 0, invalid
 		}
 		out = and(out, v)
-		if v == valid {
-			end = e
-		}
 	}
-	if n.anyOf != nil {
-		some := invalid
-		for _, sub := range n.anyOf {
-			_, v := r.eval(pos, sub, level)
-			if v == valid {
-				some = valid
-				break
-			}
-			if v == undecided {
-				some = undecided
-			}
-		}
-		if out = and(out, some); out == invalid {
-			return 0, invalid
-		}
+	end, v := r.own(pos, n, level)
+	if out = and(out, v); out == invalid {
+		return 0, invalid
 	}
-	if n.oneOf != nil {
-		matched, unsure := 0, false
-		for _, sub := range n.oneOf {
-			switch _, v := r.eval(pos, sub, level); v {
-			case valid:
-				matched++
-			case undecided:
-				unsure = true
-			}
-		}
-		switch {
-		case unsure:
-			out = and(out, undecided)
-		case matched != 1:
-			return 0, invalid
-		}
+	if out = and(out, n.inPlace(func(sub *fastNode) verdict {
+		_, v := r.eval(pos, sub, level)
+		return v
+	})); out != valid {
+		return 0, out
 	}
-	if n.not != nil {
-		switch _, v := r.eval(pos, n.not, level); v {
-		case valid:
-			return 0, invalid
-		case undecided:
-			out = and(out, undecided)
-		}
-	}
-	if n.ifs != nil {
-		var branch *fastNode
-		switch _, v := r.eval(pos, n.ifs, level); v {
-		case valid:
-			branch = n.then
-		case invalid:
-			branch = n.els
-		default:
-			out = and(out, undecided)
-		}
-		if branch != nil {
-			_, v := r.eval(pos, branch, level)
-			if v == invalid {
-				return 0, invalid
-			}
-			out = and(out, v)
-		}
-	}
-	if end < 0 {
-		return 0, and(out, undecided)
-	}
-	return end, out
+	return end, valid // own read the whole value: end is where it ends
 }
 
 // own checks the value at pos against n's own keywords (not its in-place
