@@ -57,6 +57,7 @@ type ParseOptions struct {
 type sinfo struct {
 	doc       string         // URI of the document holding it; "" for the root document
 	loc       jsonpath.Path  // location in that document
+	pointer   string         // loc as a JSON Pointer, after doc and '#' for a loaded document
 	src       *jsontree.Node // its source
 	base      *jsonschema.Schema
 	uri       *url.URL // set for a document root or a schema with an $id
@@ -86,10 +87,17 @@ type patternProp struct {
 // schemaPointer returns the JSON Pointer of the subschema, prefixed with
 // its document's URI and '#' when it comes from a loaded document.
 func (in *sinfo) schemaPointer() string {
-	if in.doc == "" {
-		return jsonpath.Pointer(in.loc)
+	if in.pointer == "" {
+		return schemaPointer(in.doc, in.loc)
 	}
-	return in.doc + "#" + jsonpath.Pointer(in.loc)
+	return in.pointer
+}
+
+func schemaPointer(doc string, loc jsonpath.Path) string {
+	if doc == "" {
+		return jsonpath.Pointer(loc)
+	}
+	return doc + "#" + jsonpath.Pointer(loc)
 }
 
 // compiled holds everything compile derives from a document.
@@ -243,7 +251,7 @@ func (c *compiled) addDocument(root *jsonschema.Schema, tree *jsontree.Node, doc
 	var all []*jsonschema.Schema
 	var walk func(s *jsonschema.Schema, src *jsontree.Node, loc jsonpath.Path)
 	walk = func(s *jsonschema.Schema, src *jsontree.Node, loc jsonpath.Path) {
-		in := &sinfo{doc: docURI, loc: loc, src: src, isFalse: src != nil && src.Kind == jsontree.Bool && !src.Bool}
+		in := &sinfo{doc: docURI, loc: loc, pointer: schemaPointer(docURI, loc), src: src, isFalse: src != nil && src.Kind == jsontree.Bool && !src.Bool}
 		c.infos[s] = in
 		c.order = append(c.order, s)
 		all = append(all, s)

@@ -709,8 +709,9 @@ func uniqueScalars(a []any) (v verdict, ok bool) {
 func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 	out := valid
 	closed := n.additional != nil && n.additional.never && n.patterns == nil
-	if len(m) > len(n.props) && n.patterns == nil && (n.additional == nil || closed) {
-		// More members than declared properties: look each property up.
+	if n.patterns == nil && (n.additional == nil || closed) && len(n.props) <= 2*len(m)+4 {
+		// No more declared properties than members, or a few more: look
+		// each property up, cheaper than walking the object's map.
 		present := 0
 		for _, p := range n.props {
 			val, ok := m[p.name]
