@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -193,6 +194,7 @@ func prepare(data []byte, docURI string, loader Loader) (tree *jsontree.Node, d 
 
 // unmarshalTree turns a normalised tree into a jsonschema.Schema.
 func unmarshalTree(tree *jsontree.Node) (*jsonschema.Schema, []byte, error) {
+	dropCaseVariants(tree)
 	norm := tree.AppendJSON(nil)
 	var s jsonschema.Schema
 	if err := json.Unmarshal(norm, &s); err != nil {
@@ -205,6 +207,51 @@ func unmarshalTree(tree *jsontree.Node) (*jsonschema.Schema, []byte, error) {
 		s.Schema = ""
 	}
 	return &s, norm, nil
+}
+
+// dropCaseVariants removes from each schema object of tree the members
+// whose key is a keyword spelt in another case ("TYPE", "anyof"). JSON
+// Schema's keywords are case-sensitive: such a member is no keyword, and
+// Parse warns that it is ignored. But encoding/json, decoding the document
+// into jsonschema-go's Schema, matches names to fields ignoring case, and
+// would apply it. A member spelt exactly is kept.
+func dropCaseVariants(tree *jsontree.Node) {
+	schematree.Visit(tree, func(n *jsontree.Node) {
+		if n.Kind != jsontree.Object {
+			return
+		}
+		for i := 0; i < len(n.Keys); i++ {
+			if k := n.Keys[i]; !decodedKeywords[k] && foldsToKeyword(k) {
+				n.Del(k)
+				i--
+			}
+		}
+	})
+}
+
+// decodedKeywords are the member names jsonschema-go's Schema decodes into
+// its fields; built once from its type, never modified.
+var decodedKeywords = func() map[string]bool {
+	out := map[string]bool{"type": true, "items": true, "dependencies": true}
+	t := reflect.TypeFor[jsonschema.Schema]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out[name] = true
+		}
+	}
+	return out
+}()
+
+// foldsToKeyword reports whether k equals a keyword jsonschema-go decodes
+// but for case, as encoding/json compares names.
+func foldsToKeyword(k string) bool {
+	for kw := range decodedKeywords {
+		if strings.EqualFold(k, kw) {
+			return true
+		}
+	}
+	return false
 }
 
 // compileDocument builds the compiled form of the root document.

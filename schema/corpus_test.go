@@ -68,7 +68,7 @@ func TestCorpusAgreement(t *testing.T) {
 			Schema string `json:"$schema"`
 		}
 		if json.Unmarshal(rec.Schema, &head) == nil && authorityDialects[head.Schema] &&
-			(head.Schema != "" || !draft7Forms.Match(rec.Schema)) {
+			(head.Schema != "" || !draft7Forms.Match(rec.Schema)) && !caseVariants(s) {
 			var js jsonschema.Schema
 			if json.Unmarshal(rec.Schema, &js) == nil {
 				rs, _ = js.Resolve(nil)
@@ -123,8 +123,8 @@ func TestCorpusAgreement(t *testing.T) {
 		schemas, compiled, 100*float64(compiled)/float64(schemas), cases,
 		labelAgree, 100*float64(labelAgree)/float64(max(cases, 1)), formatAgree, 100*float64(formatAgree)/float64(max(cases, 1)),
 		diagAgree, fallback, authorityAgree, authorityCases)
-	assert.GreaterOrEqual(t, labelAgree, 8900)
-	assert.GreaterOrEqual(t, formatAgree, 9099)
+	assert.GreaterOrEqual(t, labelAgree, 8908)
+	assert.GreaterOrEqual(t, formatAgree, 9107)
 }
 
 // readDisagreements reads testdata/corpus-disagreements.tsv into a set of
@@ -170,6 +170,21 @@ var authorityDialects = map[string]bool{
 	"http://json-schema.org/draft-07/schema#":      true,
 	"https://json-schema.org/draft-07/schema#":     true,
 }
+
+// caseVariants reports whether s's document writes a keyword in another
+// case ("anyof"), which Parse ignores as JSON Schema says (with a warning)
+// but jsonschema-go, decoding with encoding/json, applies: a deliberate
+// difference.
+func caseVariants(s *schema.Schema) bool {
+	for _, w := range s.Warnings() {
+		if m := didYouMean.FindStringSubmatch(w.Message); m != nil && strings.EqualFold(m[1], w.Keyword) {
+			return true
+		}
+	}
+	return false
+}
+
+var didYouMean = regexp.MustCompile(`did you mean '([^']+)'`)
 
 // draft7Forms finds the keywords that make Parse read a document without
 // $schema as draft-07 (array-form items, additionalItems, dependencies).
