@@ -575,16 +575,71 @@ func (r *byteRun) array(pos int, n *fastNode, level int) (int, verdict) {
 		return 0, invalid
 	}
 	if n.unique && count > 1 {
-		v, ok := r.decoded(start, pos)
-		if !ok {
+		if v, ok := r.uniqueScalars(start, pos); ok {
+			out = and(out, v)
+		} else if v, ok := r.decoded(start, pos); ok {
+			out = and(out, unique(v.([]any)))
+		} else {
 			return 0, undecided
 		}
-		out = and(out, unique(v.([]any)))
 	}
 	if n.enum != nil || n.cnst != nil {
 		out = and(out, r.whole(start, pos, n))
 	}
 	return pos, out
+}
+
+// uniqueScalars decides uniqueItems, without decoding, for an array (at
+// start..end, already read) of at most 64 plain strings, or of numbers
+// only; ok is false for any other array.
+func (r *byteRun) uniqueScalars(start, end int) (v verdict, ok bool) {
+	var spans [64][2]int
+	items := spans[:0]
+	for pos := r.space(start + 1); pos < end-1; {
+		var e int
+		switch c := r.src[pos]; {
+		case c == '"':
+			var plain bool
+			if e, plain, ok = scanString(r.src, pos); !ok || !plain {
+				return undecided, false
+			}
+		case c == '-' || c >= '0' && c <= '9':
+			if e, ok = scanNumber(r.src, pos); !ok {
+				return undecided, false
+			}
+		default:
+			return undecided, false
+		}
+		if len(items) == len(spans) || len(items) > 0 && r.src[items[0][0]] != r.src[pos] && (r.src[pos] == '"' || r.src[items[0][0]] == '"') {
+			return undecided, false // too many, or strings and numbers mixed
+		}
+		items = append(items, [2]int{pos, e})
+		pos = r.space(e)
+		if pos < end && r.src[pos] == ',' {
+			pos = r.space(pos + 1)
+		}
+	}
+	strs := r.src[items[0][0]] == '"'
+	for i := 1; i < len(items); i++ {
+		for j := range i {
+			a, b := r.src[items[i][0]:items[i][1]], r.src[items[j][0]:items[j][1]]
+			if strs {
+				if bytes.Equal(a, b) {
+					return invalid, true
+				}
+				continue
+			}
+			x, okx := parseNumber(a)
+			y, oky := parseNumber(b)
+			if !okx || !oky {
+				return undecided, false
+			}
+			if x == y {
+				return invalid, true
+			}
+		}
+	}
+	return valid, true
 }
 
 // whole applies enum and const to the array or object at start..end.
