@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"time"
 )
@@ -183,6 +184,32 @@ const (
 	ErrExpired  = ErrorExpired
 	ErrCanceled = ErrorCanceled
 )
+
+// CheckBatch checks what every [Batcher.SubmitBatch] must refuse before
+// any call: no request, more than limits.MaxRequests, an empty or repeated
+// ID. It returns nil, or an [*Error] of kind [ErrorInvalidRequest] for the
+// adapter to name itself in (its Provider field) and return. The sizes
+// against limits.MaxBytes, and what IDs a provider accepts, are the
+// adapter's to check as it encodes the requests.
+func CheckBatch(reqs []BatchRequest, limits BatchLimits) *Error {
+	switch {
+	case len(reqs) == 0:
+		return &Error{Kind: ErrorInvalidRequest, Message: "a batch needs at least one request"}
+	case limits.MaxRequests > 0 && len(reqs) > limits.MaxRequests:
+		return &Error{Kind: ErrorInvalidRequest, Message: fmt.Sprintf("%d requests; a batch holds at most %d", len(reqs), limits.MaxRequests)}
+	}
+	seen := make(map[string]bool, len(reqs))
+	for _, r := range reqs {
+		switch {
+		case r.ID == "":
+			return &Error{Kind: ErrorInvalidRequest, Message: "a batch request has no ID"}
+		case seen[r.ID]:
+			return &Error{Kind: ErrorInvalidRequest, Message: fmt.Sprintf("batch request ID %q is repeated", r.ID)}
+		}
+		seen[r.ID] = true
+	}
+	return nil
+}
 
 // ErrBatchNotDone is returned by [Batcher.BatchResults] for a batch still
 // in progress.

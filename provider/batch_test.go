@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/provider"
 )
@@ -29,4 +30,32 @@ func TestBatchErrorKinds(t *testing.T) {
 	assert.NotErrorIs(t, err, provider.ErrCanceled)
 	assert.Equal(t, provider.ErrorExpired, provider.KindOf(err))
 	assert.False(t, errors.Is(provider.ErrBatchNotDone, provider.ErrExpired))
+}
+
+func TestCheckBatch(t *testing.T) {
+	req := &provider.Request{Messages: []provider.Message{provider.UserMessage("hi")}}
+	limits := provider.BatchLimits{MaxRequests: 2}
+	for _, tc := range []struct {
+		name string
+		reqs []provider.BatchRequest
+		want string // "" for none
+	}{
+		{"fine", []provider.BatchRequest{{ID: "a", Request: req}, {ID: "b", Request: req}}, ""},
+		{"empty", nil, "at least one request"},
+		{"too many", []provider.BatchRequest{{ID: "a"}, {ID: "b"}, {ID: "c"}}, "at most 2"},
+		{"no ID", []provider.BatchRequest{{ID: "a"}, {ID: ""}}, "no ID"},
+		{"repeated", []provider.BatchRequest{{ID: "a"}, {ID: "a"}}, `"a" is repeated`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := provider.CheckBatch(tc.reqs, limits)
+			if tc.want == "" {
+				assert.Nil(t, err)
+				return
+			}
+			require.NotNil(t, err)
+			assert.ErrorIs(t, err, provider.ErrInvalidRequest)
+			assert.Contains(t, err.Message, tc.want)
+		})
+	}
+	assert.Nil(t, provider.CheckBatch([]provider.BatchRequest{{ID: "a"}, {ID: "b"}, {ID: "c"}}, provider.BatchLimits{}), "no limit")
 }

@@ -123,21 +123,14 @@ func (p *Provider) SubmitBatch(ctx context.Context, key string, reqs []provider.
 
 // batchBody checks reqs and returns the batch's body.
 func (p *Provider) batchBody(reqs []provider.BatchRequest) ([]byte, error) {
-	switch {
-	case len(reqs) == 0:
-		return nil, invalid("a batch needs at least one request")
-	case len(reqs) > p.limits.MaxRequests:
-		return nil, invalid(fmt.Sprintf("%d requests; a batch holds at most %d", len(reqs), p.limits.MaxRequests))
+	if err := provider.CheckBatch(reqs, p.limits); err != nil {
+		err.Provider = Name
+		return nil, err
 	}
-	seen := make(map[string]bool, len(reqs))
 	var body bytes.Buffer
 	body.WriteString(`{"requests":[`)
 	size := 0 // the requests' sizes as BatchRequestSize counts them
 	for i, r := range reqs {
-		if seen[r.ID] {
-			return nil, invalid(fmt.Sprintf("batch request ID %q is repeated", r.ID))
-		}
-		seen[r.ID] = true
 		e, err := p.entry(r)
 		if err != nil {
 			return nil, err

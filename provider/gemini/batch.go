@@ -91,19 +91,12 @@ func (p *Provider) SubmitBatch(ctx context.Context, key string, reqs []provider.
 	if len(key) > maxDisplayName {
 		return nil, invalid(fmt.Sprintf("batch key of %d bytes; this adapter takes at most %d", len(key), maxDisplayName))
 	}
-	if len(reqs) == 0 {
-		return nil, invalid("a batch needs at least one request")
+	if err := provider.CheckBatch(reqs, p.limits); err != nil {
+		err.Provider = Name
+		return nil, err
 	}
-	if p.limits.MaxRequests > 0 && len(reqs) > p.limits.MaxRequests {
-		return nil, invalid(fmt.Sprintf("%d requests; a batch holds at most %d", len(reqs), p.limits.MaxRequests))
-	}
-	seen := make(map[string]bool, len(reqs))
 	inlined := make([]*genai.InlinedRequest, len(reqs))
 	for i, r := range reqs {
-		if seen[r.ID] {
-			return nil, invalid(fmt.Sprintf("batch request ID %q is repeated", r.ID))
-		}
-		seen[r.ID] = true
 		in, err := p.inlined(r)
 		if err != nil {
 			return nil, err

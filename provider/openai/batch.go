@@ -158,19 +158,12 @@ func (p *Provider) SubmitBatch(ctx context.Context, key string, reqs []provider.
 
 // inputFile checks reqs and returns the input file's bytes.
 func (p *Provider) inputFile(reqs []provider.BatchRequest) ([]byte, error) {
-	switch {
-	case len(reqs) == 0:
-		return nil, invalid("a batch needs at least one request")
-	case len(reqs) > p.limits.MaxRequests:
-		return nil, invalid(fmt.Sprintf("%d requests; a batch holds at most %d", len(reqs), p.limits.MaxRequests))
+	if err := provider.CheckBatch(reqs, p.limits); err != nil {
+		err.Provider = Name
+		return nil, err
 	}
-	seen := make(map[string]bool, len(reqs))
 	var file bytes.Buffer
 	for _, r := range reqs {
-		if seen[r.ID] {
-			return nil, invalid(fmt.Sprintf("batch request ID %q is repeated", r.ID))
-		}
-		seen[r.ID] = true
 		line, err := p.line(r)
 		if err != nil {
 			return nil, err

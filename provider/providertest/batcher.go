@@ -321,19 +321,12 @@ func (b *Batcher) SubmitBatch(ctx context.Context, key string, reqs []provider.B
 
 // check validates a submission.
 func (b *Batcher) check(reqs []provider.BatchRequest) error {
-	if len(reqs) == 0 {
-		return invalid("an empty batch")
+	if err := provider.CheckBatch(reqs, b.opts.Limits); err != nil {
+		err.Provider = "providertest"
+		return err
 	}
-	if max := b.opts.Limits.MaxRequests; max > 0 && len(reqs) > max {
-		return invalid(fmt.Sprintf("%d requests in a batch of at most %d", len(reqs), max))
-	}
-	seen := make(map[string]struct{}, len(reqs))
 	size := 0
 	for _, r := range reqs {
-		if _, dup := seen[r.ID]; dup {
-			return invalid(fmt.Sprintf("request ID %q repeated", r.ID))
-		}
-		seen[r.ID] = struct{}{}
 		n, err := b.BatchRequestSize(r)
 		if err != nil {
 			return err
