@@ -72,6 +72,24 @@ type sinfo struct {
 	isFalse   bool          // written as the boolean schema false
 
 	view atomic.Pointer[view] // what Coerce needs of it, computed on first use
+
+	enumOnce    sync.Once // enumAllowed and enumList, computed on first use
+	enumAllowed []string  // each member of enum as a message shows it
+	enumList    string    // the members as one list, for a message
+}
+
+// enumText returns the members of enum, the enum of the subschema in
+// describes, as a message shows them, one by one and as a list; computed
+// once, read-only.
+func (in *sinfo) enumText(enum []any) (allowed []string, list string) {
+	in.enumOnce.Do(func() {
+		in.enumAllowed = make([]string, len(enum))
+		for i, e := range enum {
+			in.enumAllowed[i] = repr(e)
+		}
+		in.enumList = listValues(enum)
+	})
+	return in.enumAllowed, in.enumList
 }
 
 type anchor struct {

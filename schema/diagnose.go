@@ -26,7 +26,8 @@ type finding struct {
 	keyword  string
 	schema   string // JSON Pointer of the keyword in the schema
 	message  string
-	expected []string // for a type, const or enum mismatch: what is accepted
+	expected []string      // for a type, const or enum mismatch: what is accepted; shared, read-only
+	path     jsonpath.Path // at as a path, once dedupe has built it
 }
 
 // annotations records which items and properties a schema evaluated, for
@@ -270,12 +271,9 @@ func (d *diagnosis) body(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 		}
 	}
 	if typeOK && s.Enum != nil && !slices.ContainsFunc(s.Enum, func(e any) bool { return equal(e, v) }) {
-		allowed := make([]string, len(s.Enum))
-		for i, e := range s.Enum {
-			allowed[i] = repr(e)
-		}
+		allowed, list := in.enumText(s.Enum)
 		*out = append(*out, finding{at: at, keyword: "enum", schema: d.keywordPointer(s, "enum"),
-			message: repr(v) + " is not one of " + listValues(s.Enum), expected: allowed})
+			message: repr(v) + " is not one of " + list, expected: allowed})
 	}
 	if typeOK && s.Const != nil && !equal(*s.Const, v) {
 		*out = append(*out, finding{at: at, keyword: "const", schema: d.keywordPointer(s, "const"),
@@ -735,7 +733,8 @@ func dedupe(fs []finding) []finding {
 	seen := map[[3]string]bool{}
 	out := fs[:0]
 	for _, f := range fs {
-		k := [3]string{f.at.Pointer(), f.keyword, f.message}
+		f.path = f.at.Path() // kept for violations
+		k := [3]string{jsonpath.Pointer(f.path), f.keyword, f.message}
 		if seen[k] {
 			continue
 		}

@@ -278,7 +278,10 @@ func violations(findings []finding) []Violation {
 	}
 	out := make([]Violation, len(findings))
 	for i, f := range findings {
-		segs := f.at.Path()
+		segs := f.path
+		if segs == nil && f.at != nil {
+			segs = f.at.Path()
+		}
 		out[i] = Violation{Path: jsonpath.Format(segs), Pointer: jsonpath.Pointer(segs), Keyword: f.keyword, SchemaPath: f.schema, Message: f.message}
 	}
 	return out
