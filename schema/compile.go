@@ -105,12 +105,7 @@ type patternProp struct {
 
 // schemaPointer returns the JSON Pointer of the subschema, prefixed with
 // its document's URI and '#' when it comes from a loaded document.
-func (in *sinfo) schemaPointer() string {
-	if in.pointer == "" {
-		return schemaPointer(in.doc, in.loc)
-	}
-	return in.pointer
-}
+func (in *sinfo) schemaPointer() string { return in.pointer }
 
 func schemaPointer(doc string, loc jsonpath.Path) string {
 	if doc == "" {
@@ -217,12 +212,6 @@ func unmarshalTree(tree *jsontree.Node) (*jsonschema.Schema, []byte, error) {
 	var s jsonschema.Schema
 	if err := json.Unmarshal(norm, &s); err != nil {
 		return nil, nil, &InvalidSchemaError{Path: "$", Reason: err.Error(), Err: err}
-	}
-	if tree.Get("$schema") == nil {
-		// encoding/json matched a key such as "$SCHEMA" to the field:
-		// that key is no keyword (Parse warns so), and jsonschema-go
-		// would refuse to validate anything against a draft it names.
-		s.Schema = ""
 	}
 	return &s, norm, nil
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,7 +83,13 @@ type diagnosis struct {
 	fast *fastRun
 	// memo keeps what eval found, by part of the value and subschema,
 	// when the document has alternatives (fast.p.alternatives).
-	memo map[memoKey]diagnosed
+	memo map[diagnosisKey]diagnosed
+}
+
+// diagnosisKey names a subschema applied to a part of the value.
+type diagnosisKey struct {
+	s *jsonschema.Schema
+	part
 }
 
 // diagnose returns every violation of v, which must be a plain decoded
@@ -191,7 +196,8 @@ func (d *diagnosis) evalChecked(v any, s *jsonschema.Schema, at *jsonpath.Chain,
 		// subschema again and again (each branch, at each level): judge
 		// it once at each place (a value built in Go may hold one array
 		// in two places).
-		if key, ok := diagnoseKey(v, s); ok {
+		if pt, ok := partOf(v); ok {
+			key := diagnosisKey{s, pt}
 			if m, seen := d.memo[key]; seen && m.at.Equal(at) {
 				*out = append(*out, m.findings...)
 				callerAnns.merge(m.anns)
@@ -201,7 +207,7 @@ func (d *diagnosis) evalChecked(v any, s *jsonschema.Schema, at *jsonpath.Chain,
 			d.body(v, s, at, out, anns)
 			callerAnns.merge(anns)
 			if d.memo == nil {
-				d.memo = map[memoKey]diagnosed{}
+				d.memo = map[diagnosisKey]diagnosed{}
 			}
 			d.memo[key] = diagnosed{at, slices.Clone((*out)[before:]), anns}
 			return
@@ -215,17 +221,6 @@ type diagnosed struct {
 	at       *jsonpath.Chain
 	findings []finding
 	anns     *annotations
-}
-
-// diagnoseKey names an array or object of the value under a subschema.
-func diagnoseKey(v any, s *jsonschema.Schema) (memoKey, bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		return memoKey{s: s, ptr: reflect.ValueOf(x).Pointer(), len: len(x)}, true
-	case []any:
-		return memoKey{s: s, ptr: reflect.ValueOf(x).Pointer(), len: len(x)}, true
-	}
-	return memoKey{}, false
 }
 
 // body is eval, past the depth check and the memo.

@@ -292,14 +292,30 @@ type fastRun struct {
 	memo  map[memoKey]verdict
 }
 
-// memoKey names a node (or, for the diagnostic pass, a subschema)
-// applied to one array or object of the value. A memo is valid as long as
-// the value it checks is not modified.
-type memoKey struct {
-	n   *fastNode
-	s   *jsonschema.Schema
+// A part is an array or object of a value, known by its address and
+// length. Memos keyed by a part are valid as long as the value is not
+// modified.
+type part struct {
 	ptr uintptr
 	len int
+}
+
+// partOf returns the part v is, when v is an array or object; scalars are
+// cheap to check again and have none.
+func partOf(v any) (part, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		return part{reflect.ValueOf(x).Pointer(), len(x)}, true
+	case []any:
+		return part{reflect.ValueOf(x).Pointer(), len(x)}, true
+	}
+	return part{}, false
+}
+
+// memoKey names a node applied to a part of the value.
+type memoKey struct {
+	n *fastNode
+	part
 }
 
 // check returns the verdict of v against the document's root.
@@ -331,7 +347,8 @@ func (r *fastRun) apply(v any, n *fastNode) verdict {
 		return r.slow(v, n)
 	}
 	if n.memo {
-		if key, ok := containerKey(v, n); ok {
+		if pt, ok := partOf(v); ok {
+			key := memoKey{n, pt}
 			if got, seen := r.memo[key]; seen {
 				return got
 			}
@@ -344,18 +361,6 @@ func (r *fastRun) apply(v any, n *fastNode) verdict {
 		}
 	}
 	return r.node(v, n)
-}
-
-// containerKey returns the memo key of an array or object v; scalars are
-// cheap to check again.
-func containerKey(v any, n *fastNode) (memoKey, bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		return memoKey{n: n, ptr: reflect.ValueOf(x).Pointer(), len: len(x)}, true
-	case []any:
-		return memoKey{n: n, ptr: reflect.ValueOf(x).Pointer(), len: len(x)}, true
-	}
-	return memoKey{}, false
 }
 
 // slow judges v against a node the fast path does not cover with the

@@ -230,12 +230,18 @@ func (s *Schema) validate(v any) []Violation {
 		case valid:
 			return nil
 		case invalid:
-			// jsonschema-go would reject v too: skip it, unless the
-			// diagnostic pass finds nothing to say.
-			if findings := s.c.diagnose(v); len(findings) > 0 {
-				return violations(findings)
-			}
+			return s.invalid(v)
 		}
+	}
+	return s.validateAuthority(v, true)
+}
+
+// invalid returns the violations of v, which the fast path found invalid:
+// jsonschema-go would reject it too, so it is skipped unless the
+// diagnostic pass finds nothing to say.
+func (s *Schema) invalid(v any) []Violation {
+	if findings := s.c.diagnose(v); len(findings) > 0 {
+		return violations(findings)
 	}
 	return s.validateAuthority(v, true)
 }
@@ -295,12 +301,15 @@ func violations(findings []finding) []Violation {
 // A valid document is checked on its bytes, without decoding it, by the
 // fast path; any other is decoded and checked as [Schema.Decode] does.
 func (s *Schema) ValidateJSON(data []byte) ([]Violation, error) {
+	known := undecided
 	if s != nil && s.c != nil {
-		if p := s.c.fastProgram(); p != nil && p.checkBytes(data, s.depthLimit()) == valid {
-			return nil, nil
+		if p := s.c.fastProgram(); p != nil {
+			if known = p.checkBytes(data, s.depthLimit()); known == valid {
+				return nil, nil
+			}
 		}
 	}
-	_, vs, err := s.Decode(data)
+	_, vs, err := s.decode(data, known)
 	var te *json.UnmarshalTypeError
 	if errors.Is(err, ErrNumberRange) && errors.As(err, &te) {
 		return []Violation{{Path: "$", Pointer: "", Keyword: "type",
@@ -326,6 +335,13 @@ var ErrNumberRange = errors.New("schema: a number beyond float64's range")
 // than json.Unmarshal and, knowing how deeply the value nests, skips
 // [Schema.Validate]'s depth walk. A nil Schema accepts every value.
 func (s *Schema) Decode(data []byte) (any, []Violation, error) {
+	return s.decode(data, undecided)
+}
+
+// decode is Decode for data whose verdict the fast path over bytes may
+// already know (invalid, or undecided): an invalid value goes straight to
+// its violations.
+func (s *Schema) decode(data []byte, known verdict) (any, []Violation, error) {
 	var d jsonvalue.Decoder
 	v, err := d.Decode(data)
 	if err != nil {
@@ -338,8 +354,11 @@ func (s *Schema) Decode(data []byte) (any, []Violation, error) {
 	if s == nil || s.c == nil {
 		return v, nil, nil
 	}
-	if deepest := d.Deepest(); deepest < 0 || deepest > s.depthLimit() {
+	switch deepest := d.Deepest(); {
+	case deepest < 0 || deepest > s.depthLimit():
 		return v, s.Validate(v), nil
+	case known == invalid:
+		return v, s.invalid(v), nil
 	}
 	return v, s.validate(v), nil
 }
