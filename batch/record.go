@@ -77,18 +77,8 @@ type storedError struct {
 	Output     string             `json:"output,omitempty"`
 	Usage      *provider.Usage    `json:"usage,omitempty"`
 	Causes     []string           `json:"causes,omitempty"`
-	// A *provider.Error's fields.
-	Provider *storedProviderError `json:"provider,omitempty"`
-}
-
-// storedProviderError is a *provider.Error without its Err.
-type storedProviderError struct {
-	Kind       provider.ErrorKind `json:"kind"`
-	Provider   string             `json:"provider,omitempty"`
-	StatusCode int                `json:"status_code,omitempty"`
-	Code       string             `json:"code,omitempty"`
-	Message    string             `json:"message,omitempty"`
-	RequestID  string             `json:"request_id,omitempty"`
+	// Provider is the *provider.Error in the chain, as it encodes itself.
+	Provider *provider.Error `json:"provider,omitempty"`
 }
 
 // The sentinels a ValidationError's cause is made of, by name.
@@ -135,7 +125,7 @@ func storeError(err error) *storedError {
 		s.Class = classRequest
 	}
 	if errors.As(err, &pe) {
-		s.Provider = &storedProviderError{Kind: pe.Kind, Provider: pe.Provider, StatusCode: pe.StatusCode, Code: pe.Code, Message: pe.Message, RequestID: pe.RequestID}
+		s.Provider = pe
 	}
 	return s
 }
@@ -156,8 +146,8 @@ func (s *storedError) restore(attempts []enforce.Attempt) error {
 		return nil
 	}
 	var inner []error
-	if p := s.Provider; p != nil {
-		inner = append(inner, &provider.Error{Kind: p.Kind, Provider: p.Provider, StatusCode: p.StatusCode, Code: p.Code, Message: p.Message, RequestID: p.RequestID})
+	if s.Provider != nil {
+		inner = append(inner, s.Provider)
 	}
 	switch s.Class {
 	case classValidation:

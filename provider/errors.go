@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -47,7 +48,9 @@ const (
 )
 
 // An Error is a failure reported by a model API, classified by Kind.
-// Adapters return it (possibly wrapped) from Generate.
+// Adapters return it (possibly wrapped) from Generate. It encodes to JSON
+// (see [Error.MarshalJSON]) so that a recording or a stored job can keep
+// it.
 type Error struct {
 	// Kind classifies the failure.
 	Kind ErrorKind
@@ -63,6 +66,43 @@ type Error struct {
 	RequestID string
 	// Err is the underlying error (the SDK's), if any.
 	Err error
+}
+
+// wireError is an Error's JSON form.
+type wireError struct {
+	Kind       ErrorKind `json:"kind"`
+	Provider   string    `json:"provider,omitempty"`
+	StatusCode int       `json:"status_code,omitempty"`
+	Code       string    `json:"code,omitempty"`
+	Message    string    `json:"message,omitempty"`
+	RequestID  string    `json:"request_id,omitempty"`
+	Cause      string    `json:"cause,omitempty"` // Err's text
+}
+
+// MarshalJSON encodes e as {"kind", "provider", "status_code", "code",
+// "message", "request_id", "cause"}, empty members left out; "cause" is the
+// text of Err.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	w := wireError{Kind: e.Kind, Provider: e.Provider, StatusCode: e.StatusCode, Code: e.Code, Message: e.Message, RequestID: e.RequestID}
+	if e.Err != nil {
+		w.Cause = e.Err.Error()
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON decodes what MarshalJSON encodes. Err, when a cause was
+// encoded, is an error with its text alone: the SDK's error itself is
+// gone.
+func (e *Error) UnmarshalJSON(data []byte) error {
+	var w wireError
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*e = Error{Kind: w.Kind, Provider: w.Provider, StatusCode: w.StatusCode, Code: w.Code, Message: w.Message, RequestID: w.RequestID}
+	if w.Cause != "" {
+		e.Err = errors.New(w.Cause)
+	}
+	return nil
 }
 
 // Error returns "<provider>: <kind> (HTTP <status>): <message>".

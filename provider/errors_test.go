@@ -1,11 +1,13 @@
 package provider_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/provider"
 )
@@ -58,4 +60,32 @@ func TestKindForStatus(t *testing.T) {
 func TestUsageAdd(t *testing.T) {
 	u := provider.Usage{InputTokens: 1, OutputTokens: 2, TotalTokens: 3, CachedInputTokens: 4, ReasoningTokens: 5}
 	assert.Equal(t, provider.Usage{InputTokens: 2, OutputTokens: 4, TotalTokens: 6, CachedInputTokens: 8, ReasoningTokens: 10}, u.Add(u))
+}
+
+func TestErrorJSON(t *testing.T) {
+	for _, e := range []*provider.Error{
+		{Kind: provider.ErrorRateLimited, Provider: "openai", StatusCode: 429, Code: "rate_limit_exceeded", Message: "slow down", RequestID: "req_1", Err: errors.New("sdk: 429")},
+		{Kind: provider.ErrorExpired},
+	} {
+		data, err := json.Marshal(e)
+		require.NoError(t, err)
+		var back provider.Error
+		require.NoError(t, json.Unmarshal(data, &back))
+		assert.Equal(t, e.Error(), back.Error())
+		assert.ErrorIs(t, &back, e.Kind)
+		if e.Err != nil {
+			require.Error(t, back.Err)
+			assert.Equal(t, e.Err.Error(), back.Err.Error())
+		} else {
+			assert.NoError(t, back.Err)
+		}
+		b2, err := json.Marshal(&back)
+		require.NoError(t, err)
+		assert.JSONEq(t, string(data), string(b2))
+	}
+	data, err := json.Marshal(&provider.Error{Kind: provider.ErrorAuth, StatusCode: 401, Err: errors.New("bad key")})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"kind":"auth","status_code":401,"cause":"bad key"}`, string(data))
+	var bad provider.Error
+	assert.Error(t, json.Unmarshal([]byte(`{"kind":1}`), &bad))
 }

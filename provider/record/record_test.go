@@ -363,6 +363,7 @@ func TestSecrets(t *testing.T) {
 	req2.MaxTokens = 7
 	_, err = rec.Generate(ctx, req2)
 	require.ErrorIs(t, err, provider.ErrAuth)
+	assert.Contains(t, err.Error(), key, "the caller gets the error as the provider sent it; only the recording is redacted")
 	req3 := req.Clone()
 	req3.MaxTokens = 8
 	_, err = providertest.Chunks(rec.(provider.Streamer).Stream(ctx, req3))

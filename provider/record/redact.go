@@ -1,6 +1,7 @@
 package record
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/agentio/agentio/internal/jsonpath"
@@ -121,7 +122,10 @@ func (r *redactor) error(w *wireError) {
 	}
 	w.Message = r.scrub(w.Message)
 	if p := w.Provider; p != nil {
-		p.Provider, p.Code, p.Message, p.RequestID, p.Cause = r.scrub(p.Provider), r.scrub(p.Code), r.scrub(p.Message), r.scrub(p.RequestID), r.scrub(p.Cause)
+		p.Provider, p.Code, p.Message, p.RequestID = r.scrub(p.Provider), r.scrub(p.Code), r.scrub(p.Message), r.scrub(p.RequestID)
+		if p.Err != nil {
+			p.Err = errors.New(r.scrub(p.Err.Error())) // what is recorded of it is its text
+		}
 		p.Kind = provider.ErrorKind(r.scrub(string(p.Kind)))
 	}
 }

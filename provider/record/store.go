@@ -105,19 +105,8 @@ type wireError struct {
 	Kind string `json:"kind"`
 	// Message is the error's text, as Error() returned it.
 	Message string `json:"message"`
-	// Provider holds the fields of the *provider.Error in the chain.
-	Provider *wireProviderError `json:"provider,omitempty"`
-}
-
-type wireProviderError struct {
-	Kind       provider.ErrorKind `json:"kind"`
-	Provider   string             `json:"provider,omitempty"`
-	StatusCode int                `json:"status_code,omitempty"`
-	Code       string             `json:"code,omitempty"`
-	Message    string             `json:"message,omitempty"`
-	RequestID  string             `json:"request_id,omitempty"`
-	// Cause is the text of the underlying error, if any.
-	Cause string `json:"cause,omitempty"`
+	// Provider is the *provider.Error in the chain, as it encodes itself.
+	Provider *provider.Error `json:"provider,omitempty"`
 }
 
 func toWireRequest(r *provider.Request) wireRequest {
@@ -193,12 +182,7 @@ func toWireError(err error) *wireError {
 	w := &wireError{Kind: errorKindOther, Message: err.Error()}
 	var pe *provider.Error
 	if errors.As(err, &pe) {
-		wp := &wireProviderError{Kind: pe.Kind, Provider: pe.Provider, StatusCode: pe.StatusCode,
-			Code: pe.Code, Message: pe.Message, RequestID: pe.RequestID}
-		if pe.Err != nil {
-			wp.Cause = pe.Err.Error()
-		}
-		w.Provider = wp
+		w.Provider = pe
 		if error(pe) == err {
 			w.Kind = errorKindProvider
 		}
@@ -210,14 +194,7 @@ func toWireError(err error) *wireError {
 // the call failed with one alone, else a [*ReplayedError] with the text,
 // unwrapping to the *provider.Error the chain held, if any.
 func (w *wireError) err() error {
-	var pe *provider.Error
-	if wp := w.Provider; wp != nil {
-		pe = &provider.Error{Kind: wp.Kind, Provider: wp.Provider, StatusCode: wp.StatusCode,
-			Code: wp.Code, Message: wp.Message, RequestID: wp.RequestID}
-		if wp.Cause != "" {
-			pe.Err = errors.New(wp.Cause)
-		}
-	}
+	pe := w.Provider
 	if w.Kind == errorKindProvider && pe != nil {
 		return pe
 	}
