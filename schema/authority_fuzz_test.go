@@ -2,8 +2,6 @@ package schema_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -21,16 +19,7 @@ func addSuiteSeeds(f *testing.F, drafts ...string) {
 		return
 	}
 	for _, dir := range drafts {
-		files, _ := filepath.Glob(filepath.Join(suiteDir, "tests", dir, "*.json"))
-		for _, file := range files {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				continue
-			}
-			var gs []suiteGroup
-			if json.Unmarshal(data, &gs) != nil {
-				continue
-			}
+		for _, gs := range suiteGroups(f, suiteDir, dir) {
 			for _, g := range gs {
 				for _, tc := range g.Tests {
 					inst, _ := json.Marshal(tc.Data)

@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"encoding/json"
+	"iter"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -25,6 +26,25 @@ type suiteGroup struct {
 		Data        any    `json:"data"`
 		Valid       bool   `json:"valid"`
 	} `json:"tests"`
+}
+
+// suiteGroups yields the name and groups of each test file in the suite's
+// folder tests/dir, which must hold some.
+func suiteGroups(tb testing.TB, suiteDir, dir string) iter.Seq2[string, []suiteGroup] {
+	return func(yield func(string, []suiteGroup) bool) {
+		files, err := filepath.Glob(filepath.Join(suiteDir, "tests", filepath.FromSlash(dir), "*.json"))
+		require.NoError(tb, err)
+		require.NotEmpty(tb, files, "the suite's tests in %s", dir)
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			require.NoError(tb, err)
+			var gs []suiteGroup
+			require.NoError(tb, json.Unmarshal(data, &gs), file)
+			if !yield(filepath.Base(file), gs) {
+				return
+			}
+		}
+	}
 }
 
 // suiteLoader serves the remotes (http://localhost:1234/...) of the suite
@@ -105,30 +125,23 @@ func TestConformance(t *testing.T) {
 		{"draft7", "http://json-schema.org/draft-07/schema#", 927},
 	} {
 		t.Run(dr.dir, func(t *testing.T) {
-			files, err := filepath.Glob(filepath.Join(suiteDir, "tests", dr.dir, "*.json"))
-			require.NoError(t, err)
-			require.NotEmpty(t, files)
 			var total, pass, authorityPass, refused, authorityRefused, diagAgree, fallback int
-			for _, file := range files {
-				data, err := os.ReadFile(file)
-				require.NoError(t, err)
-				var gs []suiteGroup
-				require.NoError(t, json.Unmarshal(data, &gs))
+			for file, gs := range suiteGroups(t, suiteDir, dr.dir) {
 				for _, g := range gs {
 					raw := withDraft(g.Schema, dr.uri)
 					rs, aerr := authority(raw, suiteDir)
 					s, err := schema.ParseWith(raw, &schema.ParseOptions{Loader: suiteLoader(suiteDir)})
 					if err != nil {
 						refused++
-						t.Logf("%s / %s: refused by Parse: %v", filepath.Base(file), g.Description, err)
+						t.Logf("%s / %s: refused by Parse: %v", file, g.Description, err)
 					}
 					if aerr != nil {
 						authorityRefused++
-						t.Logf("%s / %s: refused by jsonschema-go: %v", filepath.Base(file), g.Description, aerr)
+						t.Logf("%s / %s: refused by jsonschema-go: %v", file, g.Description, aerr)
 					}
 					for _, tc := range g.Tests {
 						total++
-						name := dr.dir + "/" + filepath.Base(file) + " / " + g.Description + " / " + tc.Description
+						name := dr.dir + "/" + file + " / " + g.Description + " / " + tc.Description
 						authValid := false
 						if aerr == nil {
 							authValid = rs.Validate(tc.Data) == nil
@@ -181,22 +194,15 @@ func TestConformance(t *testing.T) {
 func TestFormatConformance(t *testing.T) {
 	shared.Measuring(t)
 	suiteDir := shared.Suite(t)
-	files, err := filepath.Glob(filepath.Join(suiteDir, "tests", "draft2020-12", "optional", "format", "*.json"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files, "the suite's optional format tests")
 	notAsserted := regexp.MustCompile(`^(idn-email|idn-hostname|ecmascript-regex)\.json|A-label|IPvFuture`)
 	var total, pass int
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		require.NoError(t, err)
-		var gs []suiteGroup
-		require.NoError(t, json.Unmarshal(data, &gs))
+	for file, gs := range suiteGroups(t, suiteDir, "draft2020-12/optional/format") {
 		for _, g := range gs {
 			s, err := schema.ParseWith(withDraft(g.Schema, "https://json-schema.org/draft/2020-12/schema"), &schema.ParseOptions{AssertFormat: true})
 			require.NoError(t, err)
 			for _, tc := range g.Tests {
 				total++
-				name := filepath.Base(file) + " / " + g.Description + " / " + tc.Description
+				name := file + " / " + g.Description + " / " + tc.Description
 				vs := s.Validate(tc.Data)
 				if (len(vs) == 0) == tc.Valid {
 					pass++

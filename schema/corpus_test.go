@@ -27,24 +27,10 @@ import (
 // pass against jsonschema-go.
 func TestCorpusAgreement(t *testing.T) {
 	shared.Measuring(t)
-	f, err := os.Open(shared.Corpus(t, "schema_tests.sample.jsonl"))
-	require.NoError(t, err)
-	defer f.Close()
 	listed := readDisagreements(t)
 	seen := map[string]bool{}
 	var schemas, compiled, cases, labelAgree, formatAgree, diagAgree, fallback, authorityCases, authorityAgree int
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
-		var rec struct {
-			ID     string          `json:"id"`
-			Schema json.RawMessage `json:"schema"`
-			Tests  []struct {
-				Data  json.RawMessage `json:"data"`
-				Valid bool            `json:"valid"`
-			} `json:"tests"`
-		}
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &rec))
+	for _, rec := range readCorpus(t) {
 		schemas++
 		cases += len(rec.Tests)
 		s, err := schema.Parse(rec.Schema)
@@ -112,7 +98,6 @@ func TestCorpusAgreement(t *testing.T) {
 			}
 		}
 	}
-	require.NoError(t, sc.Err())
 	for key := range listed {
 		assert.True(t, seen[key], "%s is listed in testdata/corpus-disagreements.tsv but agrees now: remove it", key)
 	}
@@ -125,6 +110,35 @@ func TestCorpusAgreement(t *testing.T) {
 		diagAgree, fallback, authorityAgree, authorityCases)
 	assert.GreaterOrEqual(t, labelAgree, 8908)
 	assert.GreaterOrEqual(t, formatAgree, 9107)
+}
+
+// A corpusRecord is one real-world schema of the corpus with its
+// labelled instances.
+type corpusRecord struct {
+	ID     string          `json:"id"`
+	Schema json.RawMessage `json:"schema"`
+	Tests  []struct {
+		Data  json.RawMessage `json:"data"`
+		Valid bool            `json:"valid"`
+	} `json:"tests"`
+}
+
+// readCorpus reads the real-world corpus (or ends t as shared.Corpus
+// says when it is missing).
+func readCorpus(t *testing.T) []corpusRecord {
+	f, err := os.Open(shared.Corpus(t, "schema_tests.sample.jsonl"))
+	require.NoError(t, err)
+	defer f.Close()
+	var out []corpusRecord
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for sc.Scan() {
+		var rec corpusRecord
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &rec))
+		out = append(out, rec)
+	}
+	require.NoError(t, sc.Err())
+	return out
 }
 
 // readDisagreements reads testdata/corpus-disagreements.tsv into a set of

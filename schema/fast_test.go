@@ -1,12 +1,9 @@
 package schema_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -81,21 +78,8 @@ const fastCoverageFloor = 995
 // itself, and of its instances it decides.
 func TestFastPathCorpus(t *testing.T) {
 	shared.Measuring(t)
-	f, err := os.Open(shared.Corpus(t, "schema_tests.sample.jsonl"))
-	require.NoError(t, err)
-	defer f.Close()
 	var covered, total, decided, cases int
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
-		var rec struct {
-			ID     string          `json:"id"`
-			Schema json.RawMessage `json:"schema"`
-			Tests  []struct {
-				Data json.RawMessage `json:"data"`
-			} `json:"tests"`
-		}
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &rec))
+	for _, rec := range readCorpus(t) {
 		s, err := schema.Parse(rec.Schema)
 		if err != nil {
 			continue
@@ -113,7 +97,6 @@ func TestFastPathCorpus(t *testing.T) {
 			sameOnBytes(t, s, tc.Data, fmt.Sprintf("%s[%d] (bytes)", rec.ID, i))
 		}
 	}
-	require.NoError(t, sc.Err())
 	share := 1000 * covered / max(total, 1)
 	t.Logf("fast path: checks %d of the corpus's %d subschemas itself (%.1f%%); decides %d of its %d instances (%.1f%%)",
 		covered, total, float64(share)/10, decided, cases, 100*float64(decided)/float64(max(cases, 1)))
@@ -130,15 +113,8 @@ func TestFastPathSuite(t *testing.T) {
 		{"draft2020-12", "https://json-schema.org/draft/2020-12/schema"},
 		{"draft7", "http://json-schema.org/draft-07/schema#"},
 	} {
-		files, err := filepath.Glob(filepath.Join(suiteDir, "tests", dr.dir, "*.json"))
-		require.NoError(t, err)
-		require.NotEmpty(t, files)
 		var total, decided int
-		for _, file := range files {
-			data, err := os.ReadFile(file)
-			require.NoError(t, err)
-			var gs []suiteGroup
-			require.NoError(t, json.Unmarshal(data, &gs))
+		for file, gs := range suiteGroups(t, suiteDir, dr.dir) {
 			for _, g := range gs {
 				s, err := schema.ParseWith(withDraft(g.Schema, dr.uri), &schema.ParseOptions{Loader: suiteLoader(suiteDir)})
 				if err != nil {
@@ -149,7 +125,7 @@ func TestFastPathSuite(t *testing.T) {
 					if v := schema.FastVerdict(s, tc.Data); v == "valid" || v == "invalid" {
 						decided++
 					}
-					name := dr.dir + "/" + filepath.Base(file) + " / " + g.Description + " / " + tc.Description
+					name := dr.dir + "/" + file + " / " + g.Description + " / " + tc.Description
 					sameAsAuthority(t, s, tc.Data, name)
 					data, err := json.Marshal(tc.Data)
 					require.NoError(t, err)

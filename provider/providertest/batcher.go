@@ -345,13 +345,7 @@ func (b *Batcher) Batch(ctx context.Context, id string) (*provider.Batch, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	sb, ok := b.batches[id]
-	key := ""
-	if ok {
-		key = sb.key
-	}
-	b.mu.Unlock()
+	sb, key, ok := b.lookup(id)
 	if err := b.hook(BatchEvent{Op: OpPoll, Key: key, Batch: id}); err != nil {
 		return nil, err
 	}
@@ -487,19 +481,24 @@ func (b *Batcher) BatchResults(ctx context.Context, id string) iter.Seq2[provide
 	}
 }
 
+// lookup returns the batch id names and its key.
+func (b *Batcher) lookup(id string) (sb *scriptedBatch, key string, ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	sb, ok = b.batches[id]
+	if ok {
+		key = sb.key
+	}
+	return sb, key, ok
+}
+
 // CancelBatch marks the batch to end as cancelled at its next poll. A
 // batch that is done is left as it is.
 func (b *Batcher) CancelBatch(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	b.mu.Lock()
-	sb, ok := b.batches[id]
-	key := ""
-	if ok {
-		key = sb.key
-	}
-	b.mu.Unlock()
+	sb, key, ok := b.lookup(id)
 	if err := b.hook(BatchEvent{Op: OpCancel, Key: key, Batch: id}); err != nil {
 		return err
 	}
