@@ -441,11 +441,8 @@ func (e *Enforcer) coerce(c *checked) {
 	if err != nil {
 		return
 	}
-	var value any
-	if json.Unmarshal(data, &value) != nil {
-		return
-	}
-	if vs := e.s.Validate(value); len(vs) > 0 {
+	value, vs, err := e.s.Decode(data)
+	if err != nil || len(vs) > 0 {
 		return
 	}
 	c.json, c.value, c.coercions, c.violations = data, value, coercions, nil
