@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/agentio/agentio/internal/jsonvalue"
@@ -206,14 +205,14 @@ func (r *byteRun) own(pos int, n *fastNode, level int) (int, verdict) {
 }
 
 func (r *byteRun) number(pos int, n *fastNode) (int, verdict) {
-	end, ok := scanNumber(r.src, pos)
+	end, ok := jsonvalue.ScanNumber(r.src, pos)
 	if !ok {
 		return 0, undecided
 	}
 	if n.types != 0 && n.types&(tNumber|tInteger) == 0 {
 		return 0, invalid
 	}
-	x, ok := parseNumber(r.src[pos:end])
+	x, ok := jsonvalue.ParseNumber(r.src[pos:end])
 	if !ok {
 		return 0, undecided // beyond float64: Decode reports it
 	}
@@ -231,123 +230,9 @@ func (r *byteRun) number(pos int, n *fastNode) (int, verdict) {
 	return end, n.enumConst(x)
 }
 
-// scanNumber returns the end of the JSON number at pos.
-func scanNumber(src []byte, pos int) (int, bool) {
-	digits := func(p int) int {
-		for p < len(src) && src[p] >= '0' && src[p] <= '9' {
-			p++
-		}
-		return p
-	}
-	if src[pos] == '-' {
-		pos++
-	}
-	switch {
-	case pos < len(src) && src[pos] == '0':
-		pos++
-	case pos < len(src) && src[pos] >= '1' && src[pos] <= '9':
-		pos = digits(pos)
-	default:
-		return 0, false
-	}
-	if pos < len(src) && src[pos] == '.' {
-		p := digits(pos + 1)
-		if p == pos+1 {
-			return 0, false
-		}
-		pos = p
-	}
-	if pos < len(src) && (src[pos] == 'e' || src[pos] == 'E') {
-		pos++
-		if pos < len(src) && (src[pos] == '+' || src[pos] == '-') {
-			pos++
-		}
-		p := digits(pos)
-		if p == pos {
-			return 0, false
-		}
-		pos = p
-	}
-	return pos, true
-}
-
-// pow10 are the powers of ten a float64 holds exactly.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-
-// parseNumber converts a JSON number as strconv.ParseFloat does. Numbers
-// of at most 15 significant digits and a small exponent, most of those a
-// model writes, are converted exactly without strconv (the product or
-// quotient of two exact float64 values is correctly rounded); the others
-// go through strconv. ok is false beyond float64's range.
-func parseNumber(b []byte) (float64, bool) {
-	neg := b[0] == '-'
-	i := 0
-	if neg {
-		i++
-	}
-	var mant uint64
-	nd, exp := 0, 0
-	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-		if mant != 0 || b[i] != '0' {
-			nd++
-		}
-		mant = mant*10 + uint64(b[i]-'0')
-	}
-	if i < len(b) && b[i] == '.' {
-		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-			if mant != 0 || b[i] != '0' {
-				nd++
-			}
-			mant = mant*10 + uint64(b[i]-'0')
-			exp--
-		}
-	}
-	if i < len(b) { // the exponent
-		i++
-		eneg := false
-		if b[i] == '+' || b[i] == '-' {
-			eneg = b[i] == '-'
-			i++
-		}
-		e := 0
-		for ; i < len(b); i++ {
-			if e > 10000 {
-				return slowFloat(b)
-			}
-			e = e*10 + int(b[i]-'0')
-		}
-		if eneg {
-			e = -e
-		}
-		exp += e
-	}
-	if nd > 15 {
-		return slowFloat(b)
-	}
-	f := float64(mant)
-	switch {
-	case exp == 0:
-	case exp > 0 && exp <= 22:
-		f *= pow10[exp]
-	case exp < 0 && exp >= -22:
-		f /= pow10[-exp]
-	default:
-		return slowFloat(b)
-	}
-	if neg {
-		f = -f
-	}
-	return f, true
-}
-
-func slowFloat(b []byte) (float64, bool) {
-	f, err := strconv.ParseFloat(string(b), 64)
-	return f, err == nil
-}
-
 // str checks the string at pos against n.
 func (r *byteRun) str(pos int, n *fastNode) (int, verdict) {
-	end, plain, ok := scanString(r.src, pos)
+	end, plain, ok := jsonvalue.ScanString(r.src, pos)
 	if !ok {
 		return 0, undecided
 	}
@@ -395,47 +280,6 @@ func (r *byteRun) str(pos int, n *fastNode) (int, verdict) {
 	return end, valid
 }
 
-// scanString returns the end of the JSON string at pos (after its closing
-// quote) and whether it is plain: no escapes, valid UTF-8, so that its
-// bytes are its value.
-func scanString(src []byte, pos int) (end int, plain, ok bool) {
-	plain = true
-	for i := pos + 1; i < len(src); {
-		c := src[i]
-		switch {
-		case c == '"':
-			return i + 1, plain, true
-		case c == '\\':
-			if i+1 >= len(src) {
-				return 0, false, false
-			}
-			switch src[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(src) || !isHex(src[i+2]) || !isHex(src[i+3]) || !isHex(src[i+4]) || !isHex(src[i+5]) {
-					return 0, false, false
-				}
-				i += 6
-			default:
-				return 0, false, false
-			}
-			plain = false
-		case c < 0x20:
-			return 0, false, false
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, size := utf8.DecodeRune(src[i:])
-			if r == utf8.RuneError && size == 1 {
-				plain = false
-			}
-			i += size
-		}
-	}
-	return 0, false, false
-}
-
 // skip returns the end of the value at pos, checking its syntax and its
 // nesting, which starts at level.
 func (r *byteRun) skip(pos int, level int) (int, bool) {
@@ -460,7 +304,7 @@ func (r *byteRun) skip(pos int, level int) (int, bool) {
 				if pos >= len(r.src) || r.src[pos] != '"' {
 					return 0, false
 				}
-				end, _, ok := scanString(r.src, pos)
+				end, _, ok := jsonvalue.ScanString(r.src, pos)
 				if !ok {
 					return 0, false
 				}
@@ -488,12 +332,12 @@ func (r *byteRun) skip(pos int, level int) (int, bool) {
 			}
 		}
 	case c == '"':
-		end, _, ok := scanString(r.src, pos)
+		end, _, ok := jsonvalue.ScanString(r.src, pos)
 		return end, ok
 	case c == '-' || c >= '0' && c <= '9':
-		end, ok := scanNumber(r.src, pos)
+		end, ok := jsonvalue.ScanNumber(r.src, pos)
 		if ok {
-			_, ok = parseNumber(r.src[pos:end]) // beyond float64 is Decode's to report
+			_, ok = jsonvalue.ParseNumber(r.src[pos:end]) // beyond float64 is Decode's to report
 		}
 		return end, ok
 	default:
@@ -600,11 +444,11 @@ func (r *byteRun) uniqueScalars(start, end int) (v verdict, ok bool) {
 		switch c := r.src[pos]; {
 		case c == '"':
 			var plain bool
-			if e, plain, ok = scanString(r.src, pos); !ok || !plain {
+			if e, plain, ok = jsonvalue.ScanString(r.src, pos); !ok || !plain {
 				return undecided, false
 			}
 		case c == '-' || c >= '0' && c <= '9':
-			if e, ok = scanNumber(r.src, pos); !ok {
+			if e, ok = jsonvalue.ScanNumber(r.src, pos); !ok {
 				return undecided, false
 			}
 		default:
@@ -629,8 +473,8 @@ func (r *byteRun) uniqueScalars(start, end int) (v verdict, ok bool) {
 				}
 				continue
 			}
-			x, okx := parseNumber(a)
-			y, oky := parseNumber(b)
+			x, okx := jsonvalue.ParseNumber(a)
+			y, oky := jsonvalue.ParseNumber(b)
 			if !okx || !oky {
 				return undecided, false
 			}
@@ -668,7 +512,7 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 				return 0, undecided
 			}
 			keyStart := pos
-			end, plain, ok := scanString(r.src, pos)
+			end, plain, ok := jsonvalue.ScanString(r.src, pos)
 			if !ok || !plain {
 				return 0, undecided // a key with escapes: Decode reads it
 			}

@@ -3,8 +3,6 @@ package jsonvalue
 import (
 	"encoding/json"
 	"errors"
-	"strconv"
-	"unicode/utf8"
 )
 
 // MaxDepth is the deepest nesting Decode reads itself; deeper documents are
@@ -217,101 +215,32 @@ func (d *Decoder) array() (any, error) {
 // the document; any other is unquoted by encoding/json, so that escapes,
 // surrogates and invalid bytes read exactly as it reads them.
 func (d *Decoder) str() (string, error) {
+	end, plain, ok := ScanString(d.src, d.pos)
+	if !ok {
+		return "", errFallback
+	}
 	start := d.pos
-	d.pos++ // "
-	plain := true
-	for {
-		// Skip the bytes that need no care, a few at a time.
-		for d.pos+4 <= len(d.src) && !special[d.src[d.pos]] && !special[d.src[d.pos+1]] && !special[d.src[d.pos+2]] && !special[d.src[d.pos+3]] {
-			d.pos += 4
-		}
-		for d.pos < len(d.src) && !special[d.src[d.pos]] {
-			d.pos++
-		}
-		if d.pos >= len(d.src) {
-			return "", errFallback
-		}
-		switch c := d.src[d.pos]; {
-		case c == '"':
-			d.pos++
-			if plain {
-				return d.src[start+1 : d.pos-1], nil
-			}
-			return unquote(d.src[start:d.pos])
-		case c == '\\':
-			plain = false
-			d.pos += 2 // the escape's letter is checked by encoding/json
-		case c < 0x20:
-			return "", errFallback
-		default:
-			r, size := utf8.DecodeRuneInString(d.src[d.pos:])
-			if r == utf8.RuneError && size == 1 {
-				plain = false
-			}
-			d.pos += size
-		}
+	d.pos = end
+	if plain {
+		return d.src[start+1 : end-1], nil
 	}
-}
-
-// special marks the bytes a string's scan must look at: the closing quote,
-// a backslash, control characters and the bytes of multi-byte UTF-8.
-var special = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf
-	}
-	return t
-}()
-
-func unquote(quoted string) (string, error) {
 	var s string
-	if err := json.Unmarshal([]byte(quoted), &s); err != nil {
+	if err := json.Unmarshal([]byte(d.src[start:end]), &s); err != nil {
 		return "", errFallback
 	}
 	return s, nil
 }
 
-// number reads a number with JSON's grammar and converts it as
-// encoding/json does.
+// number reads a number and converts it as encoding/json does.
 func (d *Decoder) number() (any, error) {
-	start := d.pos
-	if d.src[d.pos] == '-' {
-		d.pos++
-	}
-	switch {
-	case d.pos < len(d.src) && d.src[d.pos] == '0':
-		d.pos++
-	case d.pos < len(d.src) && d.src[d.pos] >= '1' && d.src[d.pos] <= '9':
-		d.digits()
-	default:
+	end, ok := ScanNumber(d.src, d.pos)
+	if !ok {
 		return nil, errFallback
 	}
-	if d.pos < len(d.src) && d.src[d.pos] == '.' {
-		d.pos++
-		if !d.digits() {
-			return nil, errFallback
-		}
-	}
-	if d.pos < len(d.src) && (d.src[d.pos] == 'e' || d.src[d.pos] == 'E') {
-		d.pos++
-		if d.pos < len(d.src) && (d.src[d.pos] == '+' || d.src[d.pos] == '-') {
-			d.pos++
-		}
-		if !d.digits() {
-			return nil, errFallback
-		}
-	}
-	f, err := strconv.ParseFloat(d.src[start:d.pos], 64)
-	if err != nil {
+	f, ok := ParseNumber(d.src[d.pos:end])
+	if !ok {
 		return nil, errFallback // out of range: encoding/json's error
 	}
+	d.pos = end
 	return f, nil
-}
-
-// digits reads one or more digits, reporting whether there was one.
-func (d *Decoder) digits() bool {
-	start := d.pos
-	for d.pos < len(d.src) && d.src[d.pos] >= '0' && d.src[d.pos] <= '9' {
-		d.pos++
-	}
-	return d.pos > start
 }
