@@ -92,12 +92,15 @@ func findClosingFence(text string, from int, seg span) (int, int) {
 		for end < seg.end && text[end] == '`' {
 			end++
 		}
-		scanned, inString = stringState(text, scanned, at, inString)
 		if lineStart(text, at, seg.start) {
-			if _, blank := blankToEOL(text, end, seg.end); blank || !inString {
-				return at, end
+			if _, blank := blankToEOL(text, end, seg.end); blank {
+				return at, end // closes whatever the string state
 			}
-		} else if !inString && isFenceEdge(text, at, end, seg.end) {
+		}
+		// The string state is wanted only now: the scan of a long
+		// fenced reply that closes on a line of its own never reads it.
+		scanned, inString = stringState(text, scanned, at, inString)
+		if !inString && (lineStart(text, at, seg.start) || isFenceEdge(text, at, end, seg.end)) {
 			return at, end
 		}
 		pos = end
