@@ -16,7 +16,10 @@ import (
 // bits, properties with their nodes, a pattern compiled once), and a
 // decoded value is checked against the nodes in one walk that allocates
 // nothing. It decides validity only: an invalid value then gets its
-// violations from the diagnostic pass, exactly as before.
+// violations from the diagnostic pass, exactly as before. Two front-ends
+// read the same nodes: one over a document's bytes (fastbytes.go), one
+// that checks a document as it decodes it (fastdecode.go), each giving
+// the walk's verdict for the value the document holds.
 //
 // A subschema whose keywords it does not cover (unevaluatedItems,
 // unevaluatedProperties) is a slow node: its part of the value is judged by
@@ -59,14 +62,19 @@ type fastNode struct {
 	s    *jsonschema.Schema
 	slow bool // judged by the diagnostic pass
 	// never: the schema false; only the value's depth is checked.
-	never   bool
-	ref     *fastNode
-	refOnly bool // draft-07: the keywords beside $ref are ignored
-	types   uint8
-	enum    []any
-	enumSet map[string]bool // the string members of a long enum
-	cnst    *any
-	memo    bool // has anyOf or oneOf: verdicts are kept per value
+	never    bool
+	ref      *fastNode
+	refOnly  bool // draft-07: the keywords beside $ref are ignored
+	types    uint8
+	enum     []any
+	enumStrs []string        // the string members of enum
+	enumSet  map[string]bool // the same, of a long enum
+	cnst     *any
+	memo     bool // has anyOf or oneOf: verdicts are kept per value
+	// fused: an array or object is checked as it is decoded (see
+	// decodeRun), as its keywords apply to its items and members one by
+	// one (slow and never nodes return early from build, unfused).
+	fused bool
 
 	numeric                    bool
 	minimum, maximum           *float64
@@ -77,6 +85,7 @@ type fastNode struct {
 	minLength, maxLength *int
 	pattern              *regexp.Regexp
 
+	applies             bool // has an in-place applicator below
 	allOf, anyOf, oneOf []*fastNode
 	not, ifs, then, els *fastNode
 
@@ -90,19 +99,21 @@ type fastNode struct {
 
 	objects            bool
 	props              []fastProp
-	byName             map[string]*fastNode
+	byName             map[string]int // props' index by name
 	patterns           []fastPattern
 	additional         *fastNode
 	propertyNames      *fastNode
 	minProps, maxProps *int
-	required           []string
+	required           []string // the names required that no property declares
+	requiredProps      int      // how many properties are required
 	dependentRequired  []fastDependent
 	dependentSchemas   []fastDependentSchema
 }
 
 type fastProp struct {
-	name string
-	node *fastNode
+	name     string
+	node     *fastNode
+	required bool // named by the node's required
 }
 
 type fastPattern struct {
@@ -218,12 +229,15 @@ func (p *fastProgram) build(n *fastNode) {
 		n.types |= tInteger // a number may be whole
 	}
 	n.enum, n.cnst = s.Enum, s.Const
-	if len(s.Enum) > 8 {
-		n.enumSet = map[string]bool{}
-		for _, e := range s.Enum {
-			if str, ok := e.(string); ok {
-				n.enumSet[str] = true
-			}
+	for _, e := range s.Enum {
+		if str, ok := e.(string); ok {
+			n.enumStrs = append(n.enumStrs, str)
+		}
+	}
+	if len(n.enumStrs) > 8 {
+		n.enumSet = make(map[string]bool, len(n.enumStrs))
+		for _, str := range n.enumStrs {
+			n.enumSet[str] = true
 		}
 	}
 	n.minimum, n.maximum, n.exclusiveMin, n.exclusiveMax, n.multipleOf = s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum, s.MultipleOf
@@ -235,6 +249,7 @@ func (p *fastProgram) build(n *fastNode) {
 	n.anyOf, n.oneOf = p.nodeList(s.AnyOf), p.nodeList(s.OneOf)
 	n.memo = len(n.anyOf) > 0 || len(n.oneOf) > 0
 	n.not, n.ifs, n.then, n.els = p.node(s.Not), p.node(s.If), p.node(s.Then), p.node(s.Else)
+	n.applies = n.allOf != nil || n.anyOf != nil || n.oneOf != nil || n.not != nil || n.ifs != nil
 
 	prefix, rest := s.PrefixItems, s.Items
 	if c.draft == draft7 {
@@ -249,18 +264,32 @@ func (p *fastProgram) build(n *fastNode) {
 	n.arrays = n.prefix != nil || n.rest != nil || n.minItems != nil || n.maxItems != nil || n.unique || n.contains != nil
 
 	if len(s.Properties) > 0 {
-		n.byName = make(map[string]*fastNode, len(s.Properties))
 		for name, sub := range s.Properties {
-			n.props = append(n.props, fastProp{name, p.node(sub)})
-			n.byName[name] = p.node(sub)
+			n.props = append(n.props, fastProp{name: name, node: p.node(sub)})
 		}
 		slices.SortFunc(n.props, func(a, b fastProp) int { return cmpString(a.name, b.name) })
+		n.byName = make(map[string]int, len(n.props))
+		for i, prop := range n.props {
+			n.byName[prop.name] = i
+		}
 	}
 	for _, pp := range in.patterns {
 		n.patterns = append(n.patterns, fastPattern{pp.re, p.node(pp.s)})
 	}
 	n.additional, n.propertyNames = p.node(s.AdditionalProperties), p.node(s.PropertyNames)
-	n.minProps, n.maxProps, n.required = s.MinProperties, s.MaxProperties, s.Required
+	n.minProps, n.maxProps = s.MinProperties, s.MaxProperties
+	for _, name := range s.Required {
+		i, declared := slices.BinarySearchFunc(n.props, name, func(p fastProp, name string) int { return cmpString(p.name, name) })
+		switch {
+		case !declared:
+			if !slices.Contains(n.required, name) {
+				n.required = append(n.required, name)
+			}
+		case !n.props[i].required:
+			n.props[i].required = true
+			n.requiredProps++
+		}
+	}
 	depReq, depSchemas := s.DependentRequired, s.DependentSchemas
 	if c.draft == draft7 {
 		depReq, depSchemas = s.DependencyStrings, s.DependencySchemas
@@ -271,8 +300,10 @@ func (p *fastProgram) build(n *fastNode) {
 	for _, k := range sortedKeys(depSchemas) {
 		n.dependentSchemas = append(n.dependentSchemas, fastDependentSchema{k, p.node(depSchemas[k])})
 	}
+	n.fused = !n.refOnly && n.ref == nil && !n.applies && n.enum == nil && n.cnst == nil &&
+		n.patterns == nil && n.propertyNames == nil && n.dependentSchemas == nil && n.contains == nil && !n.unique
 	n.objects = n.props != nil || n.patterns != nil || n.additional != nil || n.propertyNames != nil ||
-		n.minProps != nil || n.maxProps != nil || n.required != nil || n.dependentRequired != nil || n.dependentSchemas != nil
+		n.minProps != nil || n.maxProps != nil || n.required != nil || n.requiredProps > 0 || n.dependentRequired != nil || n.dependentSchemas != nil
 }
 
 func cmpString(a, b string) int {
@@ -441,8 +472,10 @@ func (r *fastRun) node(v any, n *fastNode) verdict {
 	if got := n.enumConst(v); got != valid {
 		return got
 	}
-	if out = and(out, n.inPlace(func(sub *fastNode) verdict { return r.eval(v, sub) })); out == invalid {
-		return invalid
+	if n.applies {
+		if out = and(out, n.inPlace(func(sub *fastNode) verdict { return r.eval(v, sub) })); out == invalid {
+			return invalid
+		}
 	}
 	switch x := v.(type) {
 	case []any:
@@ -457,19 +490,22 @@ func (r *fastRun) node(v any, n *fastNode) verdict {
 	return out
 }
 
-// property returns the node of the property name declares, if it does:
-// a scan of a few names costs less than hashing the name.
-func (n *fastNode) property(name string) (*fastNode, bool) {
+// property returns the property name declares, if it does: a scan of a
+// few names costs less than hashing the name.
+func (n *fastNode) property(name string) (fastProp, bool) {
 	if len(n.props) > 8 {
-		sub, ok := n.byName[name]
-		return sub, ok
+		i, ok := n.byName[name]
+		if !ok {
+			return fastProp{}, false
+		}
+		return n.props[i], true
 	}
 	for _, p := range n.props {
 		if p.name == name {
-			return p.node, true
+			return p, true
 		}
 	}
-	return nil, false
+	return fastProp{}, false
 }
 
 // inPlace applies n's in-place applicators (allOf, anyOf, oneOf, not,
@@ -543,9 +579,10 @@ func (n *fastNode) inPlace(eval func(*fastNode) verdict) verdict {
 // enumConst applies enum and const to a plain value: undecided when a
 // member cannot be compared with it.
 func (n *fastNode) enumConst(v any) verdict {
-	if str, isStr := v.(string); isStr && n.enumSet != nil {
-		if !n.enumSet[str] {
-			return invalid // a string equals only a string
+	if str, isStr := v.(string); isStr && n.enum != nil {
+		// A string equals only a string.
+		if n.enumSet != nil && !n.enumSet[str] || n.enumSet == nil && !slices.Contains(n.enumStrs, str) {
+			return invalid
 		}
 	} else if n.enum != nil {
 		found := false
@@ -713,6 +750,7 @@ func uniqueScalars(a []any) (v verdict, ok bool) {
 
 func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 	out := valid
+	required := 0 // the required properties present
 	closed := n.additional != nil && n.additional.never && n.patterns == nil
 	if n.patterns == nil && (n.additional == nil || closed) && len(n.props) <= 2*len(m)+4 {
 		// No more declared properties than members, or a few more: look
@@ -724,6 +762,9 @@ func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 				continue
 			}
 			present++
+			if p.required {
+				required++
+			}
 			if out = and(out, r.eval(val, p.node)); out == invalid {
 				return invalid
 			}
@@ -735,9 +776,12 @@ func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 		// One pass over the members: their property, the patterns they
 		// match, additionalProperties for the others.
 		for k, val := range m {
-			sub, declared := n.property(k)
+			prop, declared := n.property(k)
+			if prop.required {
+				required++
+			}
 			if declared {
-				if out = and(out, r.eval(val, sub)); out == invalid {
+				if out = and(out, r.eval(val, prop.node)); out == invalid {
 					return invalid
 				}
 			}
@@ -764,23 +808,8 @@ func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 			}
 		}
 	}
-	if n.minProps != nil && len(m) < *n.minProps || n.maxProps != nil && len(m) > *n.maxProps {
+	if !n.membersPresent(m, required) {
 		return invalid
-	}
-	for _, name := range n.required {
-		if _, ok := m[name]; !ok {
-			return invalid
-		}
-	}
-	for _, d := range n.dependentRequired {
-		if _, ok := m[d.name]; !ok {
-			continue
-		}
-		for _, name := range d.required {
-			if _, ok := m[name]; !ok {
-				return invalid
-			}
-		}
 	}
 	for _, d := range n.dependentSchemas {
 		if _, ok := m[d.name]; ok {
@@ -790,6 +819,34 @@ func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 		}
 	}
 	return out
+}
+
+// membersPresent applies minProperties, maxProperties, required and
+// dependentRequired to m, of which required declared properties are
+// required ones.
+func (n *fastNode) membersPresent(m map[string]any, required int) bool {
+	if n.minProps != nil && len(m) < *n.minProps || n.maxProps != nil && len(m) > *n.maxProps {
+		return false
+	}
+	if required < n.requiredProps {
+		return false
+	}
+	for _, name := range n.required {
+		if _, ok := m[name]; !ok {
+			return false
+		}
+	}
+	for _, d := range n.dependentRequired {
+		if _, ok := m[d.name]; !ok {
+			continue
+		}
+		for _, name := range d.required {
+			if _, ok := m[name]; !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // fastEqual reports whether two plain JSON values are equal, numbers by

@@ -151,10 +151,13 @@ func (r *byteRun) node(pos int, n *fastNode, level int) (int, verdict) {
 	if out = and(out, v); out == invalid {
 		return 0, invalid
 	}
-	if out = and(out, n.inPlace(func(sub *fastNode) verdict {
-		_, v := r.eval(pos, sub, level)
-		return v
-	})); out != valid {
+	if n.applies {
+		out = and(out, n.inPlace(func(sub *fastNode) verdict {
+			_, v := r.eval(pos, sub, level)
+			return v
+		}))
+	}
+	if out != valid {
 		return 0, out
 	}
 	return end, valid // own read the whole value: end is where it ends
@@ -503,6 +506,7 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 	base := len(r.keys)
 	defer func() { r.keys = r.keys[:base] }()
 	out := valid
+	required := 0 // the required properties present
 	pos = r.space(pos + 1)
 	if pos < len(r.src) && r.src[pos] == '}' {
 		pos++
@@ -533,23 +537,23 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 					return 0, v
 				}
 			}
-			sub, declared := n.propertyBytes(key)
-			end, v := r.value(pos, sub, level+1)
-			if v != valid {
-				return 0, v
-			}
-			matched := false
-			for _, pp := range n.patterns {
-				if pp.re.Match(key) {
-					matched = true
-					if _, v := r.eval(pos, pp.node, level+1); v != valid {
-						return 0, v
-					}
+			var v verdict
+			if out != invalid {
+				end, v = r.member(pos, n, key, level)
+				if v == undecided {
+					return 0, undecided
+				}
+				if v == invalid {
+					out = invalid
+				} else if prop, _ := n.propertyBytes(key); prop.required {
+					required++
 				}
 			}
-			if n.additional != nil && !declared && !matched {
-				if _, v := r.eval(pos, n.additional, level+1); v != valid {
-					return 0, v
+			if out == invalid {
+				// A member failed: read on only to see that no name
+				// repeats, as the value that failed would then not count.
+				if end, v = r.value(pos, nil, level+1); v != valid {
+					return 0, undecided
 				}
 			}
 			pos = r.space(end)
@@ -566,8 +570,14 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 			pos = r.space(pos + 1)
 		}
 	}
+	if out == invalid {
+		return 0, invalid
+	}
 	keys := r.keys[base:]
 	if n.minProps != nil && len(keys) < *n.minProps || n.maxProps != nil && len(keys) > *n.maxProps {
+		return 0, invalid
+	}
+	if required < n.requiredProps {
 		return 0, invalid
 	}
 	for _, name := range n.required {
@@ -600,6 +610,32 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 	return pos, out
 }
 
+// member checks the value at pos of the member named key against its
+// property, the patterns it matches, or additionalProperties, and returns
+// where the value ends (when it is valid).
+func (r *byteRun) member(pos int, n *fastNode, key []byte, level int) (int, verdict) {
+	prop, declared := n.propertyBytes(key)
+	end, v := r.value(pos, prop.node, level+1)
+	if v != valid {
+		return 0, v
+	}
+	matched := false
+	for _, pp := range n.patterns {
+		if pp.re.Match(key) {
+			matched = true
+			if _, v := r.eval(pos, pp.node, level+1); v != valid {
+				return 0, v
+			}
+		}
+	}
+	if n.additional != nil && !declared && !matched {
+		if _, v := r.eval(pos, n.additional, level+1); v != valid {
+			return 0, v
+		}
+	}
+	return end, valid
+}
+
 func hasKey(keys [][]byte, name string) bool {
 	for _, k := range keys {
 		if string(k) == name {
@@ -610,15 +646,18 @@ func hasKey(keys [][]byte, name string) bool {
 }
 
 // propertyBytes is [fastNode.property] for a key's bytes.
-func (n *fastNode) propertyBytes(name []byte) (*fastNode, bool) {
+func (n *fastNode) propertyBytes(name []byte) (fastProp, bool) {
 	if len(n.props) > 8 {
-		sub, ok := n.byName[string(name)]
-		return sub, ok
+		i, ok := n.byName[string(name)]
+		if !ok {
+			return fastProp{}, false
+		}
+		return n.props[i], true
 	}
 	for _, p := range n.props {
 		if p.name == string(name) {
-			return p.node, true
+			return p, true
 		}
 	}
-	return nil, false
+	return fastProp{}, false
 }
