@@ -206,7 +206,7 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *prepa
 			xerr = err
 		}
 		for j, cand := range cands {
-			c := e.try(ctx, *a, mode, d, cand, memo, j < inner)
+			c := e.try(ctx, *a, mode, d, out, cand, memo, j < inner)
 			c.output, c.call = out, i
 			if c.better(best) {
 				best = c
@@ -342,11 +342,17 @@ func newExtractOptions(c config) extractOptions {
 // schema and, when the schema accepts it, the validators. In lenient mode
 // a value that fails is coerced when coercible: it is not part of another
 // candidate.
-func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *prepared, cand extract.Candidate, memo map[string]schemaVerdict, coercible bool) *checked {
+func (e *Enforcer) try(ctx context.Context, a Attempt, mode Mode, d *prepared, out string, cand extract.Candidate, memo map[string]schemaVerdict, coercible bool) *checked {
 	c := &checked{cand: cand, json: cand.JSON}
 	sv, ok := memo[string(cand.JSON)]
 	if !ok {
-		sv = e.judge(mode, d, cand.JSON)
+		var src string
+		if 0 <= cand.Start && cand.Start <= cand.End && cand.End <= len(out) && out[cand.Start:cand.End] == string(cand.JSON) {
+			src = out[cand.Start:cand.End] // the value's strings share the output's memory
+		} else {
+			src = string(cand.JSON) // repaired: a copy of its own
+		}
+		sv = e.judge(mode, d, cand.JSON, src)
 	}
 	if sv.undecodable != nil {
 		// Valid JSON that does not decode: a number beyond float64's range.
@@ -380,11 +386,12 @@ type schemaVerdict struct {
 }
 
 // judge decodes raw, transforms it and validates it against the schema.
-func (e *Enforcer) judge(mode Mode, d *prepared, raw []byte) schemaVerdict {
+// src holds the bytes of raw, which the value's strings may share.
+func (e *Enforcer) judge(mode Mode, d *prepared, raw []byte, src string) schemaVerdict {
 	var sv schemaVerdict
 	if d == nil {
 		// Nothing to transform: decode and validate in one step.
-		v, vs, err := e.s.Decode(raw)
+		v, vs, err := e.s.DecodeString(src)
 		if err != nil {
 			sv.undecodable = err // raw is JSON: a number beyond float64
 			return sv
@@ -392,7 +399,8 @@ func (e *Enforcer) judge(mode Mode, d *prepared, raw []byte) schemaVerdict {
 		sv.json, sv.value, sv.violations = raw, v, vs
 		return sv
 	}
-	v, err := jsonvalue.Decode(raw)
+	var dec jsonvalue.Decoder
+	v, err := dec.DecodeString(src)
 	if err != nil {
 		sv.undecodable = err
 		return sv
@@ -415,7 +423,7 @@ func (e *Enforcer) validator(mode Mode, d *prepared, memo map[string]schemaVerdi
 		key := string(raw)
 		sv, ok := memo[key]
 		if !ok {
-			sv = e.judge(mode, d, bytes.Clone(raw))
+			sv = e.judge(mode, d, bytes.Clone(raw), string(raw))
 			memo[key] = sv
 		}
 		return sv.undecodable == nil && len(sv.violations) == 0

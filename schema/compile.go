@@ -139,6 +139,9 @@ type compiled struct {
 	// the document has none.
 	fastOnce sync.Once
 	fast     *fastProgram
+	// decodeRuns keeps the decodeRuns of Schema.Decode, whose stacks a
+	// long array would otherwise grow again on every call.
+	decodeRuns sync.Pool
 	// dynamic reports that some subschema has a $dynamicRef to an anchor,
 	// whose target depends on the path by which it is reached (one to a
 	// pointer resolves like $ref).

@@ -27,6 +27,8 @@ func TestDecode(t *testing.T) {
 		{"not an object", `[1]`, nil},
 		{"escapes", `{"a":[],"b":"caf\u00e9 \"q\""}`, nil},
 		{"repeated key", `{"a":"x","a":[1]}`, nil},
+		{"repeated key, the last invalid", `{"a":[1],"a":"x"}`, nil},
+		{"invalid, then more members", `{"b":4,"a":[1,{"c":[2]}],"d":{"e":[[]]}}`, nil},
 		{"too deep", `{"a":[],"b":` + deep + `}`, nil},
 		{"not JSON", `{"a":[1,]}`, schema.ErrNotJSON},
 		{"trailing", `{"a":[]} {}`, schema.ErrNotJSON},
@@ -34,7 +36,12 @@ func TestDecode(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, vs, err := s.Decode([]byte(tc.doc))
+			sv, svs, serr := s.DecodeString(tc.doc)
+			assert.Equal(t, v, sv, "DecodeString's value")
+			assert.Equal(t, vs, svs, "DecodeString's violations")
+			assert.Equal(t, err == nil, serr == nil, "DecodeString's error")
 			if tc.err != nil {
+				assert.ErrorIs(t, serr, tc.err)
 				assert.ErrorIs(t, err, tc.err)
 				assert.Nil(t, v)
 				assert.Nil(t, vs)

@@ -22,9 +22,10 @@
 // jsonschema-go is the authority: a value is valid exactly when its
 // Resolved.Validate accepts it. [Parse] also compiles each subschema into a
 // fast path that decides validity without jsonschema-go: over a decoded
-// value ([Schema.Validate], [Schema.Decode]) or over the bytes of a document
-// without decoding it ([Schema.ValidateJSON]), allocating nothing for a
-// valid value. It covers every keyword but unevaluatedItems and
+// value ([Schema.Validate]), over the bytes of a document without decoding
+// it ([Schema.ValidateJSON]), allocating nothing for a valid value, or
+// while decoding a document ([Schema.Decode], [Schema.DecodeString]), each
+// array and object checked as it is built. It covers every keyword but unevaluatedItems and
 // unevaluatedProperties (whose part of the value the diagnostic pass
 // judges) and a $dynamicRef that follows the dynamic scope (a document with
 // one, or parsed with [ParseOptions.AssertFormat], is checked by

@@ -126,3 +126,19 @@ func ExampleSchema_Decode() {
 	// map[score:12] [$.score: 12 is greater than the maximum of 10]
 	// true
 }
+
+func ExampleSchema_DecodeString() {
+	s, err := schema.Parse([]byte(`{"type": "array", "items": {"type": "string", "enum": ["low", "high"]}}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	reply := `["low", "high", "urgent"]` // a model's reply, held as a string
+	v, violations, err := s.DecodeString(reply)
+	fmt.Println(v, violations, err)
+	_, _, err = s.DecodeString(`["low",`)
+	fmt.Println(errors.Is(err, schema.ErrNotJSON))
+	// Output:
+	// [low high urgent] [$[2]: 'urgent' is not one of ['low', 'high']] <nil>
+	// true
+}

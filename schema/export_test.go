@@ -59,3 +59,19 @@ func FastBytesVerdict(s *Schema, data []byte) string {
 	}
 	return [...]string{undecided: "undecided", valid: "valid", invalid: "invalid"}[p.checkBytes(data, s.depthLimit())]
 }
+
+// FusedVerdict is the verdict of the run that decodes data and checks it
+// in the same pass, as Decode does: as FastVerdict, or "unread" when the
+// fast decoder leaves data to encoding/json.
+func FusedVerdict(s *Schema, data []byte) string {
+	p := s.c.fastProgram()
+	if p == nil {
+		return "none"
+	}
+	var r decodeRun
+	_, got, err := r.check(p, string(data))
+	if err != nil {
+		return "unread"
+	}
+	return [...]string{undecided: "undecided", valid: "valid", invalid: "invalid"}[got]
+}

@@ -67,6 +67,26 @@ func sameOnBytes(t *testing.T, s *schema.Schema, data []byte, name string) bool 
 	return ok
 }
 
+// sameOnDecode checks Decode, which decodes and checks in one pass,
+// against json.Unmarshal and the authority path: the same value, the same
+// violations, and, when the pass reads the bytes, the verdict of the fast
+// path on the value, exactly (undecided where it is undecided).
+func sameOnDecode(t *testing.T, s *schema.Schema, data []byte, name string) bool {
+	t.Helper()
+	var want any
+	if err := json.Unmarshal(data, &want); err != nil {
+		_, _, derr := s.Decode(data)
+		return assert.Error(t, derr, name)
+	}
+	v, got, err := s.Decode(data)
+	ok := assert.NoError(t, err, name) && assert.Equal(t, want, v, "%s: Decode's value", name) &&
+		assert.Equal(t, schema.ValidateAuthority(s, want), got, "%s: Decode differs from the authority", name)
+	if fused := schema.FusedVerdict(s, data); fused != "unread" {
+		ok = assert.Equal(t, schema.FastVerdict(s, want), fused, "%s: the verdict of decoding and checking in one pass", name) && ok
+	}
+	return ok
+}
+
 // fastCoverageFloor is the share of the corpus's subschemas, in tenths of
 // a percent, that the fast path checked itself when it landed: a change
 // that covers fewer fails TestFastPathCorpus.
@@ -95,6 +115,7 @@ func TestFastPathCorpus(t *testing.T) {
 			}
 			sameAsAuthority(t, s, v, fmt.Sprintf("%s[%d]", rec.ID, i))
 			sameOnBytes(t, s, tc.Data, fmt.Sprintf("%s[%d] (bytes)", rec.ID, i))
+			sameOnDecode(t, s, tc.Data, fmt.Sprintf("%s[%d] (decode)", rec.ID, i))
 		}
 	}
 	share := 1000 * covered / max(total, 1)
@@ -130,6 +151,7 @@ func TestFastPathSuite(t *testing.T) {
 					data, err := json.Marshal(tc.Data)
 					require.NoError(t, err)
 					sameOnBytes(t, s, data, name+" (bytes)")
+					sameOnDecode(t, s, data, name+" (decode)")
 				}
 			}
 		}
@@ -165,7 +187,8 @@ func TestFastPathGenerated(t *testing.T) {
 			if verdict := schema.FastVerdict(s, v); verdict == "valid" || verdict == "invalid" {
 				decided++
 			}
-			if !sameAsAuthority(t, s, v, doc+" ⟵ "+inst) || !sameOnBytes(t, s, []byte(inst), doc+" ⟵ "+inst+" (bytes)") {
+			if !sameAsAuthority(t, s, v, doc+" ⟵ "+inst) || !sameOnBytes(t, s, []byte(inst), doc+" ⟵ "+inst+" (bytes)") ||
+				!sameOnDecode(t, s, []byte(inst), doc+" ⟵ "+inst+" (decode)") {
 				return
 			}
 		}
@@ -288,11 +311,17 @@ func (g *gen) instance(depth int) string {
 		}
 		return "[" + strings.Join(items, ",") + "]"
 	default:
-		var ms []string
+		var ms, names []string
 		for _, n := range append(genNames, "k9", "zz") {
 			if g.rng.IntN(3) == 0 {
 				ms = append(ms, fmt.Sprintf("%q:%s", n, g.instance(depth-1)))
+				names = append(names, n)
 			}
+		}
+		if len(names) > 0 && g.rng.IntN(6) == 0 {
+			// A name written twice: the last value counts, and a
+			// verdict on the first must not.
+			ms = append(ms, fmt.Sprintf("%q:%s", names[g.rng.IntN(len(names))], g.instance(depth-1)))
 		}
 		return "{" + strings.Join(ms, ",") + "}"
 	}
@@ -313,7 +342,7 @@ func FuzzFastPath(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !sameOnBytes(t, s, instance, "") {
+		if !sameOnBytes(t, s, instance, "") || !sameOnDecode(t, s, instance, "") {
 			t.Fatalf("schema %s, instance %s", schemaBytes, instance)
 		}
 		var v any

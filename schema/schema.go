@@ -309,7 +309,7 @@ func (s *Schema) ValidateJSON(data []byte) ([]Violation, error) {
 			}
 		}
 	}
-	_, vs, err := s.decode(data, known)
+	_, vs, err := s.decode(string(data), known)
 	var te *json.UnmarshalTypeError
 	if errors.Is(err, ErrNumberRange) && errors.As(err, &te) {
 		return []Violation{{Path: "$", Pointer: "", Keyword: "type",
@@ -319,7 +319,8 @@ func (s *Schema) ValidateJSON(data []byte) ([]Violation, error) {
 }
 
 // ErrNumberRange is returned (wrapped, with the decoder's error) by
-// [Schema.Decode] for JSON holding a number beyond float64's range (1e400),
+// [Schema.Decode] and [Schema.DecodeString] for JSON holding a number beyond
+// float64's range (1e400),
 // which no decoded value can hold.
 var ErrNumberRange = errors.New("schema: a number beyond float64's range")
 
@@ -332,35 +333,73 @@ var ErrNumberRange = errors.New("schema: a number beyond float64's range")
 // float64's range.
 //
 // Decode is how to check bytes whose value is wanted: it decodes faster
-// than json.Unmarshal and, knowing how deeply the value nests, skips
-// [Schema.Validate]'s depth walk. A nil Schema accepts every value.
+// than json.Unmarshal, checks each array and object against the schema as
+// it reads it, where the fast path covers the subschema (so a valid value
+// costs little more than decoding it), and, knowing how deeply the value
+// nests, skips [Schema.Validate]'s depth walk. A nil Schema accepts every
+// value.
 func (s *Schema) Decode(data []byte) (any, []Violation, error) {
-	return s.decode(data, undecided)
+	return s.decode(string(data), undecided)
 }
 
-// decode is Decode for data whose verdict the fast path over bytes may
+// DecodeString is [Schema.Decode] for JSON held in a string, such as a
+// model's reply, which it does not copy: the strings of the value share
+// the memory of src.
+func (s *Schema) DecodeString(src string) (any, []Violation, error) {
+	return s.decode(src, undecided)
+}
+
+// decode is Decode of src, whose verdict the fast path over bytes may
 // already know (invalid, or undecided): an invalid value goes straight to
-// its violations.
-func (s *Schema) decode(data []byte, known verdict) (any, []Violation, error) {
-	var d jsonvalue.Decoder
-	v, err := d.Decode(data)
-	if err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && json.Valid(data) {
-			return nil, nil, fmt.Errorf("%w: %w", ErrNumberRange, err)
-		}
-		return nil, nil, fmt.Errorf("%w: %w", ErrNotJSON, err)
-	}
+// its violations. An undecided one is decoded and checked in one pass
+// (see decodeRun).
+func (s *Schema) decode(src string, known verdict) (any, []Violation, error) {
 	if s == nil || s.c == nil {
+		var d jsonvalue.Decoder
+		v, err := d.DecodeString(src)
+		if err != nil {
+			return nil, nil, decodeError(src, err)
+		}
 		return v, nil, nil
 	}
-	switch deepest := d.Deepest(); {
+	r, _ := s.c.decodeRuns.Get().(*decodeRun)
+	if r == nil {
+		r = new(decodeRun)
+	}
+	defer s.c.decodeRuns.Put(r)
+	var v any
+	var err error
+	got, checked := undecided, false
+	if p := s.c.fastProgram(); p != nil && known == undecided {
+		v, got, err = r.check(p, src)
+		checked = err == nil
+	}
+	if !checked {
+		if v, err = r.d.DecodeString(src); err != nil {
+			return nil, nil, decodeError(src, err)
+		}
+	}
+	switch deepest := r.d.Deepest(); {
 	case deepest < 0 || deepest > s.depthLimit():
 		return v, s.Validate(v), nil
-	case known == invalid:
+	case known == invalid || checked && got == invalid:
 		return v, s.invalid(v), nil
+	case checked && got == valid:
+		return v, nil, nil
+	case checked:
+		return v, s.validateAuthority(v, true), nil // the fast path is undecided
 	}
 	return v, s.validate(v), nil
+}
+
+// decodeError returns the error of Decode for src, which err says
+// cannot be decoded.
+func decodeError(src string, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && json.Valid([]byte(src)) {
+		return fmt.Errorf("%w: %w", ErrNumberRange, err)
+	}
+	return fmt.Errorf("%w: %w", ErrNotJSON, err)
 }
 
 // plainValue returns v when it holds only the types json.Unmarshal

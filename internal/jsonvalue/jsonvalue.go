@@ -27,8 +27,16 @@ func Decode(data []byte) (any, error) {
 // A Decoder decodes JSON documents as [Decode] does, keeping its scratch
 // space between calls. The zero Decoder is ready to use; it is not safe for
 // concurrent use.
+//
+// Besides whole documents, it reads one in parts, for a caller that builds
+// some of the value itself: [Decoder.Start], then [Decoder.Peek],
+// [Decoder.Value], [Decoder.Open], [Decoder.Key] and [Decoder.Next] as the
+// document's grammar asks, then [Decoder.Finish]. Any error of these means
+// that the fast decoder does not read the document (a syntax error, a
+// number out of range, nesting beyond [MaxDepth]): decode it whole, whose
+// error is json.Unmarshal's.
 type Decoder struct {
-	src     string // the document, copied once
+	src     string // the document
 	pos     int
 	depth   int
 	deepest int
@@ -43,20 +51,30 @@ func (d *Decoder) Deepest() int { return d.deepest }
 
 // Decode is [Decode] with d's scratch space.
 func (d *Decoder) Decode(data []byte) (any, error) {
-	d.src, d.pos, d.depth, d.deepest = string(data), 0, 0, 0
-	d.keys, d.vals = d.keys[:0], d.vals[:0]
+	return d.decode(string(data), data)
+}
+
+// DecodeString is [Decoder.Decode] for a document held in a string, which
+// it does not copy: the strings of the value share src's memory.
+func (d *Decoder) DecodeString(src string) (any, error) {
+	return d.decode(src, nil)
+}
+
+// decode decodes src; data, if not nil, holds the same bytes, for
+// encoding/json.
+func (d *Decoder) decode(src string, data []byte) (any, error) {
+	d.Start(src)
 	v, err := d.value()
 	if err == nil {
-		d.space()
-		if d.pos != len(d.src) {
-			err = errFallback
-		}
+		err = d.Finish()
+	} else {
+		d.Finish()
 	}
-	d.src = ""
-	clear(d.vals[:cap(d.vals)]) // let the values go
-	clear(d.keys[:cap(d.keys)])
 	if err != nil {
 		d.deepest = -1
+		if data == nil {
+			data = []byte(src)
+		}
 		var out any
 		if uerr := json.Unmarshal(data, &out); uerr != nil {
 			return nil, uerr
@@ -65,6 +83,98 @@ func (d *Decoder) Decode(data []byte) (any, error) {
 		return out, nil
 	}
 	return v, nil
+}
+
+// Start begins reading src in parts.
+func (d *Decoder) Start(src string) {
+	d.src, d.pos, d.depth, d.deepest = src, 0, 0, 0
+	d.keys, d.vals = d.keys[:0], d.vals[:0]
+}
+
+// Finish ends reading a document in parts, letting go of it, and returns
+// an error if anything but whitespace follows its value.
+func (d *Decoder) Finish() error {
+	d.space()
+	var err error
+	if d.pos != len(d.src) {
+		err = errFallback
+	}
+	d.src = ""
+	clear(d.vals[:cap(d.vals)]) // let the values go
+	clear(d.keys[:cap(d.keys)])
+	return err
+}
+
+// Peek returns the first byte of the value that comes next, after
+// whitespace ('{', '[', '"', a digit...), or 0 at the end of the document.
+func (d *Decoder) Peek() byte {
+	d.space()
+	if d.pos >= len(d.src) {
+		return 0
+	}
+	return d.src[d.pos]
+}
+
+// Value decodes the value that comes next.
+func (d *Decoder) Value() (any, error) { return d.value() }
+
+// Open enters the object or array whose first byte [Decoder.Peek] has
+// just returned. An empty one is read whole: Open then reports true.
+func (d *Decoder) Open() (empty bool, err error) {
+	if d.depth++; d.depth > MaxDepth {
+		return false, errFallback
+	}
+	d.deepest = max(d.deepest, d.depth)
+	closer := byte('}')
+	if d.src[d.pos] == '[' {
+		closer = ']'
+	}
+	d.pos++
+	d.space()
+	if d.pos < len(d.src) && d.src[d.pos] == closer {
+		d.pos++
+		d.depth--
+		return true, nil
+	}
+	return false, nil
+}
+
+// Key reads the name of an object's member, and the colon after it.
+func (d *Decoder) Key() (string, error) {
+	d.space()
+	if d.pos >= len(d.src) || d.src[d.pos] != '"' {
+		return "", errFallback
+	}
+	k, err := d.str()
+	if err != nil {
+		return "", err
+	}
+	d.space()
+	if d.pos >= len(d.src) || d.src[d.pos] != ':' {
+		return "", errFallback
+	}
+	d.pos++
+	return k, nil
+}
+
+// Next reads what follows a member or an item of the object or array
+// entered last: a comma (more is true) or its closing bracket (given),
+// which leaves it.
+func (d *Decoder) Next(closer byte) (more bool, err error) {
+	d.space()
+	if d.pos >= len(d.src) {
+		return false, errFallback
+	}
+	c := d.src[d.pos]
+	d.pos++
+	switch c {
+	case ',':
+		return true, nil
+	case closer:
+		d.depth--
+		return false, nil
+	}
+	return false, errFallback
 }
 
 func (d *Decoder) space() {
@@ -117,49 +227,27 @@ func (d *Decoder) literal(word string, v any) (any, error) {
 }
 
 func (d *Decoder) object() (any, error) {
-	if d.depth++; d.depth > MaxDepth {
-		return nil, errFallback
+	empty, err := d.Open()
+	if err != nil {
+		return nil, err
 	}
-	d.deepest = max(d.deepest, d.depth)
-	d.pos++ // {
-	base := len(d.keys)
-	d.space()
-	if d.pos < len(d.src) && d.src[d.pos] == '}' {
-		d.pos++
-		d.depth--
+	if empty {
 		return map[string]any{}, nil
 	}
-	for {
-		d.space()
-		if d.pos >= len(d.src) || d.src[d.pos] != '"' {
-			return nil, errFallback
-		}
-		k, err := d.str() // a string, not boxed: it becomes a map key
+	base := len(d.keys)
+	for more := true; more; {
+		k, err := d.Key() // a string, not boxed: it becomes a map key
 		if err != nil {
 			return nil, err
 		}
-		d.space()
-		if d.pos >= len(d.src) || d.src[d.pos] != ':' {
-			return nil, errFallback
-		}
-		d.pos++
 		v, err := d.value()
 		if err != nil {
 			return nil, err
 		}
 		d.keys = append(d.keys, k)
 		d.vals = append(d.vals, v)
-		d.space()
-		if d.pos >= len(d.src) {
-			return nil, errFallback
-		}
-		c := d.src[d.pos]
-		d.pos++
-		if c == '}' {
-			break
-		}
-		if c != ',' {
-			return nil, errFallback
+		if more, err = d.Next('}'); err != nil {
+			return nil, err
 		}
 	}
 	m := make(map[string]any, len(d.keys)-base)
@@ -167,47 +255,32 @@ func (d *Decoder) object() (any, error) {
 		m[d.keys[i]] = d.vals[i]
 	}
 	d.keys, d.vals = d.keys[:base], d.vals[:base]
-	d.depth--
 	return m, nil
 }
 
 func (d *Decoder) array() (any, error) {
-	if d.depth++; d.depth > MaxDepth {
-		return nil, errFallback
+	empty, err := d.Open()
+	if err != nil {
+		return nil, err
 	}
-	d.deepest = max(d.deepest, d.depth)
-	d.pos++ // [
-	base := len(d.vals)
-	d.space()
-	if d.pos < len(d.src) && d.src[d.pos] == ']' {
-		d.pos++
-		d.depth--
+	if empty {
 		return []any{}, nil
 	}
-	for {
+	base := len(d.vals)
+	for more := true; more; {
 		v, err := d.value()
 		if err != nil {
 			return nil, err
 		}
 		d.vals = append(d.vals, v)
 		d.keys = append(d.keys, "") // keeps the two stacks level
-		d.space()
-		if d.pos >= len(d.src) {
-			return nil, errFallback
-		}
-		c := d.src[d.pos]
-		d.pos++
-		if c == ']' {
-			break
-		}
-		if c != ',' {
-			return nil, errFallback
+		if more, err = d.Next(']'); err != nil {
+			return nil, err
 		}
 	}
 	a := make([]any, len(d.vals)-base)
 	copy(a, d.vals[base:])
 	d.keys, d.vals = d.keys[:base], d.vals[:base]
-	d.depth--
 	return a, nil
 }
 

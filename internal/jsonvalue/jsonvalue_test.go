@@ -35,14 +35,21 @@ func same(t *testing.T, data []byte) {
 	var want any
 	wantErr := json.Unmarshal(data, &want)
 	got, err := jsonvalue.Decode(data)
+	var d jsonvalue.Decoder
+	fromString, serr := d.DecodeString(string(data))
 	if wantErr != nil {
 		require.Error(t, err, "%q", data)
 		assert.Equal(t, wantErr.Error(), err.Error())
 		assert.Nil(t, got)
+		require.Error(t, serr, "%q", data)
+		assert.Equal(t, wantErr.Error(), serr.Error())
+		assert.Nil(t, fromString)
 		return
 	}
 	require.NoError(t, err, "%q", data)
 	assert.Equal(t, want, got, "%q", data)
+	require.NoError(t, serr, "%q", data)
+	assert.Equal(t, want, fromString, "%q (string)", data)
 }
 
 func TestDecoderReuse(t *testing.T) {
@@ -71,11 +78,80 @@ func TestDecodeDoesNotAlias(t *testing.T) {
 	assert.Equal(t, map[string]any{"k": "value"}, v)
 }
 
+// TestDecodeInParts reads documents through the methods a caller that
+// builds its own containers uses, and gets encoding/json's value: here
+// every array and object is built by the test, and every scalar is
+// decoded by the Decoder.
+func TestDecodeInParts(t *testing.T) {
+	for _, doc := range cases {
+		sameInParts(t, doc)
+	}
+}
+
+func sameInParts(t *testing.T, doc string) {
+	t.Helper()
+	var want any
+	wantErr := json.Unmarshal([]byte(doc), &want)
+	var d jsonvalue.Decoder
+	d.Start(doc)
+	got, err := inParts(&d)
+	if ferr := d.Finish(); err == nil {
+		err = ferr
+	}
+	switch {
+	case wantErr != nil:
+		assert.Error(t, err, "%q", doc)
+	case err != nil:
+		// Left to encoding/json: only what the whole decoder leaves to it
+		// too (nesting beyond MaxDepth).
+		_, derr := d.Decode([]byte(doc))
+		require.NoError(t, derr, "%q", doc)
+		assert.Equal(t, -1, d.Deepest(), "%q: read in parts, refused whole", doc)
+	default:
+		assert.Equal(t, want, got, "%q", doc)
+	}
+}
+
+func inParts(d *jsonvalue.Decoder) (any, error) {
+	switch d.Peek() {
+	case '{':
+		m := map[string]any{}
+		empty, err := d.Open()
+		for more := !empty; err == nil && more; {
+			var k string
+			if k, err = d.Key(); err != nil {
+				break
+			}
+			if m[k], err = inParts(d); err != nil {
+				break
+			}
+			more, err = d.Next('}')
+		}
+		return m, err
+	case '[':
+		a := []any{}
+		empty, err := d.Open()
+		for more := !empty; err == nil && more; {
+			var v any
+			if v, err = inParts(d); err != nil {
+				break
+			}
+			a = append(a, v)
+			more, err = d.Next(']')
+		}
+		return a, err
+	}
+	return d.Value()
+}
+
 func FuzzDecode(f *testing.F) {
 	for _, c := range cases {
 		f.Add([]byte(c))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { same(t, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		same(t, data)
+		sameInParts(t, string(data))
+	})
 }
 
 func BenchmarkDecode(b *testing.B) {

@@ -1,0 +1,164 @@
+package schema
+
+import "github.com/agentio/agentio/internal/jsonvalue"
+
+// A decodeRun decodes a document and checks it against the fast path in the
+// same pass, which is how [Schema.Decode] reads: an array or object whose
+// node is fused is built by the run itself, each item or member decoded
+// and checked against its own node as it is read, so that no property is
+// looked up in a map afterwards; any other value is decoded whole and
+// judged by the value walk of fastRun, whose verdict the run's is, for the
+// same document, in every case (FuzzFastPath holds the two together).
+//
+// A decodeRun is kept in its document's pool between calls; it is used by
+// one goroutine at a time.
+type decodeRun struct {
+	fastRun
+	d    jsonvalue.Decoder
+	keys []string // members being read, a stack
+	vals []any    // their values, and items being read
+}
+
+// check decodes src and returns its value and verdict. An error means that
+// the fast decoder does not read src: decode it whole for the error, or the
+// value encoding/json gives.
+func (r *decodeRun) check(p *fastProgram, src string) (any, verdict, error) {
+	r.fastRun = fastRun{p: p}
+	r.d.Start(src)
+	v, got, err := r.value(p.root)
+	if ferr := r.d.Finish(); err == nil {
+		err = ferr
+	}
+	clear(r.keys[:cap(r.keys)]) // let the values go
+	clear(r.vals[:cap(r.vals)])
+	r.keys, r.vals, r.memo = r.keys[:0], r.vals[:0], nil
+	return v, got, err
+}
+
+// value decodes the value that comes next and judges it against n (nil:
+// no schema applies to it).
+func (r *decodeRun) value(n *fastNode) (any, verdict, error) {
+	if n == nil {
+		v, err := r.d.Value()
+		return v, valid, err
+	}
+	if c := r.d.Peek(); (c == '{' || c == '[') && n.fused && r.depth < maxDiagnoseDepth {
+		r.depth++ // as eval does
+		var v any
+		var got verdict
+		var err error
+		if c == '{' {
+			v, got, err = r.object(n)
+		} else {
+			v, got, err = r.array(n)
+		}
+		r.depth--
+		return v, got, err
+	}
+	v, err := r.d.Value()
+	if err != nil {
+		return nil, undecided, err
+	}
+	return v, r.eval(v, n), nil
+}
+
+// object is fastRun.object of a fused node, over the object that comes
+// next.
+func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
+	if n.types != 0 && n.types&tObject == 0 {
+		v, err := r.d.Value()
+		return v, invalid, err
+	}
+	empty, err := r.d.Open()
+	if err != nil {
+		return nil, undecided, err
+	}
+	if empty {
+		m := map[string]any{}
+		if !n.membersPresent(m, 0) {
+			return m, invalid, nil
+		}
+		return m, valid, nil
+	}
+	out, kbase, vbase, required := valid, len(r.keys), len(r.vals), 0
+	for more := true; more; {
+		k, err := r.d.Key()
+		if err != nil {
+			return nil, undecided, err
+		}
+		var sub *fastNode
+		if out != invalid { // once invalid, the rest is only decoded
+			prop, declared := n.property(k)
+			sub = prop.node
+			if !declared {
+				sub = n.additional
+			} else if prop.required {
+				required++
+			}
+		}
+		v, got, err := r.value(sub)
+		if err != nil {
+			return nil, undecided, err
+		}
+		out = and(out, got)
+		r.keys = append(r.keys, k)
+		r.vals = append(r.vals, v)
+		if more, err = r.d.Next('}'); err != nil {
+			return nil, undecided, err
+		}
+	}
+	keys, vals := r.keys[kbase:], r.vals[vbase:]
+	m := make(map[string]any, len(keys))
+	for i, k := range keys {
+		m[k] = vals[i]
+	}
+	repeated := len(m) < len(keys)
+	r.keys, r.vals = r.keys[:kbase], r.vals[:vbase]
+	switch {
+	case repeated:
+		// A name repeated: the last value won, and the verdicts of the
+		// others do not count. Judge the object as it is.
+		return m, r.node(m, n), nil
+	case out == invalid || !n.membersPresent(m, required):
+		return m, invalid, nil
+	}
+	return m, out, nil
+}
+
+// array is fastRun.array of a fused node, over the array that comes next.
+func (r *decodeRun) array(n *fastNode) (any, verdict, error) {
+	if n.types != 0 && n.types&tArray == 0 {
+		v, err := r.d.Value()
+		return v, invalid, err
+	}
+	empty, err := r.d.Open()
+	if err != nil {
+		return nil, undecided, err
+	}
+	out, base := valid, len(r.vals)
+	for more := !empty; more; {
+		sub := n.rest
+		if i := len(r.vals) - base; i < len(n.prefix) {
+			sub = n.prefix[i]
+		}
+		if out == invalid {
+			sub = nil
+		}
+		v, got, err := r.value(sub)
+		if err != nil {
+			return nil, undecided, err
+		}
+		out = and(out, got)
+		r.vals = append(r.vals, v)
+		if more, err = r.d.Next(']'); err != nil {
+			return nil, undecided, err
+		}
+	}
+	a := make([]any, len(r.vals)-base)
+	copy(a, r.vals[base:])
+	r.vals = r.vals[:base]
+	if n.minItems != nil && len(a) < *n.minItems || n.maxItems != nil && len(a) > *n.maxItems {
+		return a, invalid, nil
+	}
+	return a, out, nil
+}
