@@ -99,7 +99,7 @@ type fastNode struct {
 
 	objects            bool
 	props              []fastProp
-	byName             map[string]int // props' index by name
+	byName             map[string]int // props' index by name, when they are many
 	patterns           []fastPattern
 	additional         *fastNode
 	propertyNames      *fastNode
@@ -268,9 +268,11 @@ func (p *fastProgram) build(n *fastNode) {
 			n.props = append(n.props, fastProp{name: name, node: p.node(sub)})
 		}
 		slices.SortFunc(n.props, func(a, b fastProp) int { return cmpString(a.name, b.name) })
-		n.byName = make(map[string]int, len(n.props))
-		for i, prop := range n.props {
-			n.byName[prop.name] = i
+		if len(n.props) > 8 { // see property
+			n.byName = make(map[string]int, len(n.props))
+			for i, prop := range n.props {
+				n.byName[prop.name] = i
+			}
 		}
 	}
 	for _, pp := range in.patterns {

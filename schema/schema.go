@@ -319,9 +319,8 @@ func (s *Schema) ValidateJSON(data []byte) ([]Violation, error) {
 }
 
 // ErrNumberRange is returned (wrapped, with the decoder's error) by
-// [Schema.Decode] and [Schema.DecodeString] for JSON holding a number beyond
-// float64's range (1e400),
-// which no decoded value can hold.
+// [Schema.Decode] and [Schema.DecodeString] for JSON holding a number
+// beyond float64's range (1e400), which no decoded value can hold.
 var ErrNumberRange = errors.New("schema: a number beyond float64's range")
 
 // Decode decodes data, one JSON value, into what json.Unmarshal gives an
