@@ -38,6 +38,18 @@ var validators = []validator{
 			return err == nil && len(vs) == 0
 		}, nil
 	}},
+	// agentio.Decode also returns the decoded value, as the checks of
+	// jsonschema-go and santhosh-tekuri build one to validate it.
+	{"agentio.Decode", func(src []byte) (func([]byte) bool, error) {
+		s, err := schema.Parse(src)
+		if err != nil {
+			return nil, err
+		}
+		return func(doc []byte) bool {
+			_, vs, err := s.Decode(doc)
+			return err == nil && len(vs) == 0
+		}, nil
+	}},
 	{"jsonschema-go", func(src []byte) (func([]byte) bool, error) {
 		var js googlejs.Schema
 		if err := json.Unmarshal(src, &js); err != nil {
