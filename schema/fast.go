@@ -492,22 +492,21 @@ func (r *fastRun) node(v any, n *fastNode) verdict {
 	return out
 }
 
-// property returns the property name declares, if it does: a scan of a
-// few names costs less than hashing the name.
-func (n *fastNode) property(name string) (fastProp, bool) {
+// property returns the property name declares, or nil: a scan of a few
+// names costs less than hashing the name.
+func (n *fastNode) property(name string) *fastProp {
 	if len(n.props) > 8 {
-		i, ok := n.byName[name]
-		if !ok {
-			return fastProp{}, false
+		if i, ok := n.byName[name]; ok {
+			return &n.props[i]
 		}
-		return n.props[i], true
+		return nil
 	}
-	for _, p := range n.props {
-		if p.name == name {
-			return p, true
+	for i := range n.props {
+		if n.props[i].name == name {
+			return &n.props[i]
 		}
 	}
-	return fastProp{}, false
+	return nil
 }
 
 // inPlace applies n's in-place applicators (allOf, anyOf, oneOf, not,
@@ -778,8 +777,9 @@ func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 		// One pass over the members: their property, the patterns they
 		// match, additionalProperties for the others.
 		for k, val := range m {
-			prop, declared := n.property(k)
-			if prop.required {
+			prop := n.property(k)
+			declared := prop != nil
+			if declared && prop.required {
 				required++
 			}
 			if declared {

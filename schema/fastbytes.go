@@ -539,13 +539,31 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 			}
 			var v verdict
 			if out != invalid {
-				end, v = r.member(pos, n, key, level)
-				if v == undecided {
-					return 0, undecided
+				prop := n.propertyBytes(key)
+				var sub *fastNode
+				if prop != nil {
+					sub = prop.node
 				}
-				if v == invalid {
+				if end, v = r.value(pos, sub, level+1); v == valid {
+					matched := false
+					for _, pp := range n.patterns {
+						if pp.re.Match(key) {
+							matched = true
+							if _, v = r.eval(pos, pp.node, level+1); v != valid {
+								break
+							}
+						}
+					}
+					if v == valid && n.additional != nil && prop == nil && !matched {
+						_, v = r.eval(pos, n.additional, level+1)
+					}
+				}
+				switch {
+				case v == undecided:
+					return 0, undecided
+				case v == invalid:
 					out = invalid
-				} else if prop, _ := n.propertyBytes(key); prop.required {
+				case prop != nil && prop.required:
 					required++
 				}
 			}
@@ -610,32 +628,6 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 	return pos, out
 }
 
-// member checks the value at pos of the member named key against its
-// property, the patterns it matches, or additionalProperties, and returns
-// where the value ends (when it is valid).
-func (r *byteRun) member(pos int, n *fastNode, key []byte, level int) (int, verdict) {
-	prop, declared := n.propertyBytes(key)
-	end, v := r.value(pos, prop.node, level+1)
-	if v != valid {
-		return 0, v
-	}
-	matched := false
-	for _, pp := range n.patterns {
-		if pp.re.Match(key) {
-			matched = true
-			if _, v := r.eval(pos, pp.node, level+1); v != valid {
-				return 0, v
-			}
-		}
-	}
-	if n.additional != nil && !declared && !matched {
-		if _, v := r.eval(pos, n.additional, level+1); v != valid {
-			return 0, v
-		}
-	}
-	return end, valid
-}
-
 func hasKey(keys [][]byte, name string) bool {
 	for _, k := range keys {
 		if string(k) == name {
@@ -646,18 +638,17 @@ func hasKey(keys [][]byte, name string) bool {
 }
 
 // propertyBytes is [fastNode.property] for a key's bytes.
-func (n *fastNode) propertyBytes(name []byte) (fastProp, bool) {
+func (n *fastNode) propertyBytes(name []byte) *fastProp {
 	if len(n.props) > 8 {
-		i, ok := n.byName[string(name)]
-		if !ok {
-			return fastProp{}, false
+		if i, ok := n.byName[string(name)]; ok {
+			return &n.props[i]
 		}
-		return n.props[i], true
+		return nil
 	}
-	for _, p := range n.props {
-		if p.name == string(name) {
-			return p, true
+	for i := range n.props {
+		if n.props[i].name == string(name) {
+			return &n.props[i]
 		}
 	}
-	return fastProp{}, false
+	return nil
 }

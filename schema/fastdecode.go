@@ -88,12 +88,13 @@ func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
 		}
 		var sub *fastNode
 		if out != invalid { // once invalid, the rest is only decoded
-			prop, declared := n.property(k)
-			sub = prop.node
-			if !declared {
+			if prop := n.property(k); prop == nil {
 				sub = n.additional
-			} else if prop.required {
-				required++
+			} else {
+				sub = prop.node
+				if prop.required {
+					required++
+				}
 			}
 		}
 		v, got, err := r.value(sub)
