@@ -99,7 +99,8 @@ type fastNode struct {
 
 	objects            bool
 	props              []fastProp
-	byName             map[string]int // props' index by name, when they are many
+	slots              []int32 // when props are many: a table of their indexes+1 by name (see property)
+	slotShift          uint8
 	patterns           []fastPattern
 	additional         *fastNode
 	propertyNames      *fastNode
@@ -112,8 +113,21 @@ type fastNode struct {
 
 type fastProp struct {
 	name     string
+	head     uint64 // name's first 8 bytes (see nameHead)
 	node     *fastNode
 	required bool // named by the node's required
+}
+
+// nameHead packs the first 8 bytes of a name into a word, zeros after a
+// shorter one: two names of the same length and head are equal when they
+// are no longer than 8 bytes, so a scan of properties compares words, and
+// bytes only beyond the eighth.
+func nameHead[T ~string | ~[]byte](name T) uint64 {
+	var h uint64
+	for i := range min(len(name), 8) {
+		h |= uint64(name[i]) << (8 * i)
+	}
+	return h
 }
 
 type fastPattern struct {
@@ -265,15 +279,10 @@ func (p *fastProgram) build(n *fastNode) {
 
 	if len(s.Properties) > 0 {
 		for name, sub := range s.Properties {
-			n.props = append(n.props, fastProp{name: name, node: p.node(sub)})
+			n.props = append(n.props, fastProp{name: name, head: nameHead(name), node: p.node(sub)})
 		}
 		slices.SortFunc(n.props, func(a, b fastProp) int { return cmpString(a.name, b.name) })
-		if len(n.props) > 8 { // see property
-			n.byName = make(map[string]int, len(n.props))
-			for i, prop := range n.props {
-				n.byName[prop.name] = i
-			}
-		}
+		n.indexProps()
 	}
 	for _, pp := range in.patterns {
 		n.patterns = append(n.patterns, fastPattern{pp.re, p.node(pp.s)})
@@ -492,21 +501,59 @@ func (r *fastRun) node(v any, n *fastNode) verdict {
 	return out
 }
 
-// property returns the property name declares, or nil: a scan of a few
-// names costs less than hashing the name.
-func (n *fastNode) property(name string) *fastProp {
-	if len(n.props) > 8 {
-		if i, ok := n.byName[name]; ok {
-			return &n.props[i]
+// property returns the property name declares, or nil.
+func (n *fastNode) property(name string) *fastProp { return propertyOf(n, name) }
+
+// propertyOf returns the property of n named name, or nil. A few
+// properties are scanned; more are found in n.slots, a table addressed by
+// a hash of the name's head and length, open, probed in order. Both compare
+// words, and bytes only beyond a name's eighth (see nameHead).
+func propertyOf[T ~string | ~[]byte](n *fastNode, name T) *fastProp {
+	head := nameHead(name)
+	if n.slots == nil {
+		for i := range n.props {
+			if p := &n.props[i]; p.head == head && len(p.name) == len(name) && (len(name) <= 8 || p.name[8:] == string(name[8:])) {
+				return p
+			}
 		}
 		return nil
 	}
-	for i := range n.props {
-		if n.props[i].name == name {
-			return &n.props[i]
+	mask := len(n.slots) - 1
+	for i := slotOf(head, len(name), n.slotShift); ; i = (i + 1) & mask {
+		k := n.slots[i]
+		if k == 0 {
+			return nil
+		}
+		if p := &n.props[k-1]; p.head == head && len(p.name) == len(name) && (len(name) <= 8 || p.name[8:] == string(name[8:])) {
+			return p
 		}
 	}
-	return nil
+}
+
+// slotOf returns the first slot of a name in a table of 64-shift bits.
+func slotOf(head uint64, size int, shift uint8) int {
+	return int(((head ^ uint64(size)*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9) >> shift)
+}
+
+// indexProps fills n.slots when n has more properties than a scan reads
+// quickly: a table at most half full.
+func (n *fastNode) indexProps() {
+	if len(n.props) <= 8 {
+		return
+	}
+	bits := uint8(1)
+	for 1<<bits < 2*len(n.props) {
+		bits++
+	}
+	n.slots, n.slotShift = make([]int32, 1<<bits), 64-bits
+	mask := len(n.slots) - 1
+	for k := range n.props {
+		i := slotOf(n.props[k].head, len(n.props[k].name), n.slotShift)
+		for n.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		n.slots[i] = int32(k + 1)
+	}
 }
 
 // inPlace applies n's in-place applicators (allOf, anyOf, oneOf, not,

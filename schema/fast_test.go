@@ -355,6 +355,50 @@ func FuzzFastPath(f *testing.F) {
 	})
 }
 
+// TestFastPathManyProperties checks property lookup in objects of many
+// properties (found through a table, not scanned), with names that share
+// their first eight bytes, differ only in length or past the eighth byte,
+// are empty or multi-byte: each declared name finds its own subschema, and
+// names close to them find none.
+func TestFastPathManyProperties(t *testing.T) {
+	var names []string
+	for i := range 12 {
+		names = append(names, fmt.Sprintf("description_%d", i), fmt.Sprintf("d%d", i), strings.Repeat("x", i))
+	}
+	names = append(names, "descript", "description", "descriptioné", "é", "ü")
+	props := map[string]any{}
+	for _, n := range names {
+		props[n] = map[string]any{"type": "string"}
+	}
+	doc, err := json.Marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false})
+	require.NoError(t, err)
+	s, err := schema.Parse(doc)
+	require.NoError(t, err)
+	for _, n := range names {
+		for _, tc := range []struct {
+			value string
+			valid bool
+		}{{`"text"`, true}, {`1`, false}} {
+			inst := fmt.Sprintf(`{%q:%s}`, n, tc.value)
+			var v any
+			require.NoError(t, json.Unmarshal([]byte(inst), &v))
+			assert.Equal(t, tc.valid, len(s.Validate(v)) == 0, inst)
+			sameAsAuthority(t, s, v, inst)
+			sameOnBytes(t, s, []byte(inst), inst+" (bytes)")
+			sameOnDecode(t, s, []byte(inst), inst+" (decode)")
+		}
+	}
+	for _, n := range []string{"description_12", "descriptioN_1", "descriptio", "d12", "xxxxxxxxxxxx", "e", "descriptione"} {
+		inst := fmt.Sprintf(`{%q:"text"}`, n)
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(inst), &v))
+		assert.NotEmpty(t, s.Validate(v), "%s is not declared", n)
+		sameAsAuthority(t, s, v, inst)
+		sameOnBytes(t, s, []byte(inst), inst+" (bytes)")
+		sameOnDecode(t, s, []byte(inst), inst+" (decode)")
+	}
+}
+
 // TestFastPathSharedParts checks a value built in Go that holds one array
 // and one object in two places each, under alternatives (where the
 // diagnostic pass judges each part once): every place is reported.

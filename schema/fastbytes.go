@@ -638,17 +638,4 @@ func hasKey(keys [][]byte, name string) bool {
 }
 
 // propertyBytes is [fastNode.property] for a key's bytes.
-func (n *fastNode) propertyBytes(name []byte) *fastProp {
-	if len(n.props) > 8 {
-		if i, ok := n.byName[string(name)]; ok {
-			return &n.props[i]
-		}
-		return nil
-	}
-	for i := range n.props {
-		if n.props[i].name == string(name) {
-			return &n.props[i]
-		}
-	}
-	return nil
-}
+func (n *fastNode) propertyBytes(name []byte) *fastProp { return propertyOf(n, name) }

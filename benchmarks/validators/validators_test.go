@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	googlejs "github.com/google/jsonschema-go/jsonschema"
 	kaptinlin "github.com/kaptinlin/jsonschema"
@@ -345,6 +346,43 @@ func BenchmarkCorpus(b *testing.B) {
 					safe(c.checks[i], c.doc)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkCorpusRatio measures the corpus benchmark's target as ratios:
+// each iteration validates the set with agentio's ValidateJSON and then
+// with one peer, so that the shared machine's drift falls on both alike.
+// It reports x-agentio, the peer's summed time over agentio's. It leans
+// against agentio: each of its passes follows a peer's, whose garbage
+// (tens of megabytes) the collector is still marking and which has
+// evicted the documents from the caches, where BenchmarkCorpus runs each
+// validator alone.
+func BenchmarkCorpusRatio(b *testing.B) {
+	var cases []corpusCase
+	for _, c := range corpus(b) {
+		if slicesAll(c.checks) {
+			cases = append(cases, c)
+		}
+	}
+	run := func(i int) time.Duration {
+		start := time.Now()
+		for _, c := range cases {
+			safe(c.checks[i], c.doc)
+		}
+		return time.Since(start)
+	}
+	for i, v := range validators {
+		if i == 0 {
+			continue
+		}
+		b.Run(v.name, func(b *testing.B) {
+			var ours, theirs time.Duration
+			for b.Loop() {
+				ours += run(0)
+				theirs += run(i)
+			}
+			b.ReportMetric(float64(theirs)/float64(ours), "x-agentio")
 		})
 	}
 }
