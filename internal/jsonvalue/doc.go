@@ -12,5 +12,6 @@
 // [ParseNumber]) read a string or a byte slice: package schema checks a
 // document's bytes with them without decoding it, and decodes with the
 // [Decoder] where it must build a value ([schema.Schema.Decode]), as enforce
-// does for every candidate of a reply.
+// does for every candidate of a reply: there it reads the document in
+// parts, building the arrays and objects it checks as it goes.
 package jsonvalue
