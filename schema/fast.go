@@ -67,8 +67,9 @@ type fastNode struct {
 	refOnly  bool // draft-07: the keywords beside $ref are ignored
 	types    uint8
 	enum     []any
-	enumStrs []string        // the string members of enum
-	enumSet  map[string]bool // the same, of a long enum
+	enumStrs []string       // the string members of enum
+	enumAny  []any          // the same, each boxed once (see decodeRun.value)
+	enumSet  map[string]int // their index, of a long enum
 	cnst     *any
 	memo     bool // has anyOf or oneOf: verdicts are kept per value
 	// fused: an array or object is checked as it is decoded (see
@@ -245,13 +246,15 @@ func (p *fastProgram) build(n *fastNode) {
 	n.enum, n.cnst = s.Enum, s.Const
 	for _, e := range s.Enum {
 		if str, ok := e.(string); ok {
-			n.enumStrs = append(n.enumStrs, str)
+			n.enumStrs, n.enumAny = append(n.enumStrs, str), append(n.enumAny, e)
 		}
 	}
 	if len(n.enumStrs) > 8 {
-		n.enumSet = make(map[string]bool, len(n.enumStrs))
-		for _, str := range n.enumStrs {
-			n.enumSet[str] = true
+		n.enumSet = make(map[string]int, len(n.enumStrs))
+		for i, str := range n.enumStrs {
+			if _, seen := n.enumSet[str]; !seen {
+				n.enumSet[str] = i
+			}
 		}
 	}
 	n.minimum, n.maximum, n.exclusiveMin, n.exclusiveMax, n.multipleOf = s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum, s.MultipleOf
@@ -629,7 +632,7 @@ func (n *fastNode) inPlace(eval func(*fastNode) verdict) verdict {
 func (n *fastNode) enumConst(v any) verdict {
 	if str, isStr := v.(string); isStr && n.enum != nil {
 		// A string equals only a string.
-		if n.enumSet != nil && !n.enumSet[str] || n.enumSet == nil && !slices.Contains(n.enumStrs, str) {
+		if n.enumIndex(str) < 0 {
 			return invalid
 		}
 	} else if n.enum != nil {
@@ -658,6 +661,18 @@ func (n *fastNode) enumConst(v any) verdict {
 		}
 	}
 	return valid
+}
+
+// enumIndex returns the index in n.enumStrs of a string enum allows, or
+// -1.
+func (n *fastNode) enumIndex(str string) int {
+	if n.enumSet == nil {
+		return slices.Index(n.enumStrs, str)
+	}
+	if i, ok := n.enumSet[str]; ok {
+		return i
+	}
+	return -1
 }
 
 func (n *fastNode) checkString(s string) bool {

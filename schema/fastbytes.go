@@ -260,7 +260,7 @@ func (r *byteRun) str(pos int, n *fastNode) (int, verdict) {
 		return 0, invalid
 	}
 	if n.enumSet != nil {
-		if !n.enumSet[string(raw)] {
+		if _, ok := n.enumSet[string(raw)]; !ok {
 			return 0, invalid
 		}
 	} else if n.enum != nil {

@@ -42,7 +42,8 @@ func (r *decodeRun) value(n *fastNode) (any, verdict, error) {
 		v, err := r.d.Value()
 		return v, valid, err
 	}
-	if c := r.d.Peek(); (c == '{' || c == '[') && n.fused && r.depth < maxDiagnoseDepth {
+	c := r.d.Peek()
+	if (c == '{' || c == '[') && n.fused && r.depth < maxDiagnoseDepth {
 		r.depth++ // as eval does
 		var v any
 		var got verdict
@@ -55,8 +56,21 @@ func (r *decodeRun) value(n *fastNode) (any, verdict, error) {
 		r.depth--
 		return v, got, err
 	}
-	v, err := r.d.Value()
-	if err != nil {
+	var v any
+	var err error
+	if c == '"' && n.enumAny != nil {
+		// A member of the enum is the schema's own string, boxed once at
+		// Parse: enum-valued strings, common in replies, cost nothing.
+		var str string
+		if str, err = r.d.String(); err != nil {
+			return nil, undecided, err
+		}
+		if i := n.enumIndex(str); i >= 0 {
+			v = n.enumAny[i]
+		} else {
+			v = str
+		}
+	} else if v, err = r.d.Value(); err != nil {
 		return nil, undecided, err
 	}
 	return v, r.eval(v, n), nil

@@ -30,7 +30,8 @@ func Decode(data []byte) (any, error) {
 //
 // Besides whole documents, it reads one in parts, for a caller that builds
 // some of the value itself: [Decoder.Start], then [Decoder.Peek],
-// [Decoder.Value], [Decoder.Open], [Decoder.Key] and [Decoder.Next] as the
+// [Decoder.Value], [Decoder.String], [Decoder.Open], [Decoder.Key] and
+// [Decoder.Next] as the
 // document's grammar asks, then [Decoder.Finish]. Any error of these means
 // that the fast decoder does not read the document (a syntax error, a
 // number out of range, nesting beyond [MaxDepth]): decode it whole, whose
@@ -117,6 +118,10 @@ func (d *Decoder) Peek() byte {
 
 // Value decodes the value that comes next.
 func (d *Decoder) Value() (any, error) { return d.value() }
+
+// String decodes the string that comes next, which [Decoder.Peek] has
+// found ('"'), without boxing it in an any.
+func (d *Decoder) String() (string, error) { return d.str() }
 
 // Open enters the object or array whose first byte [Decoder.Peek] has
 // just returned. An empty one is read whole: Open then reports true.
