@@ -34,20 +34,30 @@ func FastVerdict(s *Schema, v any) string {
 	return [...]string{undecided: "undecided", valid: "valid", invalid: "invalid"}[p.check(v)]
 }
 
-// FastCoverage counts the subschemas of s's document and those the fast
-// path checks itself (not through the diagnostic pass).
-func FastCoverage(s *Schema) (covered, total int) {
+// FastCoverage counts the subschemas of s's document, those the fast
+// path checks itself (not through the diagnostic pass), those with array
+// or object keywords, and of these those Decode checks as it builds the
+// array or object (fused).
+func FastCoverage(s *Schema) (covered, containers, fused, total int) {
 	total = len(s.c.order)
 	p := s.c.fastProgram()
 	if p == nil {
-		return 0, total
+		return 0, 0, 0, total
 	}
 	for _, sub := range s.c.order {
-		if n := p.nodes[sub]; n != nil && !n.slow {
-			covered++
+		n := p.nodes[sub]
+		if n == nil || n.slow {
+			continue
+		}
+		covered++
+		if n.objects || n.arrays {
+			containers++
+			if n.fused {
+				fused++
+			}
 		}
 	}
-	return covered, total
+	return covered, containers, fused, total
 }
 
 // FastBytesVerdict is the verdict of the fast path over the bytes of a
