@@ -62,4 +62,10 @@ func TestDecode(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Empty(t, vs)
 	assert.Equal(t, []any{true}, v)
+	v, vs, err = nilSchema.DecodeString(`{"a":"b"}`)
+	assert.NoError(t, err)
+	assert.Empty(t, vs)
+	assert.Equal(t, map[string]any{"a": "b"}, v)
+	_, _, err = nilSchema.DecodeString(`{"a":`)
+	assert.ErrorIs(t, err, schema.ErrNotJSON)
 }
