@@ -31,11 +31,10 @@ func Decode(data []byte) (any, error) {
 // Besides whole documents, it reads one in parts, for a caller that builds
 // some of the value itself: [Decoder.Start], then [Decoder.Peek],
 // [Decoder.Value], [Decoder.String], [Decoder.Open], [Decoder.Key] and
-// [Decoder.Next] as the
-// document's grammar asks, then [Decoder.Finish]. Any error of these means
-// that the fast decoder does not read the document (a syntax error, a
-// number out of range, nesting beyond [MaxDepth]): decode it whole, whose
-// error is json.Unmarshal's.
+// [Decoder.Next] as the document's grammar asks, then [Decoder.Finish].
+// Any error of these means that the fast decoder does not read the
+// document (a syntax error, a number out of range, nesting beyond
+// [MaxDepth]): decode it whole, whose error is json.Unmarshal's.
 type Decoder struct {
 	src     string // the document
 	pos     int
