@@ -513,9 +513,19 @@ func TestValidateConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for range 100 {
+			for i := range 100 {
 				got := s.Validate(map[string]any{"b": 3.0})
 				assert.Len(t, got, 2)
+				// Decode and ValidateJSON keep scratch space in a pool
+				// of the schema's: each call must see only its own.
+				doc := fmt.Sprintf(`{"a":[%d,{"x":"%d"}],"b":%d}`, i, i, 1+i%3)
+				v, vs, err := s.DecodeString(doc)
+				require.NoError(t, err)
+				assert.Equal(t, map[string]any{"a": []any{float64(i), map[string]any{"x": fmt.Sprint(i)}}, "b": float64(1 + i%3)}, v)
+				assert.Equal(t, i%3 == 2, len(vs) == 1, doc)
+				jvs, err := s.ValidateJSON([]byte(doc))
+				require.NoError(t, err)
+				assert.Equal(t, vs, jvs)
 			}
 		}()
 	}
