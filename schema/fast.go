@@ -533,9 +533,10 @@ func propertyOf[T ~string | ~[]byte](n *fastNode, name T) *fastProp {
 	}
 }
 
-// slotOf returns the first slot of a name in a table of 64-shift bits.
-func slotOf(head uint64, size int, shift uint8) int {
-	return int(((head ^ uint64(size)*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9) >> shift)
+// slotOf returns the first slot, in a table of 64-shift bits, of a name of
+// the given head and length.
+func slotOf(head uint64, length int, shift uint8) int {
+	return int(((head ^ uint64(length)*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9) >> shift)
 }
 
 // indexProps fills n.slots when n has more properties than a scan reads
