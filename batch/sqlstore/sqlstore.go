@@ -7,10 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"regexp"
-	"strings"
 
 	"github.com/agentio/agentio/batch"
+	"github.com/agentio/agentio/internal/sqlident"
 )
 
 // An Engine names the database the store writes SQL for.
@@ -86,8 +85,6 @@ type queries struct {
 	putItem, putBatch, close, delivered string
 }
 
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
-
 // New returns a store over the tables of opts in db. It does not touch
 // the database: call [Store.Migrate] to create the tables. opts may be
 // nil; it is copied. The error wraps [ErrInvalidOptions] for a nil db, a
@@ -106,28 +103,18 @@ func New(db *sql.DB, opts *Options) (*Store, error) {
 	if o.Job == "" {
 		o.Job = DefaultJob
 	}
-	if !identifier.MatchString(o.Table) || len(o.Table) > 100 {
+	if !sqlident.Valid(o.Table, 100) {
 		return nil, fmt.Errorf("%w: table name %q is not an identifier (letters, digits and '_', optionally schema.table)", ErrInvalidOptions, o.Table)
 	}
-	var ph func(int) string
-	blob := "BLOB"
-	switch o.Engine {
-	case EngineSQLite, "":
-		ph = func(int) string { return "?" }
-	case EnginePostgres:
-		ph = func(i int) string { return fmt.Sprintf("$%d", i) }
-		blob = "BYTEA"
-	default:
+	ph, ok := sqlident.Placeholders(string(o.Engine))
+	if !ok {
 		return nil, fmt.Errorf("%w: unknown engine %q (use %q or %q)", ErrInvalidOptions, o.Engine, EngineSQLite, EnginePostgres)
 	}
-	quote := func(suffix string) string {
-		parts := strings.Split(o.Table+suffix, ".")
-		for i, p := range parts {
-			parts[i] = `"` + p + `"`
-		}
-		return strings.Join(parts, ".")
+	blob := "BLOB"
+	if o.Engine == EnginePostgres {
+		blob = "BYTEA"
 	}
-	it, bt := quote("_items"), quote("_batches")
+	it, bt := sqlident.Quote(o.Table+"_items"), sqlident.Quote(o.Table+"_batches")
 	s := &Store{db: db, job: o.Job}
 	s.q = queries{
 		createItems: "CREATE TABLE IF NOT EXISTS " + it + " (\n" +

@@ -5,12 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentio/agentio/internal/regtime"
+	"github.com/agentio/agentio/internal/sqlident"
 	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 )
@@ -98,8 +98,6 @@ type queries struct {
 	create, get, list, version, insert, update, delete, deleteIf string
 }
 
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
-
 // New returns a registry over the table of opts in db. It does not touch
 // the database: call [Registry.Migrate] to create the table. opts may be
 // nil; it is copied. The error wraps [ErrInvalidOptions] for a nil db, a
@@ -115,23 +113,14 @@ func New(db *sql.DB, opts *Options) (*Registry, error) {
 	if o.Table == "" {
 		o.Table = DefaultTable
 	}
-	if !identifier.MatchString(o.Table) || len(o.Table) > 128 {
+	if !sqlident.Valid(o.Table, 128) {
 		return nil, fmt.Errorf("%w: table name %q is not an identifier (letters, digits and '_', optionally schema.table)", ErrInvalidOptions, o.Table)
 	}
-	var ph func(int) string
-	switch o.Engine {
-	case EngineSQLite, "":
-		ph = func(int) string { return "?" }
-	case EnginePostgres:
-		ph = func(i int) string { return fmt.Sprintf("$%d", i) }
-	default:
+	ph, ok := sqlident.Placeholders(string(o.Engine))
+	if !ok {
 		return nil, fmt.Errorf("%w: unknown engine %q (use %q or %q)", ErrInvalidOptions, o.Engine, EngineSQLite, EnginePostgres)
 	}
-	parts := strings.Split(o.Table, ".")
-	for i, p := range parts {
-		parts[i] = `"` + p + `"`
-	}
-	t := strings.Join(parts, ".")
+	t := sqlident.Quote(o.Table)
 	r := &Registry{db: db, table: t, parse: o.ParseOptions, now: o.Now, cache: map[string]cached{}}
 	if r.now == nil {
 		r.now = time.Now
