@@ -770,6 +770,11 @@ func jsonType(v any) string {
 
 // equal reports whether two JSON values are equal, numbers by value.
 func equal(a, b any) bool {
+	if fa, ok := a.(float64); ok {
+		if fb, ok := b.(float64); ok {
+			return fa == fb // as their rationals compare; JSON has no NaN
+		}
+	}
 	if ra, ok := asRat(a); ok {
 		rb, ok := asRat(b)
 		return ok && ra.Cmp(rb) == 0

@@ -764,13 +764,12 @@ func unique(a []any) verdict {
 		}
 		return valid
 	}
+	if !isPlain(a, 0) {
+		return undecided
+	}
 	for i := 1; i < len(a); i++ {
 		for j := range i {
-			same, ok := fastEqual(a[i], a[j])
-			if !ok {
-				return undecided
-			}
-			if same {
+			if equal(a[i], a[j]) {
 				return invalid
 			}
 		}
@@ -914,56 +913,12 @@ func (n *fastNode) membersPresent(m map[string]any, required int) bool {
 	return true
 }
 
-// fastEqual reports whether two plain JSON values are equal, numbers by
-// value, as jsonschema-go compares them; ok is false for a value that is
-// not plain.
+// fastEqual is equal for the fast path: ok is false when a or b is not
+// plain (holds a Go type json.Unmarshal does not give), which the fast
+// path leaves to the authority.
 func fastEqual(a, b any) (same, ok bool) {
-	if !isPlainScalar(a) && !isPlainContainer(a) || !isPlainScalar(b) && !isPlainContainer(b) {
+	if !isPlain(a, 0) || !isPlain(b, 0) {
 		return false, false
 	}
-	switch x := a.(type) {
-	case []any:
-		y, isArr := b.([]any)
-		if !isArr || len(x) != len(y) {
-			return false, true
-		}
-		for i := range x {
-			if same, ok := fastEqual(x[i], y[i]); !ok || !same {
-				return false, ok
-			}
-		}
-		return true, true
-	case map[string]any:
-		y, isObj := b.(map[string]any)
-		if !isObj || len(x) != len(y) {
-			return false, true
-		}
-		for k, xv := range x {
-			yv, present := y[k]
-			if !present {
-				return false, true
-			}
-			if same, ok := fastEqual(xv, yv); !ok || !same {
-				return false, ok
-			}
-		}
-		return true, true
-	}
-	return a == b, true // nil, bool, string, float64: a float64 equals only a float64 of the same value
-}
-
-func isPlainScalar(v any) bool {
-	switch v.(type) {
-	case nil, bool, string, float64:
-		return true
-	}
-	return false
-}
-
-func isPlainContainer(v any) bool {
-	switch v.(type) {
-	case []any, map[string]any:
-		return true
-	}
-	return false
+	return equal(a, b), true
 }
