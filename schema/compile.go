@@ -116,14 +116,18 @@ func schemaPointer(doc string, loc jsonpath.Path) string {
 
 // compiled holds everything compile derives from a document.
 type compiled struct {
-	draft    draft
-	root     *jsonschema.Schema
-	infos    map[*jsonschema.Schema]*sinfo
-	uris     map[string]*jsonschema.Schema // resolved URI -> schema
-	docs     map[string][]byte             // loaded document URI -> normalised bytes
-	order    []*jsonschema.Schema          // every subschema, documents in load order
-	loader   Loader
-	warnings []Warning
+	draft draft
+	// maxApplications bounds the nesting of subschema applications a
+	// check follows: maxDiagnoseDepth, and applicationsPerLevel more for
+	// each level a value may nest ([ParseOptions.MaxDepth]).
+	maxApplications int
+	root            *jsonschema.Schema
+	infos           map[*jsonschema.Schema]*sinfo
+	uris            map[string]*jsonschema.Schema // resolved URI -> schema
+	docs            map[string][]byte             // loaded document URI -> normalised bytes
+	order           []*jsonschema.Schema          // every subschema, documents in load order
+	loader          Loader
+	warnings        []Warning
 	// dialectSource is the document dialect conversions start from when
 	// Parse had to read it differently from its author's bytes (see
 	// readRealWorld); nil means the author's bytes.
@@ -288,7 +292,8 @@ func compileDocument(data []byte, loader Loader) (*compiled, error) {
 		loader:   loader,
 		warnings: warnings,
 
-		dialectSource: dialectSource,
+		dialectSource:   dialectSource,
+		maxApplications: maxDiagnoseDepth + applicationsPerLevel*DefaultMaxDepth,
 	}
 	if err := c.addDocument(root, tree, "", &url.URL{}); err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package schema
 import (
 	"encoding/json"
 	"math"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,8 +14,14 @@ import (
 )
 
 // maxDiagnoseDepth bounds the nesting of subschema applications the
-// diagnostic pass follows; deeper, it reports that it stopped.
-const maxDiagnoseDepth = 4000
+// diagnostic pass and the fast path follow for a value that does not nest
+// (compile refuses reference cycles, so only a pathological schema comes
+// near it); each level the value may nest adds applicationsPerLevel (see
+// compiled.maxApplications). Deeper, the pass reports that it stopped.
+const (
+	maxDiagnoseDepth     = 4000
+	applicationsPerLevel = 8
+)
 
 // A finding is a violation as the pass builds it, with what an anyOf or
 // oneOf summary needs to know about it.
@@ -114,7 +119,7 @@ func (c *compiled) diagnoseWith(v any, formats, shortcuts bool) []finding {
 func (c *compiled) newDiagnosis(formats, shortcuts bool) *diagnosis {
 	d := &diagnosis{c: c, formats: formats}
 	if p := c.fastProgram(); p != nil && !formats && shortcuts {
-		d.fast = &fastRun{p: p}
+		d.fast = &fastRun{p: p, all: true}
 	}
 	return d
 }
@@ -150,7 +155,7 @@ func (d *diagnosis) ok(v any, s *jsonschema.Schema, at *jsonpath.Chain, anns *an
 // fails, the caller fails too, and marking them keeps unevaluated* from
 // repeating a complaint already made.
 func (d *diagnosis) eval(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[]finding, callerAnns *annotations) {
-	if d.depth >= maxDiagnoseDepth {
+	if d.depth >= d.c.maxApplications {
 		d.add(out, at, s, "", "the value or the schema nests too deeply to check further")
 		return
 	}
@@ -182,7 +187,7 @@ func (d *diagnosis) item(v any, s *jsonschema.Schema, parent *jsonpath.Chain, ke
 	if index < 0 {
 		at = parent.Key(key)
 	}
-	if d.depth >= maxDiagnoseDepth {
+	if d.depth >= d.c.maxApplications {
 		d.add(out, at, s, "", "the value or the schema nests too deeply to check further")
 		return
 	}
@@ -249,38 +254,39 @@ func (d *diagnosis) body(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 		d.eval(v, in.ref, at, out, &anns)
 	}
 
+	n := d.node(s)
 	typeOK := true
-	if s.Type != "" || s.Types != nil {
+	bit, plain := typeOf(v)
+	if !plain {
+		// A Go number (coercion asks about json.Number values): its type
+		// as jsonType says.
+		bit = typeBits[jsonType(v)]
+	}
+	if !n.allows(bit) {
+		typeOK = false
 		want := s.Types
 		if s.Type != "" {
 			want = []string{s.Type}
 		}
-		got := jsonType(v)
-		if !slices.Contains(want, got) && !(got == "integer" && slices.Contains(want, "number")) {
-			typeOK = false
-			msg := "expected " + orList(want) + ", got " + got
-			if r := jsonRepr(v); r != "" {
-				msg += " " + r
-			}
-			*out = append(*out, finding{at: at, keyword: "type", schema: d.keywordPointer(s, "type"), message: msg, expected: want})
+		msg := "expected " + orList(want) + ", got " + jsonType(v)
+		if r := jsonRepr(v); r != "" {
+			msg += " " + r
 		}
+		*out = append(*out, finding{at: at, keyword: "type", schema: d.keywordPointer(s, "type"), message: msg, expected: want})
 	}
-	if typeOK && s.Enum != nil && !slices.ContainsFunc(s.Enum, func(e any) bool { return equal(e, v) }) {
+	if typeOK && !n.inEnum(v) {
 		allowed, list := in.enumText(s.Enum)
 		*out = append(*out, finding{at: at, keyword: "enum", schema: d.keywordPointer(s, "enum"),
 			message: repr(v) + " is not one of " + list, expected: allowed})
 	}
-	if typeOK && s.Const != nil && !equal(*s.Const, v) {
+	if typeOK && !n.isConst(v) {
 		*out = append(*out, finding{at: at, keyword: "const", schema: d.keywordPointer(s, "const"),
 			message: "expected " + repr(*s.Const) + ", got " + repr(v), expected: []string{repr(*s.Const)}})
 	}
-	if hasNumeric(s) {
-		if n, isNum := asRat(v); isNum {
-			d.numeric(n, repr(v), s, at, out)
-		}
-	}
-	if str, isStr := v.(string); isStr {
-		d.str(str, s, in, at, out)
+	if x, isStr := v.(string); isStr {
+		d.str(x, stringFailures(n, x), s, at, out)
+	} else if x, isNum := numberOf(v); isNum {
+		d.numeric(n.numberFailures(x), repr(v), s, at, out)
 	}
 
 	if s.DynamicRef != "" {
@@ -333,42 +339,54 @@ func (d *diagnosis) body(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 	}
 }
 
-// hasNumeric reports whether s has a keyword about numbers.
-func hasNumeric(s *jsonschema.Schema) bool {
-	return s.MultipleOf != nil || s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil
+// numberOf returns the number v holds, as a float64: the pass compares
+// numbers as the authority does, which reads them as float64 values.
+func numberOf(v any) (float64, bool) {
+	if x, ok := v.(float64); ok {
+		return x, true
+	}
+	if r, ok := asRat(v); ok {
+		x, _ := r.Float64()
+		return x, true
+	}
+	return 0, false
 }
 
-func (d *diagnosis) numeric(n *big.Rat, num string, s *jsonschema.Schema, at *jsonpath.Chain, out *[]finding) {
-	if s.MultipleOf != nil {
-		nf, _ := n.Float64()
-		if _, frac := math.Modf(nf / *s.MultipleOf); frac != 0 {
-			d.add(out, at, s, "multipleOf", num+" is not a multiple of "+formatFloat(*s.MultipleOf))
-		}
+// node returns the node of s, whose rules the pass applies.
+func (d *diagnosis) node(s *jsonschema.Schema) *fastNode { return d.c.program().nodes[s] }
+
+// numeric reports the numeric keywords a number (num, as written) fails.
+func (d *diagnosis) numeric(f failure, num string, s *jsonschema.Schema, at *jsonpath.Chain, out *[]finding) {
+	if f&failMultipleOf != 0 {
+		d.add(out, at, s, "multipleOf", num+" is not a multiple of "+formatFloat(*s.MultipleOf))
 	}
-	cmp := func(f float64) int { return n.Cmp(new(big.Rat).SetFloat64(f)) }
-	if s.Minimum != nil && cmp(*s.Minimum) < 0 {
+	if f&failMinimum != 0 {
 		d.add(out, at, s, "minimum", num+" is less than the minimum of "+formatFloat(*s.Minimum))
 	}
-	if s.Maximum != nil && cmp(*s.Maximum) > 0 {
+	if f&failMaximum != 0 {
 		d.add(out, at, s, "maximum", num+" is greater than the maximum of "+formatFloat(*s.Maximum))
 	}
-	if s.ExclusiveMinimum != nil && cmp(*s.ExclusiveMinimum) <= 0 {
+	if f&failExclusiveMinimum != 0 {
 		d.add(out, at, s, "exclusiveMinimum", num+" must be greater than "+formatFloat(*s.ExclusiveMinimum))
 	}
-	if s.ExclusiveMaximum != nil && cmp(*s.ExclusiveMaximum) >= 0 {
+	if f&failExclusiveMaximum != 0 {
 		d.add(out, at, s, "exclusiveMaximum", num+" must be less than "+formatFloat(*s.ExclusiveMaximum))
 	}
 }
 
-func (d *diagnosis) str(str string, s *jsonschema.Schema, in *sinfo, at *jsonpath.Chain, out *[]finding) {
-	n := utf8.RuneCountInString(str)
-	if s.MinLength != nil && n < *s.MinLength {
-		d.add(out, at, s, "minLength", quote(str, maxQuoted)+" is too short: "+plural(n, "character")+", at least "+strconv.Itoa(*s.MinLength)+" required")
+// str reports the string keywords str fails, and format when the pass
+// asserts it.
+func (d *diagnosis) str(str string, f failure, s *jsonschema.Schema, at *jsonpath.Chain, out *[]finding) {
+	if f&(failMinLength|failMaxLength) != 0 {
+		n := utf8.RuneCountInString(str)
+		if f&failMinLength != 0 {
+			d.add(out, at, s, "minLength", quote(str, maxQuoted)+" is too short: "+plural(n, "character")+", at least "+strconv.Itoa(*s.MinLength)+" required")
+		}
+		if f&failMaxLength != 0 {
+			d.add(out, at, s, "maxLength", quote(str, maxQuoted)+" is too long: "+plural(n, "character")+", at most "+strconv.Itoa(*s.MaxLength)+" allowed")
+		}
 	}
-	if s.MaxLength != nil && n > *s.MaxLength {
-		d.add(out, at, s, "maxLength", quote(str, maxQuoted)+" is too long: "+plural(n, "character")+", at most "+strconv.Itoa(*s.MaxLength)+" allowed")
-	}
-	if in.pattern != nil && !in.pattern.MatchString(str) {
+	if f&failPattern != 0 {
 		d.add(out, at, s, "pattern", quote(str, maxQuoted)+" does not match the pattern "+quote(s.Pattern, maxQuoted))
 	}
 	if d.formats && s.Format != "" {
@@ -519,32 +537,29 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *jsonpath.Chain, o
 				}
 			}
 		}
-		if nContains == 0 && (s.MinContains == nil || *s.MinContains > 0) {
+		f := d.node(s).containsFailures(nContains)
+		if f&failContains != 0 {
 			d.add(out, at, s, "contains", "the array must contain an item that matches "+d.describe(s.Contains))
 		}
-		if s.MinContains != nil && nContains < *s.MinContains && nContains > 0 {
+		if f&failMinContains != 0 {
 			d.add(out, at, s, "minContains", "the array has "+plural(nContains, "item")+" matching "+d.describe(s.Contains)+", fewer than the minimum of "+strconv.Itoa(*s.MinContains))
 		}
-		if s.MaxContains != nil && nContains > *s.MaxContains {
+		if f&failMaxContains != 0 {
 			d.add(out, at, s, "maxContains", "the array has "+plural(nContains, "item")+" matching "+d.describe(s.Contains)+", more than the maximum of "+strconv.Itoa(*s.MaxContains))
 		}
 	}
-	if s.MinItems != nil && len(arr) < *s.MinItems {
+	f := d.node(s).itemsFailures(len(arr))
+	if f&failMinItems != 0 {
 		d.add(out, at, s, "minItems", "the array has "+plural(len(arr), "item")+", fewer than the minimum of "+strconv.Itoa(*s.MinItems))
 	}
-	if s.MaxItems != nil && len(arr) > *s.MaxItems {
+	if f&failMaxItems != 0 {
 		d.add(out, at, s, "maxItems", "the array has "+plural(len(arr), "item")+", more than the maximum of "+strconv.Itoa(*s.MaxItems))
 	}
 	if s.UniqueItems && len(arr) > 1 {
-		first := map[string]int{}
-		for i, e := range arr {
-			k := canonical(e)
-			if j, dup := first[k]; dup {
-				d.add(out, at.Index(i), s, "uniqueItems", "items must be unique, but this item equals item "+strconv.Itoa(j)+": "+repr(e))
-				continue
-			}
-			first[k] = i
-		}
+		repeats(arr, func(i, j int) bool {
+			d.add(out, at.Index(i), s, "uniqueItems", "items must be unique, but this item equals item "+strconv.Itoa(j)+": "+repr(arr[i]))
+			return true
+		})
 	}
 	if s.UnevaluatedItems != nil && !anns.allItems {
 		for i := anns.endIndex; i < len(arr); i++ {
@@ -631,42 +646,33 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 			}
 		}
 	}
-	if s.MinProperties != nil && len(obj) < *s.MinProperties {
+	n := d.node(s)
+	f := n.propertiesFailures(len(obj))
+	if f&failMinProperties != 0 {
 		d.add(out, at, s, "minProperties", "the object has "+plural(len(obj), "property")+", fewer than the minimum of "+strconv.Itoa(*s.MinProperties))
 	}
-	if s.MaxProperties != nil && len(obj) > *s.MaxProperties {
+	if f&failMaxProperties != 0 {
 		d.add(out, at, s, "maxProperties", "the object has "+plural(len(obj), "property")+", more than the maximum of "+strconv.Itoa(*s.MaxProperties))
 	}
-	for _, r := range s.Required {
-		if _, ok := obj[r]; !ok {
-			d.add(out, at.Key(r), s, "required", quote(r, maxQuoted)+" is a required property")
-		}
-	}
-	dependent := func(kw string, m map[string][]string) {
-		for _, k := range sortedKeys(m) {
-			if _, ok := obj[k]; !ok {
-				continue
-			}
-			for _, r := range m[k] {
-				if _, ok := obj[r]; !ok {
-					d.add(out, at.Key(r), s, kw, quote(r, maxQuoted)+" is required when "+quote(k, maxQuoted)+" is present")
-				}
-			}
-		}
-	}
-	dependentSchemas := func(m map[string]*jsonschema.Schema) {
-		for _, k := range sortedKeys(m) {
-			if _, ok := obj[k]; ok {
-				d.eval(obj, m[k], at, out, anns)
-			}
-		}
-	}
+	dependentKw := "dependentRequired"
 	if d.c.draft == draft7 {
-		dependent("dependencies", s.DependencyStrings)
-		dependentSchemas(s.DependencySchemas)
-	} else {
-		dependent("dependentRequired", s.DependentRequired)
-		dependentSchemas(s.DependentSchemas)
+		dependentKw = "dependencies"
+	}
+	n.missing(func(name string) bool {
+		_, ok := obj[name]
+		return ok
+	}, -1, func(name, because string) bool {
+		if because == "" {
+			d.add(out, at.Key(name), s, "required", quote(name, maxQuoted)+" is a required property")
+		} else {
+			d.add(out, at.Key(name), s, dependentKw, quote(name, maxQuoted)+" is required when "+quote(because, maxQuoted)+" is present")
+		}
+		return true
+	})
+	for _, dep := range n.dependentSchemas {
+		if _, ok := obj[dep.name]; ok {
+			d.eval(obj, dep.node.s, at, out, anns)
+		}
 	}
 	if s.UnevaluatedProperties != nil && !anns.allProperties {
 		for _, k := range keys {

@@ -1,12 +1,11 @@
 package schema
 
 import (
-	"math"
+	"hash/maphash"
 	"reflect"
 	"regexp"
 	"slices"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -71,7 +70,8 @@ type fastNode struct {
 	enumAny  []any          // the same, each boxed once (see decodeRun.value)
 	enumSet  map[string]int // their index, of a long enum
 	cnst     *any
-	memo     bool // has anyOf or oneOf: verdicts are kept per value
+	memo     bool // verdicts are kept per part of the value (see build)
+	own      bool // has keywords of its own, beside $ref and the in-place applicators
 	// fused: an array or object is checked as it is decoded (see
 	// decodeRun), as its keywords apply to its items and members one by
 	// one (slow and never nodes return early from build, unfused).
@@ -106,6 +106,7 @@ type fastNode struct {
 	additional         *fastNode
 	propertyNames      *fastNode
 	minProps, maxProps *int
+	requiredNames      []string // required, as written
 	required           []string // the names required that no property declares
 	requiredProps      int      // how many properties are required
 	dependentRequired  []fastDependent
@@ -153,32 +154,45 @@ type fastProgram struct {
 	nodes map[*jsonschema.Schema]*fastNode
 	// alternatives: some subschema has anyOf or oneOf.
 	alternatives bool
-	// runs keeps the scratch space of checkBytes between calls.
-	runs sync.Pool
+	// seed hashes the names of an object's members (see byteRun.repeated).
+	seed maphash.Seed
+	// memos: some node keeps verdicts (fastNode.memo).
+	memos bool
+	// runs keeps the scratch space of checkBytes between calls, valueRuns
+	// that of check.
+	runs, valueRuns sync.Pool
 }
 
-// fastProgram returns c's fast path, built by its first call (Parse
-// makes it); nil when c has none (see the comment at the top of this
-// file).
-func (c *compiled) fastProgram() *fastProgram {
+// program returns the nodes of c's subschemas, built by its first call
+// (Parse makes it). The diagnostic pass reads its keywords' rules from
+// them; the fast path is the program too, where c has one (see
+// fastProgram).
+func (c *compiled) program() *fastProgram {
 	c.fastOnce.Do(func() {
-		if c.dynamic || c.assertFormats {
-			return
-		}
-		p := &fastProgram{c: c, nodes: make(map[*jsonschema.Schema]*fastNode, len(c.order))}
+		p := &fastProgram{c: c, nodes: make(map[*jsonschema.Schema]*fastNode, len(c.order)), seed: maphash.MakeSeed()}
 		for _, s := range c.order {
 			p.nodes[s] = &fastNode{s: s}
 		}
 		for _, s := range c.order {
 			p.build(p.nodes[s])
-			p.alternatives = p.alternatives || p.nodes[s].memo
+		}
+		for _, n := range p.nodes {
+			p.alternatives = p.alternatives || n.anyOf != nil || n.oneOf != nil
+			p.memos = p.memos || n.memo
 		}
 		p.root = p.nodes[c.root]
-		if p.root != nil {
-			c.fast = p
-		}
+		c.fast = p
 	})
 	return c.fast
+}
+
+// fastProgram returns c's fast path; nil when c has none (see the comment
+// at the top of this file).
+func (c *compiled) fastProgram() *fastProgram {
+	if p := c.program(); p.root != nil && !c.dynamic && !c.assertFormats {
+		return p
+	}
+	return nil
 }
 
 // node returns the node of s; s is always one of c.order.
@@ -188,9 +202,12 @@ func (p *fastProgram) node(s *jsonschema.Schema) *fastNode {
 	}
 	n := p.nodes[s]
 	if n == nil {
-		// A subschema compile did not list: judge it the slow way.
-		n = &fastNode{s: s, slow: true}
+		// A subschema compile did not list: the fast path judges it the
+		// slow way; its rules are built all the same.
+		n = &fastNode{s: s}
 		p.nodes[s] = n
+		p.build(n)
+		n.slow = true
 	}
 	return n
 }
@@ -210,10 +227,13 @@ func (p *fastProgram) nodeList(ss []*jsonschema.Schema) []*fastNode {
 func (p *fastProgram) build(n *fastNode) {
 	s, c := n.s, p.c
 	in := c.infos[s]
-	if in == nil || s.UnevaluatedItems != nil || s.UnevaluatedProperties != nil || s.DynamicRef != "" && in.dynRef == nil {
+	if in == nil {
 		n.slow = true
 		return
 	}
+	// A node the fast path does not cover is built all the same: the
+	// diagnostic pass reads its rules.
+	n.slow = s.UnevaluatedItems != nil || s.UnevaluatedProperties != nil || s.DynamicRef != "" && in.dynRef == nil
 	if in.isFalse {
 		n.never = true
 		return
@@ -264,7 +284,6 @@ func (p *fastProgram) build(n *fastNode) {
 
 	n.allOf = append(n.allOf, p.nodeList(s.AllOf)...)
 	n.anyOf, n.oneOf = p.nodeList(s.AnyOf), p.nodeList(s.OneOf)
-	n.memo = len(n.anyOf) > 0 || len(n.oneOf) > 0
 	n.not, n.ifs, n.then, n.els = p.node(s.Not), p.node(s.If), p.node(s.Then), p.node(s.Else)
 	n.applies = n.allOf != nil || n.anyOf != nil || n.oneOf != nil || n.not != nil || n.ifs != nil
 
@@ -292,6 +311,7 @@ func (p *fastProgram) build(n *fastNode) {
 	}
 	n.additional, n.propertyNames = p.node(s.AdditionalProperties), p.node(s.PropertyNames)
 	n.minProps, n.maxProps = s.MinProperties, s.MaxProperties
+	n.requiredNames = s.Required
 	for _, name := range s.Required {
 		i, declared := slices.BinarySearchFunc(n.props, name, func(p fastProp, name string) int { return cmpString(p.name, name) })
 		switch {
@@ -314,10 +334,17 @@ func (p *fastProgram) build(n *fastNode) {
 	for _, k := range sortedKeys(depSchemas) {
 		n.dependentSchemas = append(n.dependentSchemas, fastDependentSchema{k, p.node(depSchemas[k])})
 	}
-	n.fused = !n.refOnly && n.ref == nil && !n.applies && n.enum == nil && n.cnst == nil &&
+	n.fused = !n.slow && !n.refOnly && n.ref == nil && !n.applies && n.enum == nil && n.cnst == nil &&
 		n.patterns == nil && n.propertyNames == nil && n.dependentSchemas == nil && n.contains == nil && !n.unique
 	n.objects = n.props != nil || n.patterns != nil || n.additional != nil || n.propertyNames != nil ||
 		n.minProps != nil || n.maxProps != nil || n.required != nil || n.requiredProps > 0 || n.dependentRequired != nil || n.dependentSchemas != nil
+	n.own = n.types != 0 || n.enum != nil || n.cnst != nil || n.numeric || n.strings || n.arrays || n.objects
+	// A node that applies more than one subschema to its value may reach
+	// one subschema of a part of it by two ways; its verdicts are kept per
+	// part, so that each part is judged once per such node, however the
+	// schema fans out (nested alternatives, allOf, a $ref beside keywords
+	// of its own).
+	n.memo = n.applies || n.ref != nil && n.own
 }
 
 func cmpString(a, b string) int {
@@ -335,6 +362,24 @@ type fastRun struct {
 	p     *fastProgram
 	depth int
 	memo  map[memoKey]verdict
+	// all: verdicts are kept for every node, not only memo nodes, so that
+	// the diagnostic pass, which asks of each part it descends into, has
+	// each part judged once.
+	all bool
+}
+
+// maxKeptMemo is how many verdicts a run's memo may hold and still be kept
+// for the next run: clearing a map costs its size.
+const maxKeptMemo = 1024
+
+// reset readies r for another check, keeping its memo's space.
+func (r *fastRun) reset() {
+	if len(r.memo) > maxKeptMemo {
+		r.memo = nil
+	} else {
+		clear(r.memo)
+	}
+	r.depth = 0
 }
 
 // A part is an array or object of a value, known by its address and
@@ -363,15 +408,27 @@ type memoKey struct {
 	part
 }
 
-// check returns the verdict of v against the document's root.
+// check returns the verdict of v against the document's root. A run that
+// may keep verdicts comes from p's pool, so that its memo is allocated
+// once, not per check.
 func (p *fastProgram) check(v any) verdict {
-	r := fastRun{p: p}
-	return r.eval(v, p.root)
+	if !p.memos {
+		r := fastRun{p: p}
+		return r.eval(v, p.root)
+	}
+	r, _ := p.valueRuns.Get().(*fastRun)
+	if r == nil {
+		r = &fastRun{p: p}
+	}
+	got := r.eval(v, p.root)
+	r.reset()
+	p.valueRuns.Put(r)
+	return got
 }
 
 // eval returns the verdict of v against n.
 func (r *fastRun) eval(v any, n *fastNode) verdict {
-	if r.depth >= maxDiagnoseDepth {
+	if r.depth >= r.p.c.maxApplications {
 		return undecided
 	}
 	r.depth++
@@ -391,7 +448,7 @@ func (r *fastRun) apply(v any, n *fastNode) verdict {
 	if n.slow {
 		return r.slow(v, n)
 	}
-	if n.memo {
+	if n.memo || r.all {
 		if pt, ok := partOf(v); ok {
 			key := memoKey{n, pt}
 			if got, seen := r.memo[key]; seen {
@@ -443,45 +500,22 @@ func (r *fastRun) node(v any, n *fastNode) verdict {
 			return invalid
 		}
 	}
+	bit, plain := typeOf(v)
+	switch {
+	case !plain:
+		return undecided
+	case !n.allows(bit):
+		return invalid
+	}
 	switch x := v.(type) {
-	case nil:
-		if n.types != 0 && n.types&tNull == 0 {
-			return invalid
-		}
-	case bool:
-		if n.types != 0 && n.types&tBoolean == 0 {
-			return invalid
-		}
 	case string:
-		if n.types != 0 && n.types&tString == 0 {
-			return invalid
-		}
-		if n.strings && !n.checkString(x) {
+		if stringFailures(n, x) != 0 {
 			return invalid
 		}
 	case float64:
-		if n.types != 0 {
-			bit := tNumber
-			if _, f := math.Modf(x); f == 0 {
-				bit = tInteger
-			}
-			if n.types&bit == 0 {
-				return invalid
-			}
-		}
-		if n.numeric && !n.checkNumber(x) {
+		if n.numberFailures(x) != 0 {
 			return invalid
 		}
-	case []any:
-		if n.types != 0 && n.types&tArray == 0 {
-			return invalid
-		}
-	case map[string]any:
-		if n.types != 0 && n.types&tObject == 0 {
-			return invalid
-		}
-	default:
-		return undecided
 	}
 	if got := n.enumConst(v); got != valid {
 		return got
@@ -628,77 +662,20 @@ func (n *fastNode) inPlace(eval func(*fastNode) verdict) verdict {
 	return out
 }
 
-// enumConst applies enum and const to a plain value: undecided when a
-// member cannot be compared with it.
+// enumConst applies enum and const to a value: undecided when it is not
+// plain (holds a Go type json.Unmarshal does not give), which the fast
+// path leaves to the authority.
 func (n *fastNode) enumConst(v any) verdict {
-	if str, isStr := v.(string); isStr && n.enum != nil {
-		// A string equals only a string.
-		if n.enumIndex(str) < 0 {
-			return invalid
-		}
-	} else if n.enum != nil {
-		found := false
-		for _, e := range n.enum {
-			same, ok := fastEqual(e, v)
-			if !ok {
-				return undecided
-			}
-			if same {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return invalid
-		}
+	if n.enum == nil && n.cnst == nil {
+		return valid
 	}
-	if n.cnst != nil {
-		same, ok := fastEqual(*n.cnst, v)
-		if !ok {
-			return undecided
-		}
-		if !same {
-			return invalid
-		}
+	if _, isStr := v.(string); !isStr && !isPlain(v, 0) {
+		return undecided
+	}
+	if !n.inEnum(v) || !n.isConst(v) {
+		return invalid
 	}
 	return valid
-}
-
-// enumIndex returns the index in n.enumStrs of a string enum allows, or
-// -1.
-func (n *fastNode) enumIndex(str string) int {
-	if n.enumSet == nil {
-		return slices.Index(n.enumStrs, str)
-	}
-	if i, ok := n.enumSet[str]; ok {
-		return i
-	}
-	return -1
-}
-
-func (n *fastNode) checkString(s string) bool {
-	if n.minLength != nil || n.maxLength != nil {
-		count := utf8.RuneCountInString(s)
-		if n.minLength != nil && count < *n.minLength || n.maxLength != nil && count > *n.maxLength {
-			return false
-		}
-	}
-	return n.pattern == nil || n.pattern.MatchString(s)
-}
-
-// checkNumber applies the numeric keywords as jsonschema-go does: bounds
-// compared exactly (two float64 values compare as their rationals do),
-// multipleOf by the remainder of a float64 division.
-func (n *fastNode) checkNumber(x float64) bool {
-	if n.multipleOf != nil {
-		if _, f := math.Modf(x / *n.multipleOf); f != 0 {
-			return false
-		}
-	}
-	return (n.minimum == nil || x >= *n.minimum) &&
-		(n.maximum == nil || x <= *n.maximum) &&
-		(n.exclusiveMin == nil || x > *n.exclusiveMin) &&
-		(n.exclusiveMax == nil || x < *n.exclusiveMax)
 }
 
 func (r *fastRun) array(a []any, n *fastNode) verdict {
@@ -728,87 +705,30 @@ func (r *fastRun) array(a []any, n *fastNode) verdict {
 				return undecided
 			}
 		}
-		if count == 0 && (n.minContains == nil || *n.minContains > 0) ||
-			n.minContains != nil && count < *n.minContains ||
-			n.maxContains != nil && count > *n.maxContains {
+		if n.containsFailures(count) != 0 {
 			return invalid
 		}
 	}
-	if n.minItems != nil && len(a) < *n.minItems || n.maxItems != nil && len(a) > *n.maxItems {
+	if n.itemsFailures(len(a)) != 0 {
 		return invalid
 	}
 	if n.unique && len(a) > 1 {
-		switch unique(a) {
-		case invalid:
-			return invalid
-		case undecided:
-			out = and(out, undecided)
-		}
+		out = and(out, unique(a))
 	}
 	return out
 }
 
-// unique reports whether the items of a differ pairwise.
+// unique applies uniqueItems to an array: undecided when it is not plain.
 func unique(a []any) verdict {
-	if len(a) > 64 {
-		if v, ok := uniqueScalars(a); ok {
-			return v
-		}
-		seen := make(map[string]bool, len(a))
-		for _, e := range a {
-			k := canonical(e)
-			if seen[k] {
-				return invalid
-			}
-			seen[k] = true
-		}
-		return valid
-	}
 	if !isPlain(a, 0) {
 		return undecided
 	}
-	for i := 1; i < len(a); i++ {
-		for j := range i {
-			if equal(a[i], a[j]) {
-				return invalid
-			}
-		}
-	}
-	return valid
-}
-
-// uniqueScalars decides unique for an array of strings only or numbers
-// only, by a set of them; ok is false for any other array.
-func uniqueScalars(a []any) (v verdict, ok bool) {
-	switch a[0].(type) {
-	case string:
-		seen := make(map[string]bool, len(a))
-		for _, e := range a {
-			s, isStr := e.(string)
-			if !isStr {
-				return undecided, false
-			}
-			if seen[s] {
-				return invalid, true
-			}
-			seen[s] = true
-		}
-		return valid, true
-	case float64:
-		seen := make(map[float64]bool, len(a)) // 0 and -0 are one key, as they are one number
-		for _, e := range a {
-			f, isNum := e.(float64)
-			if !isNum {
-				return undecided, false
-			}
-			if seen[f] {
-				return invalid, true
-			}
-			seen[f] = true
-		}
-		return valid, true
-	}
-	return undecided, false
+	got := valid
+	repeats(a, func(int, int) bool {
+		got = invalid
+		return false
+	})
+	return got
 }
 
 func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
@@ -886,39 +806,11 @@ func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 }
 
 // membersPresent applies minProperties, maxProperties, required and
-// dependentRequired to m, of which required declared properties are
-// required ones.
-func (n *fastNode) membersPresent(m map[string]any, required int) bool {
-	if n.minProps != nil && len(m) < *n.minProps || n.maxProps != nil && len(m) > *n.maxProps {
-		return false
-	}
-	if required < n.requiredProps {
-		return false
-	}
-	for _, name := range n.required {
-		if _, ok := m[name]; !ok {
-			return false
-		}
-	}
-	for _, d := range n.dependentRequired {
-		if _, ok := m[d.name]; !ok {
-			continue
-		}
-		for _, name := range d.required {
-			if _, ok := m[name]; !ok {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// fastEqual is equal for the fast path: ok is false when a or b is not
-// plain (holds a Go type json.Unmarshal does not give), which the fast
-// path leaves to the authority.
-func fastEqual(a, b any) (same, ok bool) {
-	if !isPlain(a, 0) || !isPlain(b, 0) {
-		return false, false
-	}
-	return equal(a, b), true
+// dependentRequired to m, in which the reader found requiredSeen of the
+// required properties n declares.
+func (n *fastNode) membersPresent(m map[string]any, requiredSeen int) bool {
+	return n.propertiesFailures(len(m)) == 0 && n.complete(func(name string) bool {
+		_, ok := m[name]
+		return ok
+	}, requiredSeen)
 }

@@ -3,8 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"math"
-	"unicode/utf8"
+	"hash/maphash"
 
 	"github.com/agentio/agentio/internal/jsonvalue"
 )
@@ -29,6 +28,7 @@ type byteRun struct {
 	depth int // subschema applications, bounded like fastRun's
 	memo  map[byteMemoKey]byteMemo
 	keys  [][]byte // the keys of the objects being read, a stack
+	seen  []int32  // scratch space of repeated
 }
 
 type byteMemoKey struct {
@@ -53,7 +53,11 @@ func (p *fastProgram) checkBytes(src []byte, limit int) verdict {
 		r.src = nil
 		clear(r.keys[:cap(r.keys)])
 		r.keys = r.keys[:0]
-		clear(r.memo)
+		if len(r.memo) > maxKeptMemo {
+			r.memo = nil
+		} else {
+			clear(r.memo)
+		}
 		p.runs.Put(r)
 	}()
 	end, v := r.eval(r.space(0), p.root, 0)
@@ -79,10 +83,13 @@ func (r *byteRun) space(pos int) int {
 }
 
 // eval checks the value at pos (no space before it) against n, at nesting
-// level, and returns the offset just after it. The offset is only
-// meaningful when the verdict is valid.
+// level, and returns the offset just after it. The offset is meaningful
+// when the verdict is valid, and when it is invalid and not 0: the value
+// was then read to its end, so a caller that reads on need not read it
+// again (which would make a failure deep in a nested value cost the
+// square of its depth).
 func (r *byteRun) eval(pos int, n *fastNode, level int) (int, verdict) {
-	if r.depth >= maxDiagnoseDepth {
+	if r.depth >= r.p.c.maxApplications {
 		return 0, undecided
 	}
 	r.depth++
@@ -136,31 +143,44 @@ func (r *byteRun) decoded(pos, end int) (any, bool) {
 	return v, err == nil
 }
 
-// node checks the value at pos against n's keywords, then its in-place
-// applicators, each of which reads the value again.
+// node checks the value at pos against n's $ref and in-place applicators,
+// each of which reads the value again, then its own keywords.
 func (r *byteRun) node(pos int, n *fastNode, level int) (int, verdict) {
-	out := valid
+	out, end := valid, 0 // end: where the value ends, once a read found it
 	if n.ref != nil {
-		_, v := r.eval(pos, n.ref, level)
+		e, v := r.eval(pos, n.ref, level)
 		if v == invalid {
-			return 0, invalid
+			return e, invalid
 		}
-		out = and(out, v)
-	}
-	end, v := r.own(pos, n, level)
-	if out = and(out, v); out == invalid {
-		return 0, invalid
+		if out = and(out, v); v == valid {
+			end = e
+		}
 	}
 	if n.applies {
-		out = and(out, n.inPlace(func(sub *fastNode) verdict {
-			_, v := r.eval(pos, sub, level)
+		if out = and(out, n.inPlace(func(sub *fastNode) verdict {
+			e, v := r.eval(pos, sub, level)
+			if v != undecided && e != 0 {
+				end = e
+			}
 			return v
-		}))
+		})); out == invalid {
+			return end, invalid
+		}
+	}
+	if n.own || end == 0 {
+		// The value is read again only for keywords of n's own, or to find
+		// where it ends: a node that is a $ref and nothing else costs no
+		// second read of its value.
+		e, v := r.own(pos, n, level)
+		if out = and(out, v); out == invalid {
+			return e, invalid
+		}
+		end = e
 	}
 	if out != valid {
 		return 0, out
 	}
-	return end, valid // own read the whole value: end is where it ends
+	return end, valid
 }
 
 // own checks the value at pos against n's own keywords (not its in-place
@@ -171,34 +191,32 @@ func (r *byteRun) own(pos int, n *fastNode, level int) (int, verdict) {
 	}
 	switch c := r.src[pos]; {
 	case c == '{':
-		if n.types != 0 && n.types&tObject == 0 {
+		if !n.allows(tObject) {
 			return 0, invalid
 		}
 		return r.object(pos, n, level)
 	case c == '[':
-		if n.types != 0 && n.types&tArray == 0 {
+		if !n.allows(tArray) {
 			return 0, invalid
 		}
 		return r.array(pos, n, level)
 	case c == '"':
-		if n.types != 0 && n.types&tString == 0 {
-			return 0, invalid
-		}
 		return r.str(pos, n)
 	case c == 't' || c == 'f' || c == 'n':
-		word, bit, val := "null", tNull, any(nil)
+		word, val := "null", any(nil)
 		switch c {
 		case 't':
-			word, bit, val = "true", tBoolean, true
+			word, val = "true", true
 		case 'f':
-			word, bit, val = "false", tBoolean, false
+			word, val = "false", false
 		}
 		end := pos + len(word)
 		if end > len(r.src) || string(r.src[pos:end]) != word {
 			return 0, undecided
 		}
-		if n.types != 0 && n.types&bit == 0 {
-			return 0, invalid
+		bit, _ := typeOf(val)
+		if !n.allows(bit) {
+			return end, invalid
 		}
 		return end, n.enumConst(val)
 	case c == '-' || c >= '0' && c <= '9':
@@ -212,23 +230,12 @@ func (r *byteRun) number(pos int, n *fastNode) (int, verdict) {
 	if !ok {
 		return 0, undecided
 	}
-	if n.types != 0 && n.types&(tNumber|tInteger) == 0 {
-		return 0, invalid
-	}
 	x, ok := jsonvalue.ParseNumber(r.src[pos:end])
 	if !ok {
 		return 0, undecided // beyond float64: Decode reports it
 	}
-	if n.types != 0 && n.types&tNumber == 0 {
-		if _, f := math.Modf(x); f != 0 {
-			return 0, invalid // a number where only integers are allowed
-		}
-	}
-	if n.numeric && !n.checkNumber(x) {
-		return 0, invalid
-	}
-	if n.enum == nil && n.cnst == nil {
-		return end, valid
+	if !n.allows(numberType(x)) || n.numberFailures(x) != 0 {
+		return end, invalid
 	}
 	return end, n.enumConst(x)
 }
@@ -238,6 +245,9 @@ func (r *byteRun) str(pos int, n *fastNode) (int, verdict) {
 	end, plain, ok := jsonvalue.ScanString(r.src, pos)
 	if !ok {
 		return 0, undecided
+	}
+	if !n.allows(tString) {
+		return end, invalid
 	}
 	if !n.strings && n.enum == nil && n.cnst == nil {
 		return end, valid
@@ -250,34 +260,15 @@ func (r *byteRun) str(pos int, n *fastNode) (int, verdict) {
 		}
 		raw = []byte(s)
 	}
-	if n.minLength != nil || n.maxLength != nil {
-		count := utf8.RuneCount(raw)
-		if n.minLength != nil && count < *n.minLength || n.maxLength != nil && count > *n.maxLength {
-			return 0, invalid
-		}
+	if stringFailures(n, raw) != 0 {
+		return end, invalid
 	}
-	if n.pattern != nil && !n.pattern.Match(raw) {
-		return 0, invalid
-	}
-	if n.enumSet != nil {
-		if _, ok := n.enumSet[string(raw)]; !ok {
-			return 0, invalid
-		}
-	} else if n.enum != nil {
-		found := false
-		for _, e := range n.enum {
-			if s, isStr := e.(string); isStr && s == string(raw) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return 0, invalid
-		}
+	if n.enum != nil && enumIndex(n, raw) < 0 {
+		return end, invalid // a string equals only a string
 	}
 	if n.cnst != nil {
 		if s, isStr := (*n.cnst).(string); !isStr || s != string(raw) {
-			return 0, invalid
+			return end, invalid
 		}
 	}
 	return end, valid
@@ -366,6 +357,27 @@ func (r *byteRun) value(pos int, n *fastNode, level int) (int, verdict) {
 	return r.eval(pos, n, level)
 }
 
+// member checks the item or member at pos against n (nil: only skips it)
+// as part of an array or object already found invalid (or to be found so:
+// out), and returns its end and the container's verdict so far. Once the
+// container is invalid, the rest is only read, to find where it ends.
+func (r *byteRun) member(pos int, n *fastNode, level int, out verdict) (int, verdict) {
+	if out == invalid {
+		n = nil
+	}
+	end, v := r.value(pos, n, level)
+	if v == invalid && end == 0 {
+		// The value failed before its end: read it to its end.
+		if end, v = r.value(pos, nil, level); v == valid {
+			v = invalid
+		}
+	}
+	if v == undecided {
+		return 0, undecided
+	}
+	return end, and(out, v)
+}
+
 func (r *byteRun) array(pos int, n *fastNode, level int) (int, verdict) {
 	if level >= r.limit {
 		return 0, undecided // too deep: Decode reports where
@@ -378,20 +390,15 @@ func (r *byteRun) array(pos int, n *fastNode, level int) (int, verdict) {
 		pos++
 	} else {
 		for {
-			var sub *fastNode
+			sub := n.rest
 			if count < len(n.prefix) {
 				sub = n.prefix[count]
-			} else {
-				sub = n.rest
 			}
-			end, v := r.value(pos, sub, level+1)
-			if v == invalid {
-				return 0, invalid
-			}
+			end, v := r.member(pos, sub, level+1, out)
 			if v == undecided {
 				return 0, undecided
 			}
-			if n.contains != nil {
+			if n.contains != nil && out != invalid {
 				switch _, cv := r.eval(pos, n.contains, level+1); cv {
 				case valid:
 					matched++
@@ -399,6 +406,7 @@ func (r *byteRun) array(pos int, n *fastNode, level int) (int, verdict) {
 					return 0, undecided
 				}
 			}
+			out = v
 			count++
 			pos = r.space(end)
 			if pos >= len(r.src) {
@@ -414,51 +422,46 @@ func (r *byteRun) array(pos int, n *fastNode, level int) (int, verdict) {
 			pos = r.space(pos + 1)
 		}
 	}
-	if n.contains != nil && (matched == 0 && (n.minContains == nil || *n.minContains > 0) ||
-		n.minContains != nil && matched < *n.minContains || n.maxContains != nil && matched > *n.maxContains) {
-		return 0, invalid
-	}
-	if n.minItems != nil && count < *n.minItems || n.maxItems != nil && count > *n.maxItems {
-		return 0, invalid
+	if out == invalid || n.containsFailures(matched) != 0 || n.itemsFailures(count) != 0 {
+		return pos, invalid
 	}
 	if n.unique && count > 1 {
-		if v, ok := r.uniqueScalars(start, pos); ok {
-			out = and(out, v)
-		} else if v, ok := r.decoded(start, pos); ok {
-			out = and(out, unique(v.([]any)))
-		} else {
-			return 0, undecided
-		}
+		out = and(out, r.unique(start, pos, count))
 	}
 	if n.enum != nil || n.cnst != nil {
 		out = and(out, r.whole(start, pos, n))
 	}
+	if out == invalid {
+		return pos, invalid
+	}
 	return pos, out
 }
 
-// uniqueScalars decides uniqueItems, without decoding, for an array (at
-// start..end, already read) of at most 64 plain strings, or of numbers
-// only; ok is false for any other array.
-func (r *byteRun) uniqueScalars(start, end int) (v verdict, ok bool) {
-	var spans [64][2]int
+// unique applies uniqueItems to the array at start..end, of count items,
+// already read: a short array of plain strings, or of numbers, without
+// decoding it; any other is decoded.
+func (r *byteRun) unique(start, end, count int) verdict {
+	var spans [shortArray][2]int
 	items := spans[:0]
-	for pos := r.space(start + 1); pos < end-1; {
+	if count > shortArray {
+		items = nil
+	}
+	strs := r.src[r.space(start+1)] == '"'
+	for pos := r.space(start + 1); items != nil && pos < end-1; {
 		var e int
+		var ok bool
 		switch c := r.src[pos]; {
-		case c == '"':
+		case c == '"' && strs:
 			var plain bool
-			if e, plain, ok = jsonvalue.ScanString(r.src, pos); !ok || !plain {
-				return undecided, false
+			if e, plain, ok = jsonvalue.ScanString(r.src, pos); !plain {
+				ok = false
 			}
-		case c == '-' || c >= '0' && c <= '9':
-			if e, ok = jsonvalue.ScanNumber(r.src, pos); !ok {
-				return undecided, false
-			}
-		default:
-			return undecided, false
+		case (c == '-' || c >= '0' && c <= '9') && !strs:
+			e, ok = jsonvalue.ScanNumber(r.src, pos)
 		}
-		if len(items) == len(spans) || len(items) > 0 && r.src[items[0][0]] != r.src[pos] && (r.src[pos] == '"' || r.src[items[0][0]] == '"') {
-			return undecided, false // too many, or strings and numbers mixed
+		if !ok {
+			items = nil // not plain strings only or numbers only
+			break
 		}
 		items = append(items, [2]int{pos, e})
 		pos = r.space(e)
@@ -466,27 +469,31 @@ func (r *byteRun) uniqueScalars(start, end int) (v verdict, ok bool) {
 			pos = r.space(pos + 1)
 		}
 	}
-	strs := r.src[items[0][0]] == '"'
-	for i := 1; i < len(items); i++ {
-		for j := range i {
+	if items != nil {
+		numbersOK := true
+		i, _ := firstRepeat(len(items), func(i, j int) bool {
 			a, b := r.src[items[i][0]:items[i][1]], r.src[items[j][0]:items[j][1]]
 			if strs {
-				if bytes.Equal(a, b) {
-					return invalid, true
-				}
-				continue
+				return bytes.Equal(a, b)
 			}
 			x, okx := jsonvalue.ParseNumber(a)
 			y, oky := jsonvalue.ParseNumber(b)
-			if !okx || !oky {
-				return undecided, false
-			}
-			if x == y {
-				return invalid, true
-			}
+			numbersOK = numbersOK && okx && oky
+			return x == y
+		})
+		switch {
+		case !numbersOK:
+			return undecided
+		case i >= 0:
+			return invalid
 		}
+		return valid
 	}
-	return valid, true
+	v, ok := r.decoded(start, end)
+	if !ok {
+		return undecided
+	}
+	return unique(v.([]any))
 }
 
 // whole applies enum and const to the array or object at start..end.
@@ -521,11 +528,6 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 				return 0, undecided // a key with escapes: Decode reads it
 			}
 			key := r.src[pos+1 : end-1]
-			for _, k := range r.keys[base:] {
-				if bytes.Equal(k, key) {
-					return 0, undecided // encoding/json keeps the last value
-				}
-			}
 			r.keys = append(r.keys, key)
 			pos = r.space(end)
 			if pos >= len(r.src) || r.src[pos] != ':' {
@@ -537,43 +539,36 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 					return 0, v
 				}
 			}
+			var sub *fastNode
+			prop := n.propertyBytes(key)
+			if prop != nil {
+				sub = prop.node
+			}
 			var v verdict
-			if out != invalid {
-				prop := n.propertyBytes(key)
-				var sub *fastNode
-				if prop != nil {
-					sub = prop.node
-				}
-				if end, v = r.value(pos, sub, level+1); v == valid {
-					matched := false
-					for _, pp := range n.patterns {
-						if pp.re.Match(key) {
-							matched = true
-							if _, v = r.eval(pos, pp.node, level+1); v != valid {
-								break
-							}
+			if end, v = r.member(pos, sub, level+1, out); v == undecided {
+				return 0, undecided
+			}
+			if v != invalid {
+				matched := false
+				for _, pp := range n.patterns {
+					if pp.re.Match(key) {
+						matched = true
+						if _, v = r.eval(pos, pp.node, level+1); v != valid {
+							break
 						}
 					}
-					if v == valid && n.additional != nil && prop == nil && !matched {
-						_, v = r.eval(pos, n.additional, level+1)
-					}
+				}
+				if v == valid && n.additional != nil && prop == nil && !matched {
+					_, v = r.eval(pos, n.additional, level+1)
 				}
 				switch {
 				case v == undecided:
 					return 0, undecided
-				case v == invalid:
-					out = invalid
-				case prop != nil && prop.required:
+				case v == valid && prop != nil && prop.required:
 					required++
 				}
 			}
-			if out == invalid {
-				// A member failed: read on only to see that no name
-				// repeats, as the value that failed would then not count.
-				if end, v = r.value(pos, nil, level+1); v != valid {
-					return 0, undecided
-				}
-			}
+			out = v
 			pos = r.space(end)
 			if pos >= len(r.src) {
 				return 0, undecided
@@ -588,35 +583,20 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 			pos = r.space(pos + 1)
 		}
 	}
-	if out == invalid {
-		return 0, invalid
-	}
 	keys := r.keys[base:]
-	if n.minProps != nil && len(keys) < *n.minProps || n.maxProps != nil && len(keys) > *n.maxProps {
-		return 0, invalid
+	if r.repeated(keys) {
+		// encoding/json keeps a repeated name's last value: the verdicts
+		// of the others do not count. Decode judges the object.
+		return 0, undecided
 	}
-	if required < n.requiredProps {
-		return 0, invalid
-	}
-	for _, name := range n.required {
-		if !hasKey(keys, name) {
-			return 0, invalid
-		}
-	}
-	for _, d := range n.dependentRequired {
-		if !hasKey(keys, d.name) {
-			continue
-		}
-		for _, name := range d.required {
-			if !hasKey(keys, name) {
-				return 0, invalid
-			}
-		}
+	has := func(name string) bool { return hasKey(keys, name) }
+	if out == invalid || n.propertiesFailures(len(keys)) != 0 || !n.complete(has, required) {
+		return pos, invalid
 	}
 	for _, d := range n.dependentSchemas {
 		if hasKey(keys, d.name) {
 			if _, v := r.eval(start, d.node, level); v == invalid {
-				return 0, invalid
+				return pos, invalid
 			} else {
 				out = and(out, v)
 			}
@@ -625,7 +605,45 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 	if n.enum != nil || n.cnst != nil {
 		out = and(out, r.whole(start, pos, n))
 	}
+	if out == invalid {
+		return pos, invalid
+	}
 	return pos, out
+}
+
+// repeated reports whether a name repeats among keys, in time linear in
+// their number: a few are compared pairwise, more through a table of
+// their hashes (r.seen, reused).
+func (r *byteRun) repeated(keys [][]byte) bool {
+	if len(keys) <= 16 {
+		for i := 1; i < len(keys); i++ {
+			for j := range i {
+				if bytes.Equal(keys[i], keys[j]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	size := 32
+	for size < 2*len(keys) {
+		size <<= 1
+	}
+	if cap(r.seen) < size {
+		r.seen = make([]int32, size)
+	}
+	table, mask := r.seen[:size], size-1
+	clear(table)
+	for k, key := range keys {
+		i := int(maphash.Bytes(r.p.seed, key)) & mask
+		for ; table[i] != 0; i = (i + 1) & mask {
+			if bytes.Equal(keys[table[i]-1], key) {
+				return true
+			}
+		}
+		table[i] = int32(k + 1)
+	}
+	return false
 }
 
 func hasKey(keys [][]byte, name string) bool {

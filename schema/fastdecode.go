@@ -23,7 +23,7 @@ type decodeRun struct {
 // the fast decoder does not read src: decode it whole for the error, or the
 // value encoding/json gives.
 func (r *decodeRun) check(p *fastProgram, src string) (any, verdict, error) {
-	r.fastRun = fastRun{p: p}
+	r.fastRun.p = p
 	r.d.Start(src)
 	v, got, err := r.value(p.root)
 	if ferr := r.d.Finish(); err == nil {
@@ -31,7 +31,8 @@ func (r *decodeRun) check(p *fastProgram, src string) (any, verdict, error) {
 	}
 	clear(r.keys[:cap(r.keys)]) // let the values go
 	clear(r.vals[:cap(r.vals)])
-	r.keys, r.vals, r.memo = r.keys[:0], r.vals[:0], nil
+	r.keys, r.vals = r.keys[:0], r.vals[:0]
+	r.reset()
 	return v, got, err
 }
 
@@ -43,7 +44,7 @@ func (r *decodeRun) value(n *fastNode) (any, verdict, error) {
 		return v, valid, err
 	}
 	c := r.d.Peek()
-	if (c == '{' || c == '[') && n.fused && r.depth < maxDiagnoseDepth {
+	if (c == '{' || c == '[') && n.fused && r.depth < r.p.c.maxApplications {
 		r.depth++ // as eval does
 		var v any
 		var got verdict
@@ -65,7 +66,7 @@ func (r *decodeRun) value(n *fastNode) (any, verdict, error) {
 		if str, err = r.d.String(); err != nil {
 			return nil, undecided, err
 		}
-		if i := n.enumIndex(str); i >= 0 {
+		if i := enumIndex(n, str); i >= 0 {
 			v = n.enumAny[i]
 		} else {
 			v = str
@@ -79,7 +80,7 @@ func (r *decodeRun) value(n *fastNode) (any, verdict, error) {
 // object is fastRun.object of a fused node, over the object that comes
 // next.
 func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
-	if n.types != 0 && n.types&tObject == 0 {
+	if !n.allows(tObject) {
 		v, err := r.d.Value()
 		return v, invalid, err
 	}
@@ -142,7 +143,7 @@ func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
 
 // array is fastRun.array of a fused node, over the array that comes next.
 func (r *decodeRun) array(n *fastNode) (any, verdict, error) {
-	if n.types != 0 && n.types&tArray == 0 {
+	if !n.allows(tArray) {
 		v, err := r.d.Value()
 		return v, invalid, err
 	}
@@ -172,7 +173,7 @@ func (r *decodeRun) array(n *fastNode) (any, verdict, error) {
 	a := make([]any, len(r.vals)-base)
 	copy(a, r.vals[base:])
 	r.vals = r.vals[:base]
-	if n.minItems != nil && len(a) < *n.minItems || n.maxItems != nil && len(a) > *n.maxItems {
+	if n.itemsFailures(len(a)) != 0 {
 		return a, invalid, nil
 	}
 	return a, out, nil

@@ -63,6 +63,9 @@ func ParseWith(data []byte, opts *ParseOptions) (*Schema, error) {
 	if err != nil {
 		return nil, &InvalidSchemaError{Path: "$", Reason: cleanAuthorityMessage(err.Error()), Err: err}
 	}
+	if o.MaxDepth > 0 {
+		c.maxApplications = maxDiagnoseDepth + applicationsPerLevel*o.MaxDepth
+	}
 	c.fastProgram() // compiled now, so that no check pays for it
 	var min bytes.Buffer
 	if err := json.Compact(&min, data); err != nil {
@@ -240,8 +243,10 @@ func (s *Schema) validate(v any) []Violation {
 // jsonschema-go would reject it too, so it is skipped unless the
 // diagnostic pass finds nothing to say.
 func (s *Schema) invalid(v any) []Violation {
-	if findings := s.c.diagnose(v); len(findings) > 0 {
-		return violations(findings)
+	if pv, plain := plainValue(v); plain {
+		if findings := s.c.diagnose(pv); len(findings) > 0 {
+			return violations(findings)
+		}
 	}
 	return s.validateAuthority(v, true)
 }

@@ -301,16 +301,20 @@ func UnescapeToken(tok string) string {
 type Chain struct {
 	parent *Chain
 	step   Step
+	len    int // steps from the root, this one included
 }
 
 // Key returns the chain one member named k below c.
-func (c *Chain) Key(k string) *Chain { return &Chain{parent: c, step: Key(k)} }
+func (c *Chain) Key(k string) *Chain { return &Chain{parent: c, step: Key(k), len: c.Len() + 1} }
 
 // Index returns the chain one element i below c.
-func (c *Chain) Index(i int) *Chain { return &Chain{parent: c, step: Index(i)} }
+func (c *Chain) Index(i int) *Chain { return &Chain{parent: c, step: Index(i), len: c.Len() + 1} }
 
 // Equal reports whether c and d lead to the same place.
 func (c *Chain) Equal(d *Chain) bool {
+	if c.Len() != d.Len() {
+		return false
+	}
 	for c != nil && d != nil {
 		if c == d {
 			return true
@@ -323,13 +327,12 @@ func (c *Chain) Equal(d *Chain) bool {
 	return c == d
 }
 
-// Len returns the number of steps from the root to c.
+// Len returns the number of steps from the root to c, in constant time.
 func (c *Chain) Len() int {
-	n := 0
-	for q := c; q != nil; q = q.parent {
-		n++
+	if c == nil {
+		return 0
 	}
-	return n
+	return c.len
 }
 
 // Path returns the steps from the root to c.
