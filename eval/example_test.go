@@ -63,8 +63,13 @@ func ExampleCompare() {
 		return eval.NewReport(results)
 	}
 	baseline := report(460, 500) // 92%
-	for _, current := range []*eval.Report{report(455, 500), report(400, 500)} {
-		v := eval.Compare(baseline, current, nil)
+	// 91%, 80%, and 85% on a sample of 20 cases: within chance.
+	for _, current := range []*eval.Report{report(455, 500), report(400, 500), report(17, 20)} {
+		v, err := eval.Compare(baseline, current, nil)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
 		fmt.Println("regressed:", v.Regressed)
 		for _, r := range v.Targets[0].Reasons {
 			fmt.Println("-", r)
@@ -73,8 +78,9 @@ func ExampleCompare() {
 	// Output:
 	// regressed: false
 	// regressed: true
-	// - valid on first call 80.0% is below 89.3%, the lower bound of the baseline's 92.0%
-	// - calls per valid output 1.20 exceed the baseline's 1.08 by more than 10%
+	// - valid on first call fell: 80.0% of 500 cases against 92.0% of 500, difference -12.0 points (95% interval -16.3 to -7.8)
+	// - calls per valid output rose: 1.20 (600 calls, 500 valid) against 1.08 (540 calls, 500 valid); valid outputs per call 83.3% against 92.6%, difference -9.3 points (95% interval -13.0 to -5.5)
+	// regressed: false
 }
 
 func ExampleReport_HTML() {

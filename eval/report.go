@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/agentio/agentio/enforce"
 )
 
 // A Report is the outcome of an evaluation: every [CaseResult] and the
@@ -53,7 +51,7 @@ type TargetReport struct {
 	Coercions int `json:"coercions"`
 	Repairs   int `json:"repairs"`
 	// Failures counts failed runs by class.
-	Failures map[enforce.Outcome]int `json:"failures"`
+	Failures map[Class]int `json:"failures"`
 	// Violations counts violations of failed attempts by "keyword path",
 	// array indices folded to [*] ("enum $.issues[*].severity").
 	Violations map[string]int `json:"violations"`
@@ -82,7 +80,7 @@ func NewReport(results []CaseResult) *Report {
 			index[c.Target] = i
 			r.Targets = append(r.Targets, TargetReport{
 				Name:       c.Target,
-				Failures:   map[enforce.Outcome]int{},
+				Failures:   map[Class]int{},
 				Violations: map[string]int{},
 			})
 		}

@@ -27,10 +27,15 @@ type Target struct {
 	Provider provider.Provider
 }
 
-// OutcomeSetup is the failure class of a run that could not start: its
+// A Class is the failure class of a run: how its last attempt ended, an
+// [enforce.Outcome] converted (Class(enforce.OutcomeInvalid)), or
+// [ClassSetup] for a run that could not start.
+type Class string
+
+// ClassSetup is the failure class of a run that could not start: its
 // blueprint did not load, its parameters did not match, its case is
 // malformed. No provider call was made.
-const OutcomeSetup enforce.Outcome = "setup_error"
+const ClassSetup Class = "setup_error"
 
 // A CaseResult is what came of one case against one target.
 type CaseResult struct {
@@ -54,8 +59,8 @@ type CaseResult struct {
 	// Repairs counts the repair fixes applied over every attempt.
 	Repairs int `json:"repairs"`
 	// Class is the failure class: the outcome of the last attempt of a
-	// failed run (enforce's outcomes, or [OutcomeSetup]); "" when Valid.
-	Class enforce.Outcome `json:"class,omitempty"`
+	// failed run, or [ClassSetup]; "" when Valid.
+	Class Class `json:"class,omitempty"`
 	// Outcomes are the outcomes of the run's attempts, oldest first, one
 	// per call; empty when no call was made (and in reports written before
 	// the field existed).
@@ -205,7 +210,7 @@ func prepare(c Case) *prepared {
 func (p *prepared) run(ctx context.Context, t Target, extra []enforce.Option) CaseResult {
 	r := CaseResult{Case: p.c.ID, Target: t.Name}
 	if p.err != nil {
-		r.Class, r.Error = OutcomeSetup, p.err.Error()
+		r.Class, r.Error = ClassSetup, p.err.Error()
 		return r
 	}
 	var attempts []enforce.Attempt
@@ -248,11 +253,11 @@ func (p *prepared) run(ctx context.Context, t Target, extra []enforce.Option) Ca
 	r.Error = err.Error()
 	switch {
 	case len(attempts) > 0:
-		r.Class = attempts[len(attempts)-1].Outcome
+		r.Class = Class(attempts[len(attempts)-1].Outcome)
 	case ctx.Err() != nil:
-		r.Class = enforce.OutcomeProviderError
+		r.Class = Class(enforce.OutcomeProviderError)
 	default:
-		r.Class = OutcomeSetup
+		r.Class = ClassSetup
 	}
 	return r
 }

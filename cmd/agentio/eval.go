@@ -117,7 +117,10 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	if base == nil {
 		return nil
 	}
-	v := eval.Compare(base, report, nil)
+	v, err := eval.Compare(base, report, nil)
+	if err != nil {
+		return err
+	}
 	for _, t := range v.Targets {
 		switch {
 		case !t.InBaseline:

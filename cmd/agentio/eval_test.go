@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,22 +20,36 @@ import (
 const evalDataset = `{"id": "sum", "schema": {"type": "object", "properties": {"total": {"type": "integer"}}, "required": ["total"]}, "prompt": "Add 2 and 3.", "expected": {"total": 5}}
 `
 
+// evalCases returns a dataset of n cases that ask the same question as
+// evalDataset's: a sample large enough for the regression gate to judge.
+func evalCases(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"id": "sum-%d", "schema": {"type": "object", "properties": {"total": {"type": "integer"}}, "required": ["total"]}, "prompt": "Add 2 and 3.", "expected": {"total": 5}}`+"\n", i)
+	}
+	return b.String()
+}
+
 // recordTarget records, under dir/name, the replies of a model that
-// answers the dataset's one case with replies, as eval would ask it.
+// answers each case of the dataset with replies, as eval would ask it.
 func recordTarget(t *testing.T, dir, dataset, name string, replies ...providertest.Reply) {
 	t.Helper()
 	cases, err := eval.LoadDataset(dataset)
 	require.NoError(t, err)
-	p, err := record.New(providertest.New(replies...), filepath.Join(dir, name), record.ModeRecord, &record.Options{Model: name})
+	var script []providertest.Reply
+	for range cases {
+		script = append(script, replies...)
+	}
+	p, err := record.New(providertest.New(script...), filepath.Join(dir, name), record.ModeRecord, &record.Options{Model: name})
 	require.NoError(t, err)
-	_, err = eval.Run(context.Background(), cases, []eval.Target{{Name: name, Provider: p}})
+	_, err = eval.Run(context.Background(), cases, []eval.Target{{Name: name, Provider: p}}, eval.WithConcurrency(1))
 	require.NoError(t, err)
 }
 
 func TestEval(t *testing.T) {
 	dir := t.TempDir()
 	dataset := filepath.Join(dir, "cases.jsonl")
-	require.NoError(t, os.WriteFile(dataset, []byte(evalDataset), 0o644))
+	require.NoError(t, os.WriteFile(dataset, []byte(evalCases(40)), 0o644))
 	good, bad := filepath.Join(dir, "good"), filepath.Join(dir, "bad")
 	recordTarget(t, good, dataset, "model-a", providertest.Text(`{"total": 5}`))
 	recordTarget(t, good, dataset, "model-b", providertest.Text(`{"total": 6}`))
@@ -45,14 +60,14 @@ func TestEval(t *testing.T) {
 	out, errs, code := agentio(t, "", "eval", "-dataset", dataset, "-recordings", good, "-out", base)
 	require.Equal(t, 0, code, errs)
 	assert.Empty(t, out)
-	assert.Contains(t, errs, "model-a: 1 cases, valid on first call 100.0%")
+	assert.Contains(t, errs, "model-a: 40 cases, valid on first call 100.0%")
 	var rep eval.Report
 	data, err := os.ReadFile(base)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &rep))
 	require.Len(t, rep.Targets, 2)
 	assert.Equal(t, "model-a", rep.Targets[0].Name)
-	assert.Equal(t, 1, rep.Targets[0].Agreed)
+	assert.Equal(t, 40, rep.Targets[0].Agreed)
 	assert.Equal(t, 0, rep.Targets[1].Agreed, "model-b adds wrong")
 
 	out, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-recordings", good, "-baseline", base)
@@ -63,18 +78,18 @@ func TestEval(t *testing.T) {
 	page := filepath.Join(dir, "report.html")
 	out, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-recordings", bad, "-baseline", base, "-markdown", "-html", page)
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, out, "| model-a | 1 | 0.0% | 100.0% | 2.00 |")
-	assert.Contains(t, out, "`type $.total` 1")
+	assert.Contains(t, out, "| model-a | 40 | 0.0% | 100.0% | 2.00 |")
+	assert.Contains(t, out, "`type $.total` 40")
 	assert.NotContains(t, out, "p50", "a replay's latency is not shown")
-	assert.Contains(t, out, "- **model-a regressed**: valid on first call 0.0% is below")
+	assert.Contains(t, out, "- **model-a regressed**: valid on first call fell: 0.0% of 40 cases against 100.0% of 40, difference -100.0 points (95% interval")
 	assert.Contains(t, out, "- model-b: no regression")
-	assert.Contains(t, errs, "model-a: regression: valid on first call 0.0% is below")
+	assert.Contains(t, errs, "model-a: regression: valid on first call fell: 0.0% of 40 cases against 100.0% of 40")
 	assert.NotContains(t, errs, "model-b: regression")
 	html, err := os.ReadFile(page)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(string(html), "<!DOCTYPE html>"))
 	assert.Contains(t, string(html), `data-target="model-a" data-metric="valid_rate" data-value="1"`)
-	assert.Contains(t, string(html), `data-target="model-a" data-metric="violations" data-key="type $.total" data-value="1"`)
+	assert.Contains(t, string(html), `data-target="model-a" data-metric="violations" data-key="type $.total" data-value="40"`)
 	assert.Contains(t, string(html), "<li>attempt 1: invalid; <code>type $.total</code></li>\n<li>attempt 2: valid</li>")
 }
 

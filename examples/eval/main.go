@@ -73,8 +73,12 @@ func run(ctx context.Context, w io.Writer) error {
 	fmt.Fprint(w, report.MarkdownWith(replayed))
 	fmt.Fprint(w, "\nValid on the first call, by schema:\n\n")
 	fmt.Fprint(w, bySchema(report))
+	v, err := eval.Compare(renamed(report, "model-a", "model-b"), only(report, "model-b"), nil)
+	if err != nil {
+		return err
+	}
 	fmt.Fprint(w, "\nmodel-b against model-a as the baseline:\n\n")
-	fmt.Fprint(w, eval.Compare(renamed(report, "model-a", "model-b"), only(report, "model-b"), nil).Markdown())
+	fmt.Fprint(w, v.Markdown())
 	return nil
 }
 

@@ -82,8 +82,8 @@ func TestReplayComplete(t *testing.T) {
 	sum := 0
 	for _, r := range report.Results {
 		sum += r.Calls
-		assert.NotEqual(t, enforce.OutcomeProviderError, r.Class, "%s on %s: %s", r.Case, r.Target, r.Error)
-		assert.NotEqual(t, eval.OutcomeSetup, r.Class, "%s on %s: %s", r.Case, r.Target, r.Error)
+		assert.NotEqual(t, eval.Class(enforce.OutcomeProviderError), r.Class, "%s on %s: %s", r.Case, r.Target, r.Error)
+		assert.NotEqual(t, eval.ClassSetup, r.Class, "%s on %s: %s", r.Case, r.Target, r.Error)
 	}
 	assert.Equal(t, int64(sum), calls.Load())
 	a, b := report.Target("model-a"), report.Target("model-b")
