@@ -84,7 +84,9 @@
 //
 // # Limits
 //
-// Latency is wall time and includes any wait of the rate limit. Runs
+// A run's latency is the time spent in its provider calls: the wait for
+// [WithRateLimit]'s slots is measured apart (RateLimitWait), and a
+// rate-limited target that streams is still streamed from. Runs
 // replayed from recordings (package provider/record) have the latency of a
 // replay, not of the model.
 package eval

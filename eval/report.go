@@ -56,9 +56,13 @@ type TargetReport struct {
 	// array indices folded to [*] ("enum $.issues[*].severity").
 	Violations map[string]int `json:"violations"`
 	// LatencyP50 and LatencyP95 are percentiles of the runs' latencies
-	// (nearest rank), over runs that made a call.
+	// (nearest rank), over runs that made a call: the time in the
+	// provider's calls, without waits for the rate limit.
 	LatencyP50 time.Duration `json:"latency_p50_ns"`
 	LatencyP95 time.Duration `json:"latency_p95_ns"`
+	// RateLimitWait is the time the runs waited for the rate limit, in
+	// all.
+	RateLimitWait time.Duration `json:"rate_limit_wait_ns,omitempty"`
 	// Expected counts the valid outputs of cases with an expected value,
 	// Agreed those equal to it; AgreementRate is Agreed / Expected.
 	Expected      int     `json:"expected"`
@@ -90,6 +94,7 @@ func NewReport(results []CaseResult) *Report {
 		t.Tokens += c.Tokens
 		t.Coercions += c.Coercions
 		t.Repairs += c.Repairs
+		t.RateLimitWait += c.RateLimitWait
 		if c.Calls > 0 {
 			lat[c.Target] = append(lat[c.Target], c.Latency)
 		}

@@ -69,8 +69,14 @@ type CaseResult struct {
 	// attempt, oldest first: what the target got wrong, whether or not a
 	// re-ask fixed it.
 	Violations []Violation `json:"violations,omitempty"`
-	// Latency is the wall time of the whole run, every call included.
+	// Latency is the time the run spent in its provider calls, summed
+	// over its calls (a streamed call lasts until its stream is read to
+	// the end): the model's time, without the wait for a rate limit and
+	// without eval's own work between calls.
 	Latency time.Duration `json:"latency_ns"`
+	// RateLimitWait is the time the run's calls waited for their slots
+	// under [WithRateLimit]; 0 without it.
+	RateLimitWait time.Duration `json:"rate_limit_wait_ns,omitempty"`
 	// Agrees reports, for a valid output of a case with an expected value,
 	// whether the two are equal as JSON values; nil when the case has no
 	// expected value or the run failed.
@@ -110,7 +116,7 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 		return nil, err
 	}
 	names := map[string]bool{}
-	runners := make([]Target, len(targets))
+	limiters := make([]*limiter, len(targets))
 	for i, t := range targets {
 		if t.Name == "" || t.Provider == nil {
 			return nil, fmt.Errorf("%w: target %d needs a name and a provider", ErrInvalidOption, i)
@@ -119,9 +125,8 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 			return nil, fmt.Errorf("%w: target name %q used twice", ErrInvalidOption, t.Name)
 		}
 		names[t.Name] = true
-		runners[i] = t
 		if cfg.rate > 0 {
-			runners[i].Provider = &limited{p: t.Provider, every: time.Duration(float64(time.Second) / cfg.rate)}
+			limiters[i] = &limiter{every: time.Duration(float64(time.Second) / cfg.rate)}
 		}
 	}
 	prepared := make([]*prepared, len(cases))
@@ -139,8 +144,8 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				c, t := prepared[j/len(targets)], runners[j%len(targets)]
-				results[j] = c.run(ctx, t, cfg.enforce)
+				c, t := prepared[j/len(targets)], j%len(targets)
+				results[j] = c.run(ctx, targets[t], limiters[t], cfg.enforce)
 				if cfg.progress != nil {
 					mu.Lock()
 					progress.Done++
@@ -206,8 +211,9 @@ func prepare(c Case) *prepared {
 	return p
 }
 
-// run runs the case against t and measures it.
-func (p *prepared) run(ctx context.Context, t Target, extra []enforce.Option) CaseResult {
+// run runs the case against t, its calls spaced by limit (nil: not
+// limited), and measures it.
+func (p *prepared) run(ctx context.Context, t Target, limit *limiter, extra []enforce.Option) CaseResult {
 	r := CaseResult{Case: p.c.ID, Target: t.Name}
 	if p.err != nil {
 		r.Class, r.Error = ClassSetup, p.err.Error()
@@ -217,9 +223,9 @@ func (p *prepared) run(ctx context.Context, t Target, extra []enforce.Option) Ca
 	opts := append([]enforce.Option{enforce.WithAttemptHook(func(_ context.Context, a enforce.Attempt) {
 		attempts = append(attempts, a)
 	})}, extra...)
-	start := time.Now()
-	out, err := p.call(ctx, t.Provider, opts)
-	r.Latency = time.Since(start)
+	m, pr := newMeter(t.Provider, limit)
+	out, err := p.call(ctx, pr, opts)
+	r.Latency, r.RateLimitWait = time.Duration(m.called.Load()), time.Duration(m.waited.Load())
 	for _, a := range attempts {
 		r.Calls++
 		r.Tokens += a.Usage.TotalTokens
