@@ -60,6 +60,7 @@ func (r *Report) HTML(w io.Writer) error {
 }
 
 type htmlView struct {
+	Partial string // "3 of 5 runs not run" for a partial report, else ""
 	Targets []htmlTarget
 	Yield   htmlChart // valid first and valid eventually, two bars per target
 	Cost    htmlChart // calls per valid output
@@ -113,6 +114,9 @@ type htmlAttempt struct {
 
 func newHTMLView(r *Report) htmlView {
 	var v htmlView
+	if r.Partial {
+		v.Partial = r.notRunText()
+	}
 	var yield, cost []htmlBar
 	maxCost := 0.0
 	for _, t := range r.Targets {

@@ -17,8 +17,14 @@ type Report struct {
 	// Targets are the aggregates, one per target, in the order targets
 	// first appear in Results.
 	Targets []TargetReport `json:"targets"`
-	// Results are the runs, one per case and target.
+	// Results are the runs, one per case and target; of a partial report,
+	// those that finished.
 	Results []CaseResult `json:"results"`
+	// Partial reports a run that was interrupted ([Run]'s context ended):
+	// NotRun runs (a case against a target) were not run or were cut
+	// short, and are in no figure of the report.
+	Partial bool `json:"partial,omitempty"`
+	NotRun  int  `json:"not_run,omitempty"`
 }
 
 // A TargetReport aggregates one target's results. Rates are fractions in
@@ -168,6 +174,11 @@ func (r *Report) Target(name string) *TargetReport {
 	return nil
 }
 
+// notRunText says "3 of 5 runs not run".
+func (r *Report) notRunText() string {
+	return fmt.Sprintf("%d of %d runs not run", r.NotRun, r.NotRun+len(r.Results))
+}
+
 // markdownTop is how many failure entries Markdown lists per target.
 const markdownTop = 5
 
@@ -189,6 +200,9 @@ func (r *Report) Markdown() string { return r.MarkdownWith(nil) }
 func (r *Report) MarkdownWith(opts *MarkdownOptions) string {
 	latency := opts == nil || !opts.OmitLatency
 	var b strings.Builder
+	if r.Partial {
+		fmt.Fprintf(&b, "**Partial report**: interrupted, %s; the figures are those of the runs that finished.\n\n", r.notRunText())
+	}
 	if latency {
 		b.WriteString("| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | p50 | p95 | agreement |\n")
 		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")

@@ -108,8 +108,14 @@ type Violation struct {
 // [WithRateLimit] each target's calls are spaced. Every goroutine Run
 // starts has ended when it returns. The error is non-nil, with no report,
 // for a bad option, a target without a name or provider, or a name used
-// twice (matching [ErrInvalidOption]), and when ctx ends (ctx.Err()
-// wrapped). Run does not modify cases or targets.
+// twice (matching [ErrInvalidOption]).
+//
+// When ctx ends, Run stops starting runs, waits for those under way (whose
+// calls see the ended ctx) and returns the report of the runs that
+// finished, with Partial set and NotRun counting the others, beside
+// ctx.Err() wrapped: what was paid for is kept. A run cut short by the
+// end of ctx is counted as not run, not as a failure. Run does not modify
+// cases or targets.
 func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*Report, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
@@ -135,6 +141,7 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 	}
 
 	results := make([]CaseResult, len(cases)*len(targets))
+	done := make([]bool, len(results)) // done[j]: results[j] finished
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex // guards progress
@@ -145,7 +152,11 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 			defer wg.Done()
 			for j := range jobs {
 				c, t := prepared[j/len(targets)], j%len(targets)
-				results[j] = c.run(ctx, targets[t], limiters[t], cfg.enforce)
+				r, finished := c.run(ctx, targets[t], limiters[t], cfg.enforce)
+				if !finished {
+					continue
+				}
+				results[j], done[j] = r, true
 				if cfg.progress != nil {
 					mu.Lock()
 					progress.Done++
@@ -162,6 +173,9 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 	}
 feed:
 	for j := range results {
+		if ctx.Err() != nil {
+			break
+		}
 		select {
 		case jobs <- j:
 		case <-ctx.Done():
@@ -171,7 +185,15 @@ feed:
 	close(jobs)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		finished := make([]CaseResult, 0, len(results))
+		for j, r := range results {
+			if done[j] {
+				finished = append(finished, r)
+			}
+		}
+		rep := NewReport(finished)
+		rep.Partial, rep.NotRun = true, len(results)-len(finished)
+		return rep, fmt.Errorf("eval: %w", err)
 	}
 	return NewReport(results), nil
 }
@@ -212,12 +234,13 @@ func prepare(c Case) *prepared {
 }
 
 // run runs the case against t, its calls spaced by limit (nil: not
-// limited), and measures it.
-func (p *prepared) run(ctx context.Context, t Target, limit *limiter, extra []enforce.Option) CaseResult {
-	r := CaseResult{Case: p.c.ID, Target: t.Name}
+// limited), and measures it. finished is false for a run that the end of
+// ctx cut short: it has no result.
+func (p *prepared) run(ctx context.Context, t Target, limit *limiter, extra []enforce.Option) (r CaseResult, finished bool) {
+	r = CaseResult{Case: p.c.ID, Target: t.Name}
 	if p.err != nil {
 		r.Class, r.Error = ClassSetup, p.err.Error()
-		return r
+		return r, true
 	}
 	var attempts []enforce.Attempt
 	opts := append([]enforce.Option{enforce.WithAttemptHook(func(_ context.Context, a enforce.Attempt) {
@@ -251,21 +274,21 @@ func (p *prepared) run(ctx context.Context, t Target, limit *limiter, extra []en
 			agrees := json.Unmarshal(out.JSON, &got) == nil && reflect.DeepEqual(got, p.expected)
 			r.Agrees = &agrees
 		}
-		return r
+		return r, true
+	}
+	if ctx.Err() != nil {
+		return r, false
 	}
 	if err == nil {
 		err = errors.New("eval: run returned no output")
 	}
 	r.Error = err.Error()
-	switch {
-	case len(attempts) > 0:
+	if len(attempts) > 0 {
 		r.Class = Class(attempts[len(attempts)-1].Outcome)
-	case ctx.Err() != nil:
-		r.Class = Class(enforce.OutcomeProviderError)
-	default:
+	} else {
 		r.Class = ClassSetup
 	}
-	return r
+	return r, true
 }
 
 // call makes the run: enforce.Run for an inline schema, blueprint.Run for

@@ -79,10 +79,14 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		}))
 	}
 	report, err := eval.Run(ctx, cases, targets, opts...)
+	stop() // a second interrupt ends the command at once
 	if terminal {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	if err != nil {
+	// Interrupted, Run returns the report of the runs that finished: it
+	// is written like a whole one, marked partial, and not gated.
+	interrupted := err != nil && report != nil && report.Partial
+	if err != nil && !interrupted {
 		return err
 	}
 	data, err := json.MarshalIndent(report, "", "  ")
@@ -113,6 +117,14 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	for _, t := range report.Targets {
 		fmt.Fprintf(stderr, "%s: %d cases, valid on first call %.1f%%, valid %.1f%%, %.2f calls per valid output\n",
 			t.Name, t.Cases, 100*t.ValidFirstRate, 100*t.ValidRate, t.CallsPerValid)
+	}
+	if interrupted {
+		fmt.Fprintf(stderr, "interrupted: the report is partial, %d of %d runs not run", report.NotRun, report.NotRun+len(report.Results))
+		if base != nil {
+			fmt.Fprint(stderr, "; not compared with the baseline")
+		}
+		fmt.Fprintln(stderr)
+		return &exitError{130}
 	}
 	if base == nil {
 		return nil

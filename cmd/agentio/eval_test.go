@@ -1,13 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -174,4 +181,65 @@ func TestEvalLive(t *testing.T) {
 	_, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-provider", "script", "-script", script)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, errs, "script: 1 cases, valid on first call 100.0%")
+}
+
+// TestEvalInterrupted interrupts agentio eval (SIGINT) while a model
+// called live is answering its third case: the report of the two cases
+// that finished is written, to -out, -html and as Markdown, marked
+// partial, and the command says so.
+func TestEvalInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	dataset := filepath.Join(dir, "cases.jsonl")
+	require.NoError(t, os.WriteFile(dataset, []byte(evalCases(5)), 0o644))
+	reply := `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"total\": 5}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`
+	third, release := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // so that the server sees the client go
+		if calls.Add(1) == 3 {
+			close(third)
+			select { // the interrupted client goes away
+			case <-r.Context().Done():
+			case <-release:
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, reply)
+	}))
+	defer srv.Close()
+	defer close(release)
+
+	out, page := filepath.Join(dir, "report.json"), filepath.Join(dir, "report.html")
+	cmd := exec.Command(binary, "eval", "-dataset", dataset, "-provider", "openai", "-model", "m",
+		"-concurrency", "1", "-out", out, "-html", page, "-markdown")
+	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL="+srv.URL+"/v1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	select {
+	case <-third:
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("no third call; stderr: %s", stderr.String())
+	}
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "stderr: %s", stderr.String())
+	assert.Equal(t, 130, ee.ExitCode(), stderr.String())
+	assert.Contains(t, stderr.String(), "interrupted: the report is partial, 3 of 5 runs not run")
+
+	data, err := os.ReadFile(out)
+	require.NoError(t, err, "the JSON report is written")
+	var rep eval.Report
+	require.NoError(t, json.Unmarshal(data, &rep))
+	assert.True(t, rep.Partial)
+	assert.Equal(t, 3, rep.NotRun)
+	require.Len(t, rep.Results, 2)
+	assert.True(t, rep.Results[0].Valid)
+	html, err := os.ReadFile(page)
+	require.NoError(t, err, "the HTML page is written")
+	assert.Contains(t, string(html), "Partial report")
+	assert.Contains(t, stdout.String(), "Partial report")
 }
