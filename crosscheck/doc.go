@@ -27,7 +27,16 @@
 // An output can also be valid and invented. The grounding invariants
 // ([QuoteInInput], [ValueInInput], [NotPlaceholder]) hold it against the
 // run's [Inputs] (the rendered prompt, the parameters, the output schema),
-// prepared once by [NewGrounds] and passed to [Invariants.CheckGrounded].
+// prepared once by [Invariants.Grounds], which also fails
+// ([ErrMissingInput]) when a parameter an invariant reads was not given,
+// and passed to [Invariants.CheckGrounded]:
+//
+//	g, err := invs.Grounds(crosscheck.Inputs{Text: prompt, Parameters: params, Schema: s})
+//	vs := invs.CheckGrounded(output, g)
+//
+// Quotes match at word boundaries only ("safe" is no quote of "unsafe");
+// an empty quote, or one shorter than [DefaultMinQuoteLength], is a
+// violation.
 //
 // Paths are the JSONPath subset the rest of agentio writes: $, .name,
 // ['name'], [n] and [*] ([ParsePath]).

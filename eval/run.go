@@ -314,7 +314,10 @@ func (p *prepared) call(ctx context.Context, pr provider.Provider, opts []enforc
 	if p.invariants != nil {
 		// The grounding invariants hold the output against what the model
 		// was given, as blueprint.Run holds an agent's own.
-		g := crosscheck.NewGrounds(crosscheck.Inputs{Text: prompt, Parameters: params, Schema: p.schema})
+		g, err := p.invariants.Grounds(crosscheck.Inputs{Text: prompt, Parameters: params, Schema: p.schema})
+		if err != nil {
+			return nil, fmt.Errorf("eval: case %s: %w", p.c.ID, err)
+		}
 		opts = append(opts, enforce.WithValidator(func(_ context.Context, _ enforce.Attempt, v any) []schema.Violation {
 			return p.invariants.CheckGrounded(v, g)
 		}))

@@ -301,3 +301,19 @@ func TestRunErrors(t *testing.T) {
 	require.NotNil(t, rep)
 	assert.True(t, rep.Partial)
 }
+
+// TestRunMissingGroundingInput: a case whose invariant quotes a parameter
+// the case does not give fails as a setup error, before any call.
+func TestRunMissingGroundingInput(t *testing.T) {
+	c := inline("q", "")
+	c.Invariants = []crosscheck.Invariant{{Kind: crosscheck.QuoteInInput, Values: "$.n", Parameter: "contract"}}
+	p := providertest.New()
+	rep, err := eval.Run(context.Background(), []eval.Case{c}, []eval.Target{{Name: "m", Provider: p}})
+	require.NoError(t, err)
+	require.Len(t, rep.Results, 1)
+	r := rep.Results[0]
+	assert.Equal(t, eval.ClassSetup, r.Class)
+	assert.Contains(t, r.Error, `reads parameter "contract", which is not among the inputs`)
+	assert.Zero(t, r.Calls)
+	assert.Empty(t, p.Requests())
+}
