@@ -190,11 +190,22 @@ func appendStrings(b *strings.Builder, v any) {
 // DefaultPlaceholders returns the values [NotPlaceholder] rejects, as
 // [Normalize] writes them, besides a blank value and one starting with
 // "lorem ipsum". An invariant's Placeholders add to them.
+//
+// The list holds only values that are placeholders in nearly every field:
+// markers of unfinished text ("TBD", "TODO", "FIXME", "N/A"), the
+// programmer's "foo" and "xxx", a bare "..." or "?", and the words "null"
+// and "undefined" written as strings. Values that are often real answers
+// somewhere are left to an invariant's Placeholders for the fields where
+// they are not: "John Doe" (a customer's name in test data), "test" and
+// "example" (names, tags), "string" (a type), "NA" (a code), "sample",
+// "bar" and "-". Measured on the string values of the valid instances of
+// a corpus of 2,819 real-world schemas (43,232 strings), this list flags
+// 14 (0.03%: "foo" 5, "null" 4, "FIXME" 3, "TODO" 2); see
+// TestPlaceholdersCorpus.
 func DefaultPlaceholders() []string {
 	return []string{
-		"n/a", "na", "tbd", "tbc", "todo", "fixme", "lorem ipsum", "test", "testing",
-		"example", "sample", "placeholder", "john doe", "jane doe", "john smith",
-		"foo", "bar", "xxx", "string", "...", "-", "?", "null", "undefined",
+		"n/a", "tbd", "tbc", "todo", "fixme", "lorem ipsum", "placeholder",
+		"foo", "xxx", "...", "?", "null", "undefined",
 	}
 }
 

@@ -161,7 +161,8 @@ func TestNotPlaceholder(t *testing.T) {
 		bad  []string
 	}{
 		{"real answers", `{"summary": "Fixes the race in the cache", "owner": "Ana Lima", "tags": ["cache"]}`, nil},
-		{"the issue's fallback", `{"summary": "test", "owner": "John Doe"}`, []string{"$.owner", "$.summary"}},
+		{"unfinished markers", `{"summary": "TODO", "owner": "FIXME", "tags": ["foo", "null"]}`, []string{"$.owner", "$.summary", "$.tags[0]", "$.tags[1]"}},
+		{"values that are real answers somewhere", `{"summary": "test", "owner": "John Doe", "tags": ["na", "sample", "-", "bar", "string", "example"]}`, nil},
 		{"blank and white space", `{"summary": "", "owner": " \t\u00a0"}`, []string{"$.owner", "$.summary"}},
 		{"N/A with full stop, TBD, lorem", `{"summary": "N/A.", "owner": "tbd", "tags": ["Lorem ipsum dolor sit amet"]}`, []string{"$.owner", "$.summary", "$.tags[0]"}},
 		{"configured", `{"owner": "UNKNOWN"}`, []string{"$.owner"}},

@@ -46,9 +46,9 @@ const (
 	ValueInInput = "value_in_input"
 	// NotPlaceholder: no string Values selects (or holds, for an object or
 	// array) is a placeholder rather than an answer: blank, one of
-	// [DefaultPlaceholders] or Placeholders ("N/A", "TBD", "test", "John
-	// Doe"), "lorem ipsum...", or the schema's own description, examples or
-	// default for that place. A value the schema's enum or const allows
+	// [DefaultPlaceholders] ("N/A", "TBD", "TODO") or Placeholders (for a
+	// name field, "John Doe"), "lorem ipsum...", or the schema's own
+	// description, examples or default for that place. A value the schema's enum or const allows
 	// there is never a placeholder.
 	NotPlaceholder = "not_placeholder"
 )
