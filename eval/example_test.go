@@ -105,3 +105,36 @@ func ExampleReport_HTML() {
 	// <td class="n" data-target="model-a" data-metric="calls_per_valid" data-value="1">1.00</td>
 	// <td class="n" data-target="model-b" data-metric="calls_per_valid" data-value="2">2.00</td>
 }
+
+// HTMLWith adds the comparison with a baseline to the page, and leaves out
+// latency for a run replayed from recordings.
+func ExampleReport_HTMLWith() {
+	report := func(first int) *eval.Report {
+		results := make([]eval.CaseResult, 200)
+		for i := range results {
+			results[i] = eval.CaseResult{Case: fmt.Sprint(i), Target: "model-a", Valid: true, ValidFirst: i < first, Calls: 1}
+		}
+		return eval.NewReport(results)
+	}
+	baseline, current := report(184), report(150) // 92%, 75%
+	v, err := eval.Compare(baseline, current, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var page strings.Builder
+	if err := current.HTMLWith(&page, &eval.HTMLOptions{OmitLatency: true, Verdict: &v}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, line := range strings.Split(page.String(), "\n") {
+		if strings.HasPrefix(line, "<h2>Against") || strings.Contains(line, `class="bad">regressed`) {
+			fmt.Println(line)
+		}
+	}
+	fmt.Println(strings.Contains(page.String(), "Slowest runs"))
+	// Output:
+	// <h2>Against the baseline</h2>
+	// <td class="bad">regressed</td>
+	// false
+}

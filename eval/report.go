@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -196,7 +197,9 @@ type MarkdownOptions struct {
 // violations. It is MarkdownWith(nil).
 func (r *Report) Markdown() string { return r.MarkdownWith(nil) }
 
-// MarkdownWith renders the summary of [Report.Markdown] as opts say.
+// MarkdownWith renders the summary of [Report.Markdown] as opts say. Each
+// rate comes with its 95% Wilson score interval ("75.0% [53.1%, 88.8%]"),
+// durations rounded for people ("6.2 ms").
 func (r *Report) MarkdownWith(opts *MarkdownOptions) string {
 	latency := opts == nil || !opts.OmitLatency
 	var b strings.Builder
@@ -216,9 +219,9 @@ func (r *Report) MarkdownWith(opts *MarkdownOptions) string {
 			agree = fmt.Sprintf("%s (%d/%d)", pct(t.AgreementRate), t.Agreed, t.Expected)
 		}
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %.2f | %.0f | ",
-			mdEscape(t.Name), t.Cases, pct(t.ValidFirstRate), pct(t.ValidRate), t.CallsPerValid, t.TokensPerValid)
+			mdEscape(t.Name), t.Cases, rateCI(t.ValidFirst, t.Cases), rateCI(t.Valid, t.Cases), t.CallsPerValid, t.TokensPerValid)
 		if latency {
-			fmt.Fprintf(&b, "%s | %s | ", t.LatencyP50.Round(time.Millisecond), t.LatencyP95.Round(time.Millisecond))
+			fmt.Fprintf(&b, "%s | %s | ", human(t.LatencyP50), human(t.LatencyP95))
 		}
 		b.WriteString(agree + " |\n")
 	}
@@ -271,6 +274,40 @@ func largest[K ~string](m map[K]int, n int) []entry {
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
+
+// ci95 writes the 95% Wilson score interval of k of n: "[53.1%, 88.8%]".
+func ci95(k, n int) string {
+	lo, hi := Wilson(k, n, 1.96)
+	return "[" + pct(lo) + ", " + pct(hi) + "]"
+}
+
+// rateCI writes the rate k/n with its 95% interval.
+func rateCI(k, n int) string { return pct(ratio(k, n)) + " " + ci95(k, n) }
+
+// human writes a duration rounded for people: two or three significant
+// figures in the largest unit that keeps one before the point ("850 µs",
+// "6.2 ms", "1.7 s", "42 s", "3.5 min").
+func human(d time.Duration) string {
+	if d == 0 {
+		return "0"
+	}
+	unit, size := "µs", time.Microsecond
+	switch {
+	case d >= time.Minute:
+		unit, size = "min", time.Minute
+	case d >= time.Second:
+		unit, size = "s", time.Second
+	case d >= time.Millisecond:
+		unit, size = "ms", time.Millisecond
+	case d < time.Microsecond:
+		unit, size = "ns", time.Nanosecond
+	}
+	v := float64(d) / float64(size)
+	if v < 10 {
+		return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64) + " " + unit
+}
 
 // mdEscape keeps a name from breaking a table row.
 func mdEscape(s string) string {

@@ -73,8 +73,8 @@ func TestMarkdown(t *testing.T) {
 	})
 	md := rep.Markdown()
 	assert.Contains(t, md, "| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | p50 | p95 | agreement |\n")
-	assert.Contains(t, md, "| gpt\\|mini | 2 | 50.0% | 50.0% | 2.00 | 100 | 0s | 1.5s | 0.0% (0/1) |\n")
-	assert.Contains(t, md, "| local | 1 | 0.0% | 0.0% | 0.00 | 0 | 0s | 0s | n/a |\n")
+	assert.Contains(t, md, "| gpt\\|mini | 2 | 50.0% [9.5%, 90.5%] | 50.0% [9.5%, 90.5%] | 2.00 | 100 | 0 | 1.5 s | 0.0% (0/1) |\n")
+	assert.Contains(t, md, "| local | 1 | 0.0% [0.0%, 79.3%] | 0.0% [0.0%, 79.3%] | 0.00 | 0 | 0 | 0 | n/a |\n")
 	assert.Contains(t, md, "**gpt\\|mini**\n\nFailures: refused 1\n")
 	assert.Contains(t, md, "**local**\n\nFailures: invalid 1\n\nViolations (keyword, path, attempts):\n- `type $.n` 1\n")
 
@@ -82,8 +82,8 @@ func TestMarkdown(t *testing.T) {
 	// same lists.
 	quiet := rep.MarkdownWith(&eval.MarkdownOptions{OmitLatency: true})
 	assert.Contains(t, quiet, "| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | agreement |\n|---|---:|---:|---:|---:|---:|---:|\n")
-	assert.Contains(t, quiet, "| gpt\\|mini | 2 | 50.0% | 50.0% | 2.00 | 100 | 0.0% (0/1) |\n")
-	assert.Contains(t, quiet, "| local | 1 | 0.0% | 0.0% | 0.00 | 0 | n/a |\n")
+	assert.Contains(t, quiet, "| gpt\\|mini | 2 | 50.0% [9.5%, 90.5%] | 50.0% [9.5%, 90.5%] | 2.00 | 100 | 0.0% (0/1) |\n")
+	assert.Contains(t, quiet, "| local | 1 | 0.0% [0.0%, 79.3%] | 0.0% [0.0%, 79.3%] | 0.00 | 0 | n/a |\n")
 	assert.NotContains(t, quiet, "p50")
 	assert.Equal(t, md[strings.Index(md, "\n**"):], quiet[strings.Index(quiet, "\n**"):])
 }

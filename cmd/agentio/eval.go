@@ -89,6 +89,15 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil && !interrupted {
 		return err
 	}
+	// The gate, on a whole run only; its verdict goes on the page too.
+	var verdict *eval.Verdict
+	if base != nil && !interrupted {
+		v, err := eval.Compare(base, report, nil)
+		if err != nil {
+			return err
+		}
+		verdict = &v
+	}
 	data, err := json.MarshalIndent(report, "", "  ")
 	if err != nil {
 		return err
@@ -105,13 +114,13 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *htmlOut != "" {
-		if err := writeHTML(*htmlOut, report); err != nil {
+		// A replay's latency is that of reading files: shown only when a
+		// model was called.
+		if err := writeHTML(*htmlOut, report, &eval.HTMLOptions{OmitLatency: replayOnly, Verdict: verdict}); err != nil {
 			return err
 		}
 	}
 	if *markdown {
-		// A replay's latency is that of reading files: shown only when a
-		// model was called.
 		fmt.Fprint(stdout, report.MarkdownWith(&eval.MarkdownOptions{OmitLatency: replayOnly}))
 	}
 	for _, t := range report.Targets {
@@ -126,13 +135,10 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr)
 		return &exitError{130}
 	}
-	if base == nil {
+	if verdict == nil {
 		return nil
 	}
-	v, err := eval.Compare(base, report, nil)
-	if err != nil {
-		return err
-	}
+	v := *verdict
 	for _, t := range v.Targets {
 		switch {
 		case !t.InBaseline:
@@ -153,9 +159,9 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 }
 
 // writeHTML writes the report's HTML page to path.
-func writeHTML(path string, report *eval.Report) error {
+func writeHTML(path string, report *eval.Report, opts *eval.HTMLOptions) error {
 	var b bytes.Buffer
-	if err := report.HTML(&b); err != nil {
+	if err := report.HTMLWith(&b, opts); err != nil {
 		return err
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)

@@ -85,7 +85,7 @@ func TestEval(t *testing.T) {
 	page := filepath.Join(dir, "report.html")
 	out, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-recordings", bad, "-baseline", base, "-markdown", "-html", page)
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, out, "| model-a | 40 | 0.0% | 100.0% | 2.00 |")
+	assert.Contains(t, out, "| model-a | 40 | 0.0% [0.0%, 8.8%] | 100.0% [91.2%, 100.0%] | 2.00 |")
 	assert.Contains(t, out, "`type $.total` 40")
 	assert.NotContains(t, out, "p50", "a replay's latency is not shown")
 	assert.Contains(t, out, "- **model-a regressed**: valid on first call fell: 0.0% of 40 cases against 100.0% of 40, difference -100.0 points (95% interval")
@@ -98,6 +98,9 @@ func TestEval(t *testing.T) {
 	assert.Contains(t, string(html), `data-target="model-a" data-metric="valid_rate" data-value="1"`)
 	assert.Contains(t, string(html), `data-target="model-a" data-metric="violations" data-key="type $.total" data-value="40"`)
 	assert.Contains(t, string(html), "<li>attempt 1: invalid; <code>type $.total</code></li>\n<li>attempt 2: valid</li>")
+	assert.Contains(t, string(html), "<h2>Against the baseline</h2>", "the page compares with the baseline")
+	assert.Contains(t, string(html), `<td class="bad">regressed</td>`)
+	assert.NotContains(t, string(html), "Slowest runs", "a replay's latency is not shown")
 }
 
 func TestEvalErrors(t *testing.T) {
