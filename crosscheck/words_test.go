@@ -2,7 +2,9 @@ package crosscheck_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -125,4 +127,42 @@ func TestMissingParameters(t *testing.T) {
 	require.NoError(t, err)
 	vs := invs.CheckGrounded(out, g)
 	require.Len(t, vs, 2, "given, both are checked")
+}
+
+// FuzzQuoteWholeWords checks the word-boundary rule as properties: a run
+// of whole words of the input (split at spaces) is always a quote of it;
+// with a letter glued to its front, it is none where the input does not
+// hold it.
+func FuzzQuoteWholeWords(f *testing.F) {
+	f.Add("The fee is due within thirty days.", uint8(1), uint8(3))
+	f.Add("unsafe and safe", uint8(2), uint8(1))
+	f.Add("本合同 自签署之日起 生效", uint8(1), uint8(1))
+	f.Add("300 days, not 30", uint8(0), uint8(2))
+	f.Fuzz(func(t *testing.T, input string, from, n uint8) {
+		if !utf8.ValidString(input) {
+			return
+		}
+		words := strings.Fields(input)
+		if len(words) == 0 {
+			return
+		}
+		i := int(from) % len(words)
+		j := min(len(words), i+1+int(n)%4)
+		quote := strings.Join(words[i:j], " ")
+		if strings.Contains(quote, "...") || strings.ContainsRune(quote, '…') || strings.Contains(crosscheck.Normalize(quote), "...") {
+			return // an ellipsis splits the quote: another rule
+		}
+		invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$", MinQuoteLength: 1})
+		require.NoError(t, err)
+		g := crosscheck.NewGrounds(crosscheck.Inputs{Text: input})
+		if len(crosscheck.QuoteParts(quote)) == 0 {
+			return
+		}
+		assert.Empty(t, invs.CheckGrounded(quote, g), "whole words %q of %q", quote, input)
+
+		glued := "x" + quote
+		if !strings.Contains(crosscheck.Normalize(input), crosscheck.Normalize(glued)) {
+			assert.NotEmpty(t, invs.CheckGrounded(glued, g), "%q is no quote of %q", glued, input)
+		}
+	})
 }
