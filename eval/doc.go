@@ -20,12 +20,23 @@
 //
 // Each case against each target gives a [CaseResult]: valid on the first
 // call, valid after k re-asks, calls and tokens, coercions and repairs,
-// each attempt's outcome, the failure class (enforce's attempt outcomes),
-// violations by keyword and path, latency, and agreement with the expected
-// value. [NewReport]
+// each attempt's outcome, the failure class ([Class]: the last attempt's
+// outcome, or [ClassSetup] for a run that could not start), violations by
+// keyword and path, latency (the model's calls only) and the wait for the
+// rate limit, and agreement with the expected value. [NewReport]
 // aggregates them per target ([TargetReport]). [Report.Markdown] renders
 // a summary for a pull request, [Report.HTML] one self-contained page with
-// charts and every case's attempts.
+// charts and every case's attempts, [Report.HTMLWith] the same without
+// latency for a replay and with the comparison against a baseline. Each
+// rate is shown with its 95% Wilson score interval.
+//
+// # Interruption
+//
+// When [Run]'s context ends, the runs under way are cut short and no more
+// start; Run returns the report of the runs that finished, with
+// Report.Partial set and Report.NotRun counting the others, beside the
+// context's error. Nothing paid for is thrown away, and no cut-short run
+// counts as a failure.
 //
 // # Regression gate
 //
