@@ -27,7 +27,16 @@
 // An output can also be valid and invented. The grounding invariants
 // ([QuoteInInput], [ValueInInput], [NotPlaceholder]) hold it against the
 // run's [Inputs] (the rendered prompt, the parameters, the output schema),
-// prepared once by [NewGrounds] and passed to [Invariants.CheckGrounded].
+// prepared once by [Invariants.Grounds], which also fails
+// ([ErrMissingInput]) when a parameter an invariant reads was not given,
+// and passed to [Invariants.CheckGrounded]:
+//
+//	g, err := invs.Grounds(crosscheck.Inputs{Text: prompt, Parameters: params, Schema: s})
+//	vs := invs.CheckGrounded(output, g)
+//
+// Quotes match at word boundaries only ("safe" is no quote of "unsafe");
+// an empty quote, or one shorter than [DefaultMinQuoteLength], is a
+// violation.
 //
 // Paths are the JSONPath subset the rest of agentio writes: $, .name,
 // ['name'], [n] and [*] ([ParsePath]).
@@ -42,5 +51,8 @@
 // One rule over three outputs of 1,000 findings each, one in ten of which
 // they disagree on, takes about 1.5 ms; a count invariant over one output of
 // 1,000 findings about 0.3 ms; 1,000 quotes against a 1 MB input about
-// 36 ms, indexing the input included (go test ./crosscheck -bench .).
+// 36 ms, indexing the input included (go test ./crosscheck -bench .). A
+// quote's part is found through the index; one that occurs only inside
+// longer words (never at word boundaries) is looked for among all its
+// occurrences, so its cost grows with how often the input holds it.
 package crosscheck

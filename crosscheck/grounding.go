@@ -1,6 +1,7 @@
 package crosscheck
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -40,11 +41,110 @@ type Grounds struct {
 	params map[string]*corpus
 }
 
-// NewGrounds prepares in for [Invariants.CheckGrounded]. in is not copied
-// deeply: its Parameters must not change afterwards.
+// NewGrounds prepares in for [Invariants.CheckGrounded], whatever
+// invariants it will serve; [Invariants.Grounds] also checks that in holds
+// what they read. in is not copied deeply: its Parameters must not change
+// afterwards.
 func NewGrounds(in Inputs) *Grounds {
 	return &Grounds{in: in, params: map[string]*corpus{}}
 }
+
+// DefaultMinQuoteLength is the fewest characters, spaces not counted, a
+// quote of [QuoteInInput] may have unless the invariant says otherwise.
+// Below three, a quote is a letter, a digit or a two-letter word ("a",
+// "no", "is"), found as a word in nearly any input: it grounds nothing,
+// and would let a model pass the check with a token answer. From three
+// on, short figures and terms that are real evidence ("30%", "Q3 2024",
+// "yes") still pass.
+const DefaultMinQuoteLength = 3
+
+// ErrMissingInput is matched (errors.Is) by the [*InputError]s
+// [Invariants.Grounds] returns for a grounding invariant whose input is
+// not among the run's inputs.
+var ErrMissingInput = errors.New("crosscheck: grounding input missing")
+
+// An InputError reports a grounding invariant whose input is not among the
+// run's [Inputs]: the parameter it names, or, with Parameter empty, the
+// rendered text (blank). It matches [ErrMissingInput].
+type InputError struct {
+	// Invariant is the invariant's name.
+	Invariant string
+	// Parameter is the parameter missing; "" for the rendered text.
+	Parameter string
+}
+
+func (e *InputError) Error() string {
+	if e.Parameter == "" {
+		return fmt.Sprintf("crosscheck: invariant %q quotes the rendered inputs, which are blank", e.Invariant)
+	}
+	return fmt.Sprintf("crosscheck: invariant %q reads parameter %q, which is not among the inputs", e.Invariant, e.Parameter)
+}
+
+// Unwrap returns [ErrMissingInput].
+func (e *InputError) Unwrap() error { return ErrMissingInput }
+
+// Grounds prepares in for [Invariants.CheckGrounded] as [NewGrounds] does,
+// after checking that in holds every input the grounding invariants read:
+// the parameter a QuoteInInput names (or, naming none, a Text that is not
+// blank), and the parameter a ValueInInput's Targets start with. A missing
+// one is a configuration error, not a fault of a model's output: the
+// error joins an [*InputError] per invariant (matching
+// [ErrMissingInput]), and the Grounds are nil.
+//
+// One rule holds for every grounding kind, in CheckGrounded and Check
+// alike: an invariant whose input is missing is not checked. Its
+// violations would go back to the model as a re-ask, and no answer can
+// supply an input the caller did not give; judging every quote false or
+// every reference unknown would only spend calls and blame the model.
+// Grounds is where the mistake is caught, before the first call.
+func (is *Invariants) Grounds(in Inputs) (*Grounds, error) {
+	var errs []error
+	if is != nil {
+		for _, ci := range is.list {
+			if !ci.hasInput(in) {
+				name, _ := ci.input()
+				errs = append(errs, &InputError{Invariant: ci.Name, Parameter: name})
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return NewGrounds(in), nil
+}
+
+// input returns the parameter the invariant reads ("" for the rendered
+// text), and whether it reads an input at all.
+func (ci *compiledInvariant) input() (name string, reads bool) {
+	switch ci.Kind {
+	case QuoteInInput:
+		return ci.Parameter, true
+	case ValueInInput:
+		return ci.targets.firstKey()
+	}
+	return "", false
+}
+
+// hasInput reports whether in holds the input the invariant reads: the
+// parameter it names; for a QuoteInInput naming none, a text that is not
+// blank; for a ValueInInput whose Targets name no parameter, parameters.
+func (ci *compiledInvariant) hasInput(in Inputs) bool {
+	name, reads := ci.input()
+	switch {
+	case !reads:
+		return true
+	case name != "":
+		_, ok := in.Parameters[name]
+		return ok
+	case ci.Kind == QuoteInInput:
+		return strings.TrimSpace(in.Text) != ""
+	default:
+		return in.Parameters != nil
+	}
+}
+
+// given reports whether g holds the input the invariant reads.
+func (ci *compiledInvariant) given(g *Grounds) bool { return g != nil && ci.hasInput(g.in) }
 
 // corpusFor returns the indexed text of the rendered inputs (name "") or of
 // the named parameter.
@@ -90,11 +190,22 @@ func appendStrings(b *strings.Builder, v any) {
 // DefaultPlaceholders returns the values [NotPlaceholder] rejects, as
 // [Normalize] writes them, besides a blank value and one starting with
 // "lorem ipsum". An invariant's Placeholders add to them.
+//
+// The list holds only values that are placeholders in nearly every field:
+// markers of unfinished text ("TBD", "TODO", "FIXME", "N/A"), the
+// programmer's "foo" and "xxx", a bare "..." or "?", and the words "null"
+// and "undefined" written as strings. Values that are often real answers
+// somewhere are left to an invariant's Placeholders for the fields where
+// they are not: "John Doe" (a customer's name in test data), "test" and
+// "example" (names, tags), "string" (a type), "NA" (a code), "sample",
+// "bar" and "-". Measured on the string values of the valid instances of
+// a corpus of 2,819 real-world schemas (43,232 strings), this list flags
+// 14 (0.03%: "foo" 5, "null" 4, "FIXME" 3, "TODO" 2); see
+// TestPlaceholdersCorpus.
 func DefaultPlaceholders() []string {
 	return []string{
-		"n/a", "na", "tbd", "tbc", "todo", "fixme", "lorem ipsum", "test", "testing",
-		"example", "sample", "placeholder", "john doe", "jane doe", "john smith",
-		"foo", "bar", "xxx", "string", "...", "-", "?", "null", "undefined",
+		"n/a", "tbd", "tbc", "todo", "fixme", "lorem ipsum", "placeholder",
+		"foo", "xxx", "...", "?", "null", "undefined",
 	}
 }
 
@@ -111,7 +222,7 @@ func (ci *compiledInvariant) quoteInInput(v any, g *Grounds) []schema.Violation 
 
 // quotes checks the strings of ms as quotes of the inputs in g.
 func (ci *compiledInvariant) quotes(ms []Match, g *Grounds) []schema.Violation {
-	if g == nil || (ci.Parameter != "" && g.in.Parameters == nil) {
+	if !ci.given(g) {
 		return nil
 	}
 	var out []schema.Violation
@@ -123,6 +234,12 @@ func (ci *compiledInvariant) quotes(ms []Match, g *Grounds) []schema.Violation {
 		}
 		parts := quoteParts(s)
 		if len(parts) == 0 {
+			out = append(out, violation(m.Path, "is an empty quote; "+adviceQuote))
+			continue
+		}
+		if n := quoteLength(parts); n < ci.MinQuoteLength {
+			out = append(out, violation(m.Path, fmt.Sprintf("%s is too short to ground anything (%d %s; at least %d); %s",
+				clipQuote(s), n, plural(float64(n), "character"), ci.MinQuoteLength, adviceQuote)))
 			continue
 		}
 		if c == nil {
@@ -148,7 +265,7 @@ func (ci *compiledInvariant) quotes(ms []Match, g *Grounds) []schema.Violation {
 }
 
 func (ci *compiledInvariant) valueInInput(v any, g *Grounds) []schema.Violation {
-	if g == nil {
+	if !ci.given(g) {
 		return nil
 	}
 	allowed := map[string]bool{}

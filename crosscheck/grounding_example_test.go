@@ -1,6 +1,7 @@
 package crosscheck_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 
@@ -19,12 +20,15 @@ func ExampleInvariants_CheckGrounded() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	g := crosscheck.NewGrounds(crosscheck.Inputs{
+	g, err := is.Grounds(crosscheck.Inputs{
 		Parameters: map[string]any{
 			"contract": "The supplier shall deliver within 30 days. Late delivery incurs a 2% fee per week.",
 			"tickets":  []any{"T-1", "T-2"},
 		},
 	})
+	if err != nil {
+		log.Fatal(err)
+	}
 	output := map[string]any{
 		"owner": "TBD",
 		"findings": []any{
@@ -39,6 +43,24 @@ func ExampleInvariants_CheckGrounded() {
 	// $.findings[1].evidence
 	// $.findings[1].ticket
 	// $.owner
+}
+
+// Grounds checks, before any output, that the inputs hold what the
+// invariants read: here the contract was not given, a configuration error
+// rather than a fault of the model's answer.
+func ExampleInvariants_Grounds() {
+	is, err := crosscheck.CompileInvariants(
+		crosscheck.Invariant{Name: "evidence", Kind: crosscheck.QuoteInInput, Values: "$.evidence", Parameter: "contract"},
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = is.Grounds(crosscheck.Inputs{Text: "Review it.", Parameters: map[string]any{"prompt": "Review it."}})
+	fmt.Println(errors.Is(err, crosscheck.ErrMissingInput))
+	fmt.Println(err)
+	// Output:
+	// true
+	// crosscheck: invariant "evidence" reads parameter "contract", which is not among the inputs
 }
 
 // CheckPart judges one part of an output as it streams in, so a fabricated

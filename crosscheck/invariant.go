@@ -29,19 +29,26 @@ const (
 	// QuoteInInput: every string Values selects is a quote of the inputs
 	// (the rendered prompt, or the strings of the parameter Parameter):
 	// it occurs there once both are normalised ([Normalize]: case, white
-	// space, quotation marks, dashes). An ellipsis ("...", "…") inside a
-	// quote splits it into parts that must each occur, in order
-	// ([QuoteParts]). Blank strings are left to NotPlaceholder.
+	// space, quotation marks, dashes), starting and ending at word
+	// boundaries of the inputs, so that "safe" is no quote of "unsafe"
+	// and "30 days" none of "300 days" (letters and digits of one word are
+	// not split; in scripts written without spaces, such as Chinese,
+	// Japanese and Thai, every character stands alone). An ellipsis
+	// ("...", "…") inside a quote splits it into parts that must each
+	// occur so, in order ([QuoteParts]). An empty or blank quote, one that
+	// is only an ellipsis, and one shorter than MinQuoteLength are
+	// violations: they ground nothing.
 	QuoteInInput = "quote_in_input"
 	// ValueInInput: every value Refs selects in the output is among the
 	// values Targets selects in the parameters (ids, names, URLs given to
-	// the model), compared exactly.
+	// the model), compared exactly. The first member Targets names
+	// ("tickets" in "$.tickets[*].id") is the parameter it reads.
 	ValueInInput = "value_in_input"
 	// NotPlaceholder: no string Values selects (or holds, for an object or
 	// array) is a placeholder rather than an answer: blank, one of
-	// [DefaultPlaceholders] or Placeholders ("N/A", "TBD", "test", "John
-	// Doe"), "lorem ipsum...", or the schema's own description, examples or
-	// default for that place. A value the schema's enum or const allows
+	// [DefaultPlaceholders] ("N/A", "TBD", "TODO") or Placeholders (for a
+	// name field, "John Doe"), "lorem ipsum...", or the schema's own
+	// description, examples or default for that place. A value the schema's enum or const allows
 	// there is never a placeholder.
 	NotPlaceholder = "not_placeholder"
 )
@@ -89,9 +96,13 @@ type Invariant struct {
 	// Values selects the strings QuoteInInput and NotPlaceholder check.
 	Values string `json:"values,omitempty"`
 	// Parameter, with QuoteInInput, names the parameter quotes come from;
-	// empty means the rendered inputs as a whole. When the [Inputs] have
-	// no Parameters, such quotes are not checked.
+	// empty means the rendered inputs as a whole. See [Invariants.Grounds]
+	// for a parameter that is not among the inputs.
 	Parameter string `json:"parameter,omitempty"`
+	// MinQuoteLength, with QuoteInInput, is the fewest characters a quote
+	// may have, spaces not counted; 0 means [DefaultMinQuoteLength]. It
+	// must not be negative.
+	MinQuoteLength int `json:"min_quote_length,omitempty"`
 	// Placeholders, with NotPlaceholder, are rejected besides
 	// [DefaultPlaceholders], compared after [Normalize].
 	Placeholders []string `json:"placeholders,omitempty"`
@@ -161,6 +172,12 @@ func CompileInvariants(invs ...Invariant) (*Invariants, error) {
 			ci.refs, ci.targets = path("refs", inv.Refs), path("targets", inv.Targets)
 		case QuoteInInput:
 			ci.values = path("values", inv.Values)
+			if inv.MinQuoteLength < 0 {
+				bad("min_quote_length", "must not be negative", nil)
+			}
+			if ci.MinQuoteLength == 0 {
+				ci.MinQuoteLength = DefaultMinQuoteLength
+			}
 		case ValueInInput:
 			ci.refs, ci.targets = path("refs", inv.Refs), path("targets", inv.Targets)
 		case NotPlaceholder:
@@ -202,25 +219,32 @@ func (is *Invariants) Grounded() bool {
 // schema violation; none when v keeps them all. Parts that are not there
 // (no counts object, a count that is not a number) are left to the schema.
 //
-// Use it as an enforce validator, so that a violation is re-asked like a
-// schema one:
+// Check is CheckGrounded without inputs: the grounding invariants that
+// read them (QuoteInInput, ValueInInput) are not checked, by the rule of
+// [Invariants.Grounds], and NotPlaceholder checks its list only. With
+// grounding invariants, prepare the run's inputs and use CheckGrounded as
+// an enforce validator, so that a violation is re-asked like a schema one:
 //
+//	g, err := invs.Grounds(crosscheck.Inputs{Text: prompt, Parameters: params, Schema: s})
+//	if err != nil { ... } // a declared parameter is missing: fix the configuration
 //	enforce.WithValidator(func(_ context.Context, _ enforce.Attempt, v any) []schema.Violation {
-//		return invs.Check(v)
+//		return invs.CheckGrounded(v, g)
 //	})
-//
-// Check holds the grounding invariants against nothing: QuoteInInput and
-// ValueInInput report nothing, NotPlaceholder checks its list only. Use
-// [Invariants.CheckGrounded] to give them the run's inputs.
 func (is *Invariants) Check(v any) []schema.Violation {
 	return is.CheckGrounded(v, nil)
 }
 
-// CheckGrounded is [Invariants.Check] with the run's inputs, prepared by
-// [NewGrounds], for the grounding invariants (QuoteInInput, ValueInInput,
-// NotPlaceholder). A nil g is Check. The violations of a grounding
-// invariant end with what the model should do instead ("quote the inputs
-// exactly, or leave the quote out"), so that a re-ask says it.
+// CheckGrounded returns every violation of the invariants in v, with the
+// instance path of the value at fault and a message a model can act on,
+// like a schema violation; none when v keeps them all. Parts that are not
+// there (no counts object, a count that is not a number) are left to the
+// schema. The grounding invariants (QuoteInInput, ValueInInput,
+// NotPlaceholder) hold v against the run's inputs g, prepared by
+// [Invariants.Grounds] (or [NewGrounds]); a nil g is [Invariants.Check].
+// An invariant whose input is not in g is not checked: see
+// [Invariants.Grounds]. The violations of a grounding invariant end with
+// what the model should do instead ("quote the inputs exactly, or leave
+// the quote out"), so that a re-ask says it.
 func (is *Invariants) CheckGrounded(v any, g *Grounds) []schema.Violation {
 	if is == nil {
 		return nil

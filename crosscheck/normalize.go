@@ -124,10 +124,52 @@ func newCorpus(text string) *corpus {
 	return &corpus{text: t, index: suffixarray.New([]byte(t))}
 }
 
-// find reports whether parts occur in c in order, without overlapping. When
-// they do not, missing is the shortest part that does not occur at all, or,
-// when every part occurs but not in this order, the first one out of order
-// (and order is true), as the quote writes it.
+// lookupSome is how many occurrences of a part find takes from the index
+// at first; only when none of them is a whole match does it list them all.
+const lookupSome = 16
+
+// occurs reports whether p occurs in c as a whole match: starting and
+// ending at word boundaries ([boundary]).
+func (c *corpus) occurs(p string) bool {
+	at := c.index.Lookup([]byte(p), lookupSome)
+	for _, i := range at {
+		if whole(c.text, i, len(p)) {
+			return true
+		}
+	}
+	if len(at) < lookupSome {
+		return false
+	}
+	for _, i := range c.index.Lookup([]byte(p), -1) {
+		if whole(c.text, i, len(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexWhole returns the offset of the first whole match of p in c.text at
+// or after from, or -1.
+func (c *corpus) indexWhole(p string, from int) int {
+	for from <= len(c.text) {
+		j := strings.Index(c.text[from:], p)
+		if j < 0 {
+			return -1
+		}
+		if whole(c.text, from+j, len(p)) {
+			return from + j
+		}
+		_, size := utf8.DecodeRuneInString(c.text[from+j:])
+		from += j + max(size, 1)
+	}
+	return -1
+}
+
+// find reports whether parts occur in c in order, without overlapping,
+// each as a whole match (at word boundaries). When they do not, missing is
+// the shortest part that does not occur at all, or, when every part occurs
+// but not in this order, the first one out of order (and order is true),
+// as the quote writes it.
 //
 // The index answers whether each part occurs at all; the order is then
 // found by scanning the text forward from one part to the next, which
@@ -137,7 +179,7 @@ func newCorpus(text string) *corpus {
 func (c *corpus) find(parts []part) (missing string, order bool, ok bool) {
 	short := -1
 	for i, p := range parts {
-		if len(c.index.Lookup([]byte(p.norm), 1)) == 0 && (short < 0 || len(p.norm) < len(parts[short].norm)) {
+		if !c.occurs(p.norm) && (short < 0 || len(p.norm) < len(parts[short].norm)) {
 			short = i
 		}
 	}
@@ -149,11 +191,11 @@ func (c *corpus) find(parts []part) (missing string, order bool, ok bool) {
 	}
 	at := 0
 	for _, p := range parts {
-		j := strings.Index(c.text[at:], p.norm)
+		j := c.indexWhole(p.norm, at)
 		if j < 0 {
 			return p.raw, true, false
 		}
-		at += j + len(p.norm)
+		at = j + len(p.norm)
 	}
 	return "", false, true
 }

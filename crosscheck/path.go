@@ -141,3 +141,13 @@ func (p *Path) each(v any, fn func(loc, any)) {
 // keyStep renders a member step as the rest of agentio does: .name for
 // plain names, ['name'] otherwise.
 func keyStep(k string) string { return string(jsonpath.AppendKey(nil, k)) }
+
+// firstKey returns the member name p starts with ("tickets" in
+// "$.tickets[*].id"), and true; for a path that starts otherwise ("$",
+// "$[*]"), "" and true: it reads the whole.
+func (p *Path) firstKey() (string, bool) {
+	if len(p.steps) > 0 && p.steps[0].Kind == jsonpath.KindKey {
+		return p.steps[0].Key, true
+	}
+	return "", true
+}

@@ -6,22 +6,31 @@ import (
 	"strings"
 )
 
-// CompareOptions tunes [Compare]. A nil *CompareOptions, or a zero field,
-// means the documented default.
+// CompareOptions tunes [Compare]. A nil *CompareOptions is the zero value,
+// and each zero field means the documented default.
 type CompareOptions struct {
-	// Z is the normal quantile of the Wilson score interval; 0 means 1.96
-	// (a two-sided 95% interval).
-	Z float64
-	// CallsMargin is how far, as a fraction of the baseline, calls per
-	// valid output may rise before it is a regression; 0 means 0.10 (10%).
-	// A negative value disables the check.
+	// Level is the two-sided confidence level of the intervals of the
+	// differences, in (0, 1); 0 means 0.95. A check flags a target only
+	// when the whole interval lies on the worse side, so that each check
+	// flags an unchanged target with probability about (1-Level)/2.
+	Level float64
+	// CallsMargin is the rise of calls per valid output, as a fraction of
+	// the baseline's, that is tolerated: 0 tolerates none (a rise the
+	// samples show at Level is flagged), 0.1 tolerates 10%. It must be
+	// finite and not negative.
 	CallsMargin float64
+	// IgnoreCalls leaves calls per valid output unchecked.
+	IgnoreCalls bool
 }
 
 // A Verdict is the outcome of [Compare].
 type Verdict struct {
 	// Regressed reports that at least one target regressed.
 	Regressed bool `json:"regressed"`
+	// Level is the confidence level of the intervals.
+	Level float64 `json:"level"`
+	// CallsMargin is the tolerated rise of calls per valid output.
+	CallsMargin float64 `json:"calls_margin"`
 	// Targets are the verdicts of the targets in the current report, in
 	// its order.
 	Targets []TargetVerdict `json:"targets"`
@@ -31,68 +40,97 @@ type Verdict struct {
 type TargetVerdict struct {
 	// Name is the target's name.
 	Name string `json:"name"`
-	// InBaseline reports whether the baseline has the target; without it
-	// the target cannot regress.
+	// InBaseline reports whether the baseline has the target with at
+	// least one case; without it the target cannot regress, and the
+	// differences are zero.
 	InBaseline bool `json:"in_baseline"`
-	// Regressed reports a regression; Reasons say which.
+	// Regressed reports a regression; Reasons say which, with the rates,
+	// the sample sizes and the interval.
 	Regressed bool     `json:"regressed"`
 	Reasons   []string `json:"reasons,omitempty"`
-	// BaselineRate and CurrentRate are the valid-on-first-call rates;
-	// LowerBound is the lower end of the baseline's Wilson interval.
-	BaselineRate float64 `json:"baseline_rate"`
-	CurrentRate  float64 `json:"current_rate"`
-	LowerBound   float64 `json:"lower_bound"`
+	// ValidFirst compares the valid-on-first-call rates: successes are
+	// the runs valid on the first call, trials the cases.
+	ValidFirst Difference `json:"valid_first"`
+	// ValidPerCall compares the share of calls that gave a valid output,
+	// the inverse of calls per valid output: successes are valid
+	// outputs, trials the calls. Its interval bounds
+	// Current - Baseline/(1+CallsMargin). It is zero when calls are not
+	// checked.
+	ValidPerCall Difference `json:"valid_per_call"`
 	// BaselineCallsPerValid and CurrentCallsPerValid are the calls per
-	// valid output.
+	// valid output (0 for a run without a valid output).
 	BaselineCallsPerValid float64 `json:"baseline_calls_per_valid"`
 	CurrentCallsPerValid  float64 `json:"current_calls_per_valid"`
 }
 
+// A Difference compares one proportion of two runs, successes out of
+// trials in each.
+type Difference struct {
+	// Baseline and Current are the proportions; BaselineN and CurrentN
+	// the numbers of trials they are taken over.
+	Baseline  float64 `json:"baseline"`
+	Current   float64 `json:"current"`
+	BaselineN int     `json:"baseline_n"`
+	CurrentN  int     `json:"current_n"`
+	// Low and High bound the difference Current - Baseline at the
+	// verdict's Level (Newcombe's hybrid score interval).
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+}
+
+// Worse reports whether the whole interval is below zero: the current run
+// is worse than the baseline beyond what chance explains at the level.
+func (d Difference) Worse() bool { return d.High < 0 }
+
 // Compare holds each target of current against the same-named target of
-// baseline. A target regresses when its valid-on-first-call rate is below
-// the lower bound of the baseline rate's Wilson score interval, or when its
-// calls per valid output exceed the baseline's by more than the margin (a
-// target that went from some valid outputs to none has infinitely many
-// calls per valid output). A target missing from the baseline is reported,
-// not flagged. A nil report counts as one without targets; opts may be
-// nil. Compare is a pure function.
-func Compare(baseline, current *Report, opts *CompareOptions) Verdict {
+// baseline and flags a target whose valid-on-first-call rate fell, or
+// whose calls per valid output rose by more than CallsMargin, by more than
+// the two samples' sizes explain (see the package doc, Regression gate).
+// A target missing from the baseline, or with no case there, is reported,
+// not flagged; so is a current target without cases. A nil report counts
+// as one without targets; opts may be nil.
+//
+// The error, matching [ErrInvalidOption], is for a Level outside (0, 1) or
+// a negative, infinite or NaN CallsMargin; the Verdict is then zero.
+// Compare is a pure function and does not modify its reports.
+func Compare(baseline, current *Report, opts *CompareOptions) (Verdict, error) {
 	var o CompareOptions
 	if opts != nil {
 		o = *opts
 	}
-	if o.Z == 0 {
-		o.Z = 1.96
+	if o.Level == 0 {
+		o.Level = 0.95
 	}
-	if o.CallsMargin == 0 {
-		o.CallsMargin = 0.10
+	if !(o.Level > 0 && o.Level < 1) {
+		return Verdict{}, fmt.Errorf("%w: level must be in (0, 1), got %v", ErrInvalidOption, o.Level)
 	}
-	var v Verdict
+	if !(o.CallsMargin >= 0) || math.IsInf(o.CallsMargin, 0) {
+		return Verdict{}, fmt.Errorf("%w: calls margin must be finite and not negative, got %v", ErrInvalidOption, o.CallsMargin)
+	}
+	z := quantile(o.Level)
+	v := Verdict{Level: o.Level, CallsMargin: o.CallsMargin}
 	if current == nil {
-		return v
+		return v, nil
 	}
 	for _, cur := range current.Targets {
-		tv := TargetVerdict{Name: cur.Name, CurrentRate: cur.ValidFirstRate, CurrentCallsPerValid: cur.CallsPerValid}
+		tv := TargetVerdict{Name: cur.Name, CurrentCallsPerValid: cur.CallsPerValid}
 		var base *TargetReport
 		if baseline != nil {
 			base = baseline.Target(cur.Name)
 		}
 		if base != nil && base.Cases > 0 {
 			tv.InBaseline = true
-			tv.BaselineRate, tv.BaselineCallsPerValid = base.ValidFirstRate, base.CallsPerValid
-			tv.LowerBound, _ = Wilson(base.ValidFirst, base.Cases, o.Z)
-			if cur.Cases > 0 && cur.ValidFirstRate < tv.LowerBound {
-				tv.Reasons = append(tv.Reasons, fmt.Sprintf("valid on first call %.1f%% is below %.1f%%, the lower bound of the baseline's %.1f%%",
-					100*cur.ValidFirstRate, 100*tv.LowerBound, 100*base.ValidFirstRate))
+			tv.BaselineCallsPerValid = base.CallsPerValid
+			if cur.Cases > 0 {
+				tv.ValidFirst = difference(base.ValidFirst, base.Cases, cur.ValidFirst, cur.Cases, 1, z)
+				if tv.ValidFirst.Worse() {
+					tv.Reasons = append(tv.Reasons, "valid on first call fell: "+tv.ValidFirst.describe(o.Level, "cases"))
+				}
 			}
-			if o.CallsMargin > 0 && base.Valid > 0 {
-				limit := base.CallsPerValid * (1 + o.CallsMargin)
-				switch {
-				case cur.Valid == 0 && cur.Cases > 0:
-					tv.Reasons = append(tv.Reasons, "no valid output, where the baseline had some")
-				case cur.Valid > 0 && cur.CallsPerValid > limit:
-					tv.Reasons = append(tv.Reasons, fmt.Sprintf("calls per valid output %.2f exceed the baseline's %.2f by more than %.0f%%",
-						cur.CallsPerValid, base.CallsPerValid, 100*o.CallsMargin))
+			if !o.IgnoreCalls && base.Calls > 0 && cur.Calls > 0 {
+				tv.ValidPerCall = difference(base.Valid, base.Calls, cur.Valid, cur.Calls, 1/(1+o.CallsMargin), z)
+				if tv.ValidPerCall.Worse() {
+					tv.Reasons = append(tv.Reasons, callsReason(tv, *base, cur, o))
 				}
 			}
 		}
@@ -100,27 +138,52 @@ func Compare(baseline, current *Report, opts *CompareOptions) Verdict {
 		v.Regressed = v.Regressed || tv.Regressed
 		v.Targets = append(v.Targets, tv)
 	}
-	return v
+	return v, nil
 }
 
-// Wilson returns the Wilson score interval of successes out of n trials at
-// normal quantile z (1.96 for 95%). With n = 0 it is [0, 1].
-func Wilson(successes, n int, z float64) (lower, upper float64) {
-	if n <= 0 {
-		return 0, 1
+// difference compares x2 of n2 (current) with scale times x1 of n1
+// (baseline).
+func difference(x1, n1, x2, n2 int, scale, z float64) Difference {
+	d := Difference{Baseline: ratio(x1, n1), Current: ratio(x2, n2), BaselineN: n1, CurrentN: n2}
+	d.Low, d.High = newcombe(x2, n2, x1, n1, scale, z)
+	return d
+}
+
+// describe says "85.0% of 20 cases against 90.0% of 1000, difference
+// -5.0 points (95% interval -20.1 to +3.2)".
+func (d Difference) describe(level float64, trials string) string {
+	return fmt.Sprintf("%s of %d %s against %s of %d, difference %s points (%s interval %s to %s)",
+		pct(d.Current), d.CurrentN, trials, pct(d.Baseline), d.BaselineN,
+		points(d.Current-d.Baseline), levelText(level), points(d.Low), points(d.High))
+}
+
+func callsReason(tv TargetVerdict, base, cur TargetReport, o CompareOptions) string {
+	now := "no valid output"
+	if cur.Valid > 0 {
+		now = fmt.Sprintf("%.2f", cur.CallsPerValid)
 	}
-	p := float64(successes) / float64(n)
-	nf := float64(n)
-	z2 := z * z
-	center := p + z2/(2*nf)
-	spread := z * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	den := 1 + z2/nf
-	return max(0, (center-spread)/den), min(1, (center+spread)/den)
+	d := tv.ValidPerCall
+	against := pct(d.Baseline)
+	if o.CallsMargin > 0 {
+		against = fmt.Sprintf("%s (the baseline's %s less the %.4g%% margin)", pct(d.Baseline/(1+o.CallsMargin)), pct(d.Baseline), 100*o.CallsMargin)
+	}
+	return fmt.Sprintf("calls per valid output rose: %s (%d calls, %d valid) against %.2f (%d calls, %d valid); valid outputs per call %s against %s, difference %s points (%s interval %s to %s)",
+		now, cur.Calls, cur.Valid, base.CallsPerValid, base.Calls, base.Valid,
+		pct(d.Current), against, points(d.Current-d.Baseline/(1+o.CallsMargin)), levelText(o.Level), points(d.Low), points(d.High))
+}
+
+// points writes a difference of proportions in percentage points, signed.
+func points(f float64) string { return fmt.Sprintf("%+.1f", 100*f) }
+
+// levelText writes a confidence level as "95%".
+func levelText(level float64) string {
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*level), ".0") + "%"
 }
 
 // Markdown renders the verdict for a pull-request comment: one line per
-// target, saying whether it regressed and why, or that the baseline lacks
-// it.
+// target, saying whether it regressed and why, with both rates, both
+// sample sizes and the interval of the difference, or that the baseline
+// lacks it.
 func (v Verdict) Markdown() string {
 	var b strings.Builder
 	for _, t := range v.Targets {
@@ -130,9 +193,10 @@ func (v Verdict) Markdown() string {
 			fmt.Fprintf(&b, "- %s: not in the baseline\n", name)
 		case t.Regressed:
 			fmt.Fprintf(&b, "- **%s regressed**: %s\n", name, strings.Join(t.Reasons, "; "))
+		case t.ValidFirst.CurrentN == 0:
+			fmt.Fprintf(&b, "- %s: no cases run, nothing to compare\n", name)
 		default:
-			fmt.Fprintf(&b, "- %s: no regression (valid on first call %s, baseline %s, lower bound %s)\n",
-				name, pct(t.CurrentRate), pct(t.BaselineRate), pct(t.LowerBound))
+			fmt.Fprintf(&b, "- %s: no regression (valid on first call %s)\n", name, t.ValidFirst.describe(v.Level, "cases"))
 		}
 	}
 	return b.String()

@@ -63,8 +63,13 @@ func ExampleCompare() {
 		return eval.NewReport(results)
 	}
 	baseline := report(460, 500) // 92%
-	for _, current := range []*eval.Report{report(455, 500), report(400, 500)} {
-		v := eval.Compare(baseline, current, nil)
+	// 91%, 80%, and 85% on a sample of 20 cases: within chance.
+	for _, current := range []*eval.Report{report(455, 500), report(400, 500), report(17, 20)} {
+		v, err := eval.Compare(baseline, current, nil)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
 		fmt.Println("regressed:", v.Regressed)
 		for _, r := range v.Targets[0].Reasons {
 			fmt.Println("-", r)
@@ -73,8 +78,9 @@ func ExampleCompare() {
 	// Output:
 	// regressed: false
 	// regressed: true
-	// - valid on first call 80.0% is below 89.3%, the lower bound of the baseline's 92.0%
-	// - calls per valid output 1.20 exceed the baseline's 1.08 by more than 10%
+	// - valid on first call fell: 80.0% of 500 cases against 92.0% of 500, difference -12.0 points (95% interval -16.3 to -7.8)
+	// - calls per valid output rose: 1.20 (600 calls, 500 valid) against 1.08 (540 calls, 500 valid); valid outputs per call 83.3% against 92.6%, difference -9.3 points (95% interval -13.0 to -5.5)
+	// regressed: false
 }
 
 func ExampleReport_HTML() {
@@ -98,4 +104,37 @@ func ExampleReport_HTML() {
 	// <!DOCTYPE html>
 	// <td class="n" data-target="model-a" data-metric="calls_per_valid" data-value="1">1.00</td>
 	// <td class="n" data-target="model-b" data-metric="calls_per_valid" data-value="2">2.00</td>
+}
+
+// HTMLWith adds the comparison with a baseline to the page, and leaves out
+// latency for a run replayed from recordings.
+func ExampleReport_HTMLWith() {
+	report := func(first int) *eval.Report {
+		results := make([]eval.CaseResult, 200)
+		for i := range results {
+			results[i] = eval.CaseResult{Case: fmt.Sprint(i), Target: "model-a", Valid: true, ValidFirst: i < first, Calls: 1}
+		}
+		return eval.NewReport(results)
+	}
+	baseline, current := report(184), report(150) // 92%, 75%
+	v, err := eval.Compare(baseline, current, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var page strings.Builder
+	if err := current.HTMLWith(&page, &eval.HTMLOptions{OmitLatency: true, Verdict: &v}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, line := range strings.Split(page.String(), "\n") {
+		if strings.HasPrefix(line, "<h2>Against") || strings.Contains(line, `class="bad">regressed`) {
+			fmt.Println(line)
+		}
+	}
+	fmt.Println(strings.Contains(page.String(), "Slowest runs"))
+	// Output:
+	// <h2>Against the baseline</h2>
+	// <td class="bad">regressed</td>
+	// false
 }

@@ -25,6 +25,7 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 	"ns":    ns,
 	"pct":   pct,
 	"label": label,
+	"human": slowestLatency,
 }).Parse(reportHTML))
 
 // Chart geometry, in SVG user units.
@@ -44,22 +45,49 @@ const (
 )
 
 // HTML writes the report as one self-contained HTML page: yield per target
-// (valid on the first call and valid eventually), calls per valid output,
-// failure histograms by class and by violation (keyword and path), the
-// slowest runs, and each case's result per target with its attempts in a
-// <details> element. Charts are inline SVG; the page loads nothing and runs
-// no script. Each number shown sits in an element with data-metric (and
-// data-target, data-key) attributes whose data-value is the report's exact
-// figure, so tools can read the page back.
+// (valid on the first call and valid eventually, each with its 95%
+// interval), calls per valid output, failure histograms by class and by
+// violation (keyword and path), the slowest runs, and each case's result
+// per target with its attempts in a <details> element. Charts are inline
+// SVG; the page loads nothing and runs no script. Each number shown sits
+// in an element with data-metric (and data-target, data-key) attributes
+// whose data-value is the report's exact figure, so tools can read the
+// page back; durations are shown rounded for people ("6.2 ms").
 //
 // All text from the report (target names, case IDs, errors) is escaped.
 // The error is that of writing to w, or of rendering; HTML does not modify
-// the report and may be called concurrently on the same report.
-func (r *Report) HTML(w io.Writer) error {
-	return reportTemplate.Execute(w, newHTMLView(r))
+// the report and may be called concurrently on the same report. It is
+// HTMLWith(w, nil).
+func (r *Report) HTML(w io.Writer) error { return r.HTMLWith(w, nil) }
+
+// HTMLOptions tune [Report.HTMLWith]. A nil *HTMLOptions is the zero
+// value: every section, no comparison.
+type HTMLOptions struct {
+	// OmitLatency leaves out the latency columns and the slowest runs: for
+	// a run replayed from recordings, whose latency is that of reading
+	// files.
+	OmitLatency bool
+	// Verdict, when not nil, adds a section comparing the report with its
+	// baseline: [Compare]'s verdict, per target both rates with their
+	// sample sizes, the interval of the difference and the outcome.
+	Verdict *Verdict
+}
+
+// HTMLWith writes the page of [Report.HTML] as opts say. The verdict is
+// read, not modified.
+func (r *Report) HTMLWith(w io.Writer, opts *HTMLOptions) error {
+	var o HTMLOptions
+	if opts != nil {
+		o = *opts
+	}
+	return reportTemplate.Execute(w, newHTMLView(r, o))
 }
 
 type htmlView struct {
+	Partial string // "3 of 5 runs not run" for a partial report, else ""
+	Latency bool   // show latency columns and the slowest runs
+	Waited  bool   // some target waited for a rate limit
+	Compare *htmlCompare
 	Targets []htmlTarget
 	Yield   htmlChart // valid first and valid eventually, two bars per target
 	Cost    htmlChart // calls per valid output
@@ -70,6 +98,8 @@ type htmlView struct {
 type htmlTarget struct {
 	TargetReport
 	LatencyP50, LatencyP95 string
+	RateLimitWait          string
+	FirstCI, ValidCI       string // 95% intervals of the two rates
 	FailureChart           htmlChart
 	ViolationChart         htmlChart
 }
@@ -111,8 +141,67 @@ type htmlAttempt struct {
 	Violations []Violation
 }
 
-func newHTMLView(r *Report) htmlView {
-	var v htmlView
+// htmlCompare is the section comparing the report with its baseline.
+type htmlCompare struct {
+	Level       string // "95%"
+	CallsMargin string // "" for none, else "10%"
+	Regressed   bool
+	Rows        []htmlCompareRow
+}
+
+type htmlCompareRow struct {
+	Name       string
+	InBaseline bool
+	Regressed  bool
+	Reasons    []string
+	First      htmlDifference
+	Calls      htmlDifference
+	Checked    bool // calls were compared
+}
+
+type htmlDifference struct {
+	Baseline, Current string // "92.0% of 500"
+	Difference        string // "-12.0"
+	Interval          string // "-16.3 to -7.8"
+	Worse             bool
+}
+
+func newHTMLDifference(d Difference, trials string) htmlDifference {
+	return htmlDifference{
+		Baseline:   fmt.Sprintf("%s of %d", pct(d.Baseline), d.BaselineN),
+		Current:    fmt.Sprintf("%s of %d %s", pct(d.Current), d.CurrentN, trials),
+		Difference: points(d.Current - d.Baseline),
+		Interval:   points(d.Low) + " to " + points(d.High),
+		Worse:      d.Worse(),
+	}
+}
+
+func newHTMLCompare(v *Verdict) *htmlCompare {
+	c := &htmlCompare{Level: levelText(v.Level), Regressed: v.Regressed}
+	if v.CallsMargin > 0 {
+		c.CallsMargin = fmt.Sprintf("%.4g%%", 100*v.CallsMargin)
+	}
+	for _, t := range v.Targets {
+		row := htmlCompareRow{Name: t.Name, InBaseline: t.InBaseline, Regressed: t.Regressed, Reasons: t.Reasons,
+			First: newHTMLDifference(t.ValidFirst, "cases"), Checked: t.ValidPerCall.CurrentN > 0}
+		if row.Checked {
+			row.Calls = newHTMLDifference(t.ValidPerCall, "calls")
+			// The interval bounds Current - Baseline/(1+margin).
+			row.Calls.Difference = points(t.ValidPerCall.Current - t.ValidPerCall.Baseline/(1+v.CallsMargin))
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	return c
+}
+
+func newHTMLView(r *Report, o HTMLOptions) htmlView {
+	v := htmlView{Latency: !o.OmitLatency}
+	if o.Verdict != nil {
+		v.Compare = newHTMLCompare(o.Verdict)
+	}
+	if r.Partial {
+		v.Partial = r.notRunText()
+	}
 	var yield, cost []htmlBar
 	maxCost := 0.0
 	for _, t := range r.Targets {
@@ -126,7 +215,9 @@ func newHTMLView(r *Report) htmlView {
 				Text: fmt.Sprintf("%s valid eventually (%d/%d)", pct(t.ValidRate), t.Valid, t.Cases)})
 		cost = append(cost, htmlBar{Label: t.Name, Target: t.Name, Metric: "calls_per_valid", Value: t.CallsPerValid, Class: "cost",
 			Text: fmt.Sprintf("%.2f calls per valid output", t.CallsPerValid)})
-		ht := htmlTarget{TargetReport: t, LatencyP50: round(t.LatencyP50), LatencyP95: round(t.LatencyP95)}
+		ht := htmlTarget{TargetReport: t, LatencyP50: human(t.LatencyP50), LatencyP95: human(t.LatencyP95),
+			RateLimitWait: human(t.RateLimitWait), FirstCI: ci95(t.ValidFirst, t.Cases), ValidCI: ci95(t.Valid, t.Cases)}
+		v.Waited = v.Waited || t.RateLimitWait > 0
 		ht.FailureChart = histogram(t.Name, "failures", t.Failures)
 		ht.ViolationChart = histogram(t.Name, "violations", t.Violations)
 		v.Targets = append(v.Targets, ht)
@@ -146,7 +237,7 @@ func newHTMLView(r *Report) htmlView {
 			index[c.Case] = i
 			v.Cases = append(v.Cases, htmlCase{ID: c.Case})
 		}
-		v.Cases[i].Results = append(v.Cases[i].Results, htmlResult{CaseResult: c, Latency: round(c.Latency), Attempts: attempts(c)})
+		v.Cases[i].Results = append(v.Cases[i].Results, htmlResult{CaseResult: c, Latency: human(c.Latency), Attempts: attempts(c)})
 	}
 	return v
 }
@@ -214,12 +305,8 @@ func float(f float64) string    { return strconv.FormatFloat(f, 'g', -1, 64) }
 func integer(n int) string      { return strconv.Itoa(n) }
 func ns(d time.Duration) string { return strconv.FormatInt(int64(d), 10) }
 
-func round(d time.Duration) string {
-	if d >= time.Second {
-		return d.Round(time.Millisecond).String()
-	}
-	return d.Round(10 * time.Microsecond).String()
-}
+// slowestLatency is the rounded latency of a run in the slowest runs.
+func slowestLatency(d time.Duration) string { return human(d) }
 
 // label cuts a chart label to what fits left of the bars; the full label
 // is the SVG title.

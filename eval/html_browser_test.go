@@ -18,7 +18,10 @@ import (
 // back: the figures must survive parsing, and the console must stay
 // silent. Without Chromium on PATH it skips, unless AGENTIO_BROWSER is
 // "required". With AGENTIO_EVAL_SCREENSHOT set to a PNG path it also
-// takes a screenshot there (how docs/eval-report.png is made).
+// takes a screenshot of this test's sample there. The README's picture,
+// docs/eval-report.png, is the page of examples/eval instead
+// (go run ./examples/eval -html report.html, then headless Chromium's
+// --screenshot at 1200x1600).
 func TestHTMLInBrowser(t *testing.T) {
 	browser := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {

@@ -35,7 +35,7 @@ func sampleReport() *eval.Report {
 				Latency:    time.Duration(1900+90*i) * ms,
 				Violations: []eval.Violation{{Attempt: 1, Keyword: "enum", Path: fmt.Sprintf("$.issues[%d].severity", i)}}})
 		case 1:
-			add(eval.CaseResult{Case: id, Target: "model-b", Class: enforce.OutcomeInvalid, Reasks: 2, Calls: 3, Tokens: 1500,
+			add(eval.CaseResult{Case: id, Target: "model-b", Class: eval.Class(enforce.OutcomeInvalid), Reasks: 2, Calls: 3, Tokens: 1500,
 				Latency: time.Duration(3100+50*i) * ms, Error: `enforce: output invalid after 3 attempts: "<b>"`,
 				Violations: []eval.Violation{
 					{Attempt: 1, Keyword: "required", Path: "$.summary"},
@@ -51,9 +51,9 @@ func sampleReport() *eval.Report {
 		case 0:
 			local.Valid, local.ValidFirst, local.Repairs, local.Agrees = true, true, 2, &yes
 		case 1:
-			local.Class, local.Error, local.Calls, local.Reasks = enforce.OutcomeNoJSON, "extract: no JSON value found in text", 3, 2
+			local.Class, local.Error, local.Calls, local.Reasks = eval.Class(enforce.OutcomeNoJSON), "extract: no JSON value found in text", 3, 2
 		case 2:
-			local.Class, local.Error = enforce.OutcomeTruncated, "enforce: reply cut at the token limit"
+			local.Class, local.Error = eval.Class(enforce.OutcomeTruncated), "enforce: reply cut at the token limit"
 		default:
 			local.Valid, local.Calls, local.Reasks = true, 2, 1
 			local.Violations = []eval.Violation{{Attempt: 1, Keyword: "minItems", Path: "$.attendees"}}
@@ -154,7 +154,7 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 	// in text, attributes and SVG alike.
 	evil := `"><script>alert(2)</script>`
 	b.Reset()
-	require.NoError(t, eval.NewReport([]eval.CaseResult{{Case: evil, Target: evil, Class: enforce.Outcome(evil), Calls: 1, Error: evil,
+	require.NoError(t, eval.NewReport([]eval.CaseResult{{Case: evil, Target: evil, Class: eval.Class(evil), Calls: 1, Error: evil,
 		Violations: []eval.Violation{{Attempt: 1, Keyword: evil, Path: "$." + evil}}}}).HTML(&b))
 	assert.NotContains(t, b.String(), "<script")
 	assert.NotContains(t, b.String(), `"><script`)
@@ -182,7 +182,7 @@ func TestHTMLAttempts(t *testing.T) {
 			Violations: []eval.Violation{{Attempt: 2, Keyword: "enum", Path: "$.severity"}}},
 		// Without outcomes (a hand-built or older result) the earlier
 		// attempts are shown as re-asked.
-		{Case: "older", Target: "m", Class: enforce.OutcomeTruncated, Reasks: 1, Calls: 2},
+		{Case: "older", Target: "m", Class: eval.Class(enforce.OutcomeTruncated), Reasks: 1, Calls: 2},
 	})
 	var b bytes.Buffer
 	require.NoError(t, rep.HTML(&b))

@@ -52,7 +52,9 @@ func WithConcurrency(n int) Option {
 
 // WithRateLimit caps the provider calls made to each target at perSecond
 // calls per second (re-asks count), spaced evenly; perSecond must be
-// positive and finite. Without it calls are not limited.
+// positive and finite. Without it calls are not limited. The time a run
+// waits for its slots is reported as its RateLimitWait, not as latency; a
+// target that is a [provider.Streamer] is still streamed from.
 func WithRateLimit(perSecond float64) Option {
 	return func(c *config) error {
 		if !(perSecond > 0) || math.IsInf(perSecond, 0) {

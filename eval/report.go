@@ -5,10 +5,9 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
-
-	"github.com/agentio/agentio/enforce"
 )
 
 // A Report is the outcome of an evaluation: every [CaseResult] and the
@@ -19,8 +18,14 @@ type Report struct {
 	// Targets are the aggregates, one per target, in the order targets
 	// first appear in Results.
 	Targets []TargetReport `json:"targets"`
-	// Results are the runs, one per case and target.
+	// Results are the runs, one per case and target; of a partial report,
+	// those that finished.
 	Results []CaseResult `json:"results"`
+	// Partial reports a run that was interrupted ([Run]'s context ended):
+	// NotRun runs (a case against a target) were not run or were cut
+	// short, and are in no figure of the report.
+	Partial bool `json:"partial,omitempty"`
+	NotRun  int  `json:"not_run,omitempty"`
 }
 
 // A TargetReport aggregates one target's results. Rates are fractions in
@@ -53,14 +58,18 @@ type TargetReport struct {
 	Coercions int `json:"coercions"`
 	Repairs   int `json:"repairs"`
 	// Failures counts failed runs by class.
-	Failures map[enforce.Outcome]int `json:"failures"`
+	Failures map[Class]int `json:"failures"`
 	// Violations counts violations of failed attempts by "keyword path",
 	// array indices folded to [*] ("enum $.issues[*].severity").
 	Violations map[string]int `json:"violations"`
 	// LatencyP50 and LatencyP95 are percentiles of the runs' latencies
-	// (nearest rank), over runs that made a call.
+	// (nearest rank), over runs that made a call: the time in the
+	// provider's calls, without waits for the rate limit.
 	LatencyP50 time.Duration `json:"latency_p50_ns"`
 	LatencyP95 time.Duration `json:"latency_p95_ns"`
+	// RateLimitWait is the time the runs waited for the rate limit, in
+	// all.
+	RateLimitWait time.Duration `json:"rate_limit_wait_ns,omitempty"`
 	// Expected counts the valid outputs of cases with an expected value,
 	// Agreed those equal to it; AgreementRate is Agreed / Expected.
 	Expected      int     `json:"expected"`
@@ -82,7 +91,7 @@ func NewReport(results []CaseResult) *Report {
 			index[c.Target] = i
 			r.Targets = append(r.Targets, TargetReport{
 				Name:       c.Target,
-				Failures:   map[enforce.Outcome]int{},
+				Failures:   map[Class]int{},
 				Violations: map[string]int{},
 			})
 		}
@@ -92,6 +101,7 @@ func NewReport(results []CaseResult) *Report {
 		t.Tokens += c.Tokens
 		t.Coercions += c.Coercions
 		t.Repairs += c.Repairs
+		t.RateLimitWait += c.RateLimitWait
 		if c.Calls > 0 {
 			lat[c.Target] = append(lat[c.Target], c.Latency)
 		}
@@ -165,6 +175,11 @@ func (r *Report) Target(name string) *TargetReport {
 	return nil
 }
 
+// notRunText says "3 of 5 runs not run".
+func (r *Report) notRunText() string {
+	return fmt.Sprintf("%d of %d runs not run", r.NotRun, r.NotRun+len(r.Results))
+}
+
 // markdownTop is how many failure entries Markdown lists per target.
 const markdownTop = 5
 
@@ -182,10 +197,15 @@ type MarkdownOptions struct {
 // violations. It is MarkdownWith(nil).
 func (r *Report) Markdown() string { return r.MarkdownWith(nil) }
 
-// MarkdownWith renders the summary of [Report.Markdown] as opts say.
+// MarkdownWith renders the summary of [Report.Markdown] as opts say. Each
+// rate comes with its 95% Wilson score interval ("75.0% [53.1%, 88.8%]"),
+// durations rounded for people ("6.2 ms").
 func (r *Report) MarkdownWith(opts *MarkdownOptions) string {
 	latency := opts == nil || !opts.OmitLatency
 	var b strings.Builder
+	if r.Partial {
+		fmt.Fprintf(&b, "**Partial report**: interrupted, %s; the figures are those of the runs that finished.\n\n", r.notRunText())
+	}
 	if latency {
 		b.WriteString("| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | p50 | p95 | agreement |\n")
 		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
@@ -199,9 +219,9 @@ func (r *Report) MarkdownWith(opts *MarkdownOptions) string {
 			agree = fmt.Sprintf("%s (%d/%d)", pct(t.AgreementRate), t.Agreed, t.Expected)
 		}
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %.2f | %.0f | ",
-			mdEscape(t.Name), t.Cases, pct(t.ValidFirstRate), pct(t.ValidRate), t.CallsPerValid, t.TokensPerValid)
+			mdEscape(t.Name), t.Cases, rateCI(t.ValidFirst, t.Cases), rateCI(t.Valid, t.Cases), t.CallsPerValid, t.TokensPerValid)
 		if latency {
-			fmt.Fprintf(&b, "%s | %s | ", t.LatencyP50.Round(time.Millisecond), t.LatencyP95.Round(time.Millisecond))
+			fmt.Fprintf(&b, "%s | %s | ", human(t.LatencyP50), human(t.LatencyP95))
 		}
 		b.WriteString(agree + " |\n")
 	}
@@ -254,6 +274,40 @@ func largest[K ~string](m map[K]int, n int) []entry {
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
+
+// ci95 writes the 95% Wilson score interval of k of n: "[53.1%, 88.8%]".
+func ci95(k, n int) string {
+	lo, hi := Wilson(k, n, 1.96)
+	return "[" + pct(lo) + ", " + pct(hi) + "]"
+}
+
+// rateCI writes the rate k/n with its 95% interval.
+func rateCI(k, n int) string { return pct(ratio(k, n)) + " " + ci95(k, n) }
+
+// human writes a duration rounded for people: two or three significant
+// figures in the largest unit that keeps one before the point ("850 µs",
+// "6.2 ms", "1.7 s", "42 s", "3.5 min").
+func human(d time.Duration) string {
+	if d == 0 {
+		return "0"
+	}
+	unit, size := "µs", time.Microsecond
+	switch {
+	case d >= time.Minute:
+		unit, size = "min", time.Minute
+	case d >= time.Second:
+		unit, size = "s", time.Second
+	case d >= time.Millisecond:
+		unit, size = "ms", time.Millisecond
+	case d < time.Microsecond:
+		unit, size = "ns", time.Nanosecond
+	}
+	v := float64(d) / float64(size)
+	if v < 10 {
+		return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64) + " " + unit
+}
 
 // mdEscape keeps a name from breaking a table row.
 func mdEscape(s string) string {

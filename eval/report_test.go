@@ -23,8 +23,8 @@ func TestNewReportLatencyAndFolding(t *testing.T) {
 			Latency: time.Duration(i) * time.Millisecond})
 	}
 	// A run that never called is left out of the latencies.
-	rs = append(rs, eval.CaseResult{Case: "s", Target: "m", Class: eval.OutcomeSetup, Latency: time.Hour})
-	rs = append(rs, eval.CaseResult{Case: "v", Target: "m", Class: enforce.OutcomeInvalid, Calls: 3, Tokens: 30, Latency: 21 * time.Millisecond,
+	rs = append(rs, eval.CaseResult{Case: "s", Target: "m", Class: eval.ClassSetup, Latency: time.Hour})
+	rs = append(rs, eval.CaseResult{Case: "v", Target: "m", Class: eval.Class(enforce.OutcomeInvalid), Calls: 3, Tokens: 30, Latency: 21 * time.Millisecond,
 		Violations: []eval.Violation{
 			{Attempt: 1, Keyword: "enum", Path: "$.issues[0].severity"},
 			{Attempt: 2, Keyword: "enum", Path: "$.issues[12].severity"},
@@ -37,7 +37,7 @@ func TestNewReportLatencyAndFolding(t *testing.T) {
 	assert.Equal(t, 11*time.Millisecond, m.LatencyP50)
 	assert.Equal(t, 20*time.Millisecond, m.LatencyP95)
 	assert.Equal(t, map[string]int{"enum $.issues[*].severity": 2, "required $.summary": 1}, m.Violations)
-	assert.Equal(t, map[enforce.Outcome]int{eval.OutcomeSetup: 1, enforce.OutcomeInvalid: 1}, m.Failures)
+	assert.Equal(t, map[eval.Class]int{eval.ClassSetup: 1, eval.Class(enforce.OutcomeInvalid): 1}, m.Failures)
 	assert.InDelta(t, 23.0/20, m.CallsPerValid, 1e-9, "failed runs' calls count too")
 	assert.InDelta(t, 230.0/20, m.TokensPerValid, 1e-9)
 	assert.Zero(t, m.AgreementRate, "no expected values")
@@ -50,7 +50,7 @@ func TestReportJSONRoundTrip(t *testing.T) {
 	yes := true
 	rep := eval.NewReport([]eval.CaseResult{
 		{Case: "a", Target: "m", Valid: true, ValidFirst: true, Calls: 1, Agrees: &yes, Latency: time.Millisecond},
-		{Case: "b", Target: "m", Class: enforce.OutcomeTruncated, Calls: 3, Error: "cut"},
+		{Case: "b", Target: "m", Class: eval.Class(enforce.OutcomeTruncated), Calls: 3, Error: "cut"},
 	})
 	data, err := json.Marshal(rep)
 	require.NoError(t, err)
@@ -67,14 +67,14 @@ func TestMarkdown(t *testing.T) {
 	no := false
 	rep := eval.NewReport([]eval.CaseResult{
 		{Case: "a", Target: "gpt|mini", Valid: true, ValidFirst: true, Calls: 1, Tokens: 100, Agrees: &no, Latency: 1500 * time.Millisecond},
-		{Case: "b", Target: "gpt|mini", Class: enforce.OutcomeRefused, Calls: 1},
-		{Case: "a", Target: "local", Class: enforce.OutcomeInvalid, Calls: 3,
+		{Case: "b", Target: "gpt|mini", Class: eval.Class(enforce.OutcomeRefused), Calls: 1},
+		{Case: "a", Target: "local", Class: eval.Class(enforce.OutcomeInvalid), Calls: 3,
 			Violations: []eval.Violation{{Attempt: 1, Keyword: "type", Path: "$.n"}}},
 	})
 	md := rep.Markdown()
 	assert.Contains(t, md, "| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | p50 | p95 | agreement |\n")
-	assert.Contains(t, md, "| gpt\\|mini | 2 | 50.0% | 50.0% | 2.00 | 100 | 0s | 1.5s | 0.0% (0/1) |\n")
-	assert.Contains(t, md, "| local | 1 | 0.0% | 0.0% | 0.00 | 0 | 0s | 0s | n/a |\n")
+	assert.Contains(t, md, "| gpt\\|mini | 2 | 50.0% [9.5%, 90.5%] | 50.0% [9.5%, 90.5%] | 2.00 | 100 | 0 | 1.5 s | 0.0% (0/1) |\n")
+	assert.Contains(t, md, "| local | 1 | 0.0% [0.0%, 79.3%] | 0.0% [0.0%, 79.3%] | 0.00 | 0 | 0 | 0 | n/a |\n")
 	assert.Contains(t, md, "**gpt\\|mini**\n\nFailures: refused 1\n")
 	assert.Contains(t, md, "**local**\n\nFailures: invalid 1\n\nViolations (keyword, path, attempts):\n- `type $.n` 1\n")
 
@@ -82,8 +82,8 @@ func TestMarkdown(t *testing.T) {
 	// same lists.
 	quiet := rep.MarkdownWith(&eval.MarkdownOptions{OmitLatency: true})
 	assert.Contains(t, quiet, "| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | agreement |\n|---|---:|---:|---:|---:|---:|---:|\n")
-	assert.Contains(t, quiet, "| gpt\\|mini | 2 | 50.0% | 50.0% | 2.00 | 100 | 0.0% (0/1) |\n")
-	assert.Contains(t, quiet, "| local | 1 | 0.0% | 0.0% | 0.00 | 0 | n/a |\n")
+	assert.Contains(t, quiet, "| gpt\\|mini | 2 | 50.0% [9.5%, 90.5%] | 50.0% [9.5%, 90.5%] | 2.00 | 100 | 0.0% (0/1) |\n")
+	assert.Contains(t, quiet, "| local | 1 | 0.0% [0.0%, 79.3%] | 0.0% [0.0%, 79.3%] | 0.00 | 0 | n/a |\n")
 	assert.NotContains(t, quiet, "p50")
 	assert.Equal(t, md[strings.Index(md, "\n**"):], quiet[strings.Index(quiet, "\n**"):])
 }

@@ -27,10 +27,15 @@ type Target struct {
 	Provider provider.Provider
 }
 
-// OutcomeSetup is the failure class of a run that could not start: its
+// A Class is the failure class of a run: how its last attempt ended, an
+// [enforce.Outcome] converted (Class(enforce.OutcomeInvalid)), or
+// [ClassSetup] for a run that could not start.
+type Class string
+
+// ClassSetup is the failure class of a run that could not start: its
 // blueprint did not load, its parameters did not match, its case is
 // malformed. No provider call was made.
-const OutcomeSetup enforce.Outcome = "setup_error"
+const ClassSetup Class = "setup_error"
 
 // A CaseResult is what came of one case against one target.
 type CaseResult struct {
@@ -54,8 +59,8 @@ type CaseResult struct {
 	// Repairs counts the repair fixes applied over every attempt.
 	Repairs int `json:"repairs"`
 	// Class is the failure class: the outcome of the last attempt of a
-	// failed run (enforce's outcomes, or [OutcomeSetup]); "" when Valid.
-	Class enforce.Outcome `json:"class,omitempty"`
+	// failed run, or [ClassSetup]; "" when Valid.
+	Class Class `json:"class,omitempty"`
 	// Outcomes are the outcomes of the run's attempts, oldest first, one
 	// per call; empty when no call was made (and in reports written before
 	// the field existed).
@@ -64,8 +69,14 @@ type CaseResult struct {
 	// attempt, oldest first: what the target got wrong, whether or not a
 	// re-ask fixed it.
 	Violations []Violation `json:"violations,omitempty"`
-	// Latency is the wall time of the whole run, every call included.
+	// Latency is the time the run spent in its provider calls, summed
+	// over its calls (a streamed call lasts until its stream is read to
+	// the end): the model's time, without the wait for a rate limit and
+	// without eval's own work between calls.
 	Latency time.Duration `json:"latency_ns"`
+	// RateLimitWait is the time the run's calls waited for their slots
+	// under [WithRateLimit]; 0 without it.
+	RateLimitWait time.Duration `json:"rate_limit_wait_ns,omitempty"`
 	// Agrees reports, for a valid output of a case with an expected value,
 	// whether the two are equal as JSON values; nil when the case has no
 	// expected value or the run failed.
@@ -97,15 +108,21 @@ type Violation struct {
 // [WithRateLimit] each target's calls are spaced. Every goroutine Run
 // starts has ended when it returns. The error is non-nil, with no report,
 // for a bad option, a target without a name or provider, or a name used
-// twice (matching [ErrInvalidOption]), and when ctx ends (ctx.Err()
-// wrapped). Run does not modify cases or targets.
+// twice (matching [ErrInvalidOption]).
+//
+// When ctx ends, Run stops starting runs, waits for those under way (whose
+// calls see the ended ctx) and returns the report of the runs that
+// finished, with Partial set and NotRun counting the others, beside
+// ctx.Err() wrapped: what was paid for is kept. A run cut short by the
+// end of ctx is counted as not run, not as a failure. Run does not modify
+// cases or targets.
 func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*Report, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, err
 	}
 	names := map[string]bool{}
-	runners := make([]Target, len(targets))
+	limiters := make([]*limiter, len(targets))
 	for i, t := range targets {
 		if t.Name == "" || t.Provider == nil {
 			return nil, fmt.Errorf("%w: target %d needs a name and a provider", ErrInvalidOption, i)
@@ -114,9 +131,8 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 			return nil, fmt.Errorf("%w: target name %q used twice", ErrInvalidOption, t.Name)
 		}
 		names[t.Name] = true
-		runners[i] = t
 		if cfg.rate > 0 {
-			runners[i].Provider = &limited{p: t.Provider, every: time.Duration(float64(time.Second) / cfg.rate)}
+			limiters[i] = &limiter{every: time.Duration(float64(time.Second) / cfg.rate)}
 		}
 	}
 	prepared := make([]*prepared, len(cases))
@@ -125,6 +141,7 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 	}
 
 	results := make([]CaseResult, len(cases)*len(targets))
+	done := make([]bool, len(results)) // done[j]: results[j] finished
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex // guards progress
@@ -134,8 +151,12 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				c, t := prepared[j/len(targets)], runners[j%len(targets)]
-				results[j] = c.run(ctx, t, cfg.enforce)
+				c, t := prepared[j/len(targets)], j%len(targets)
+				r, finished := c.run(ctx, targets[t], limiters[t], cfg.enforce)
+				if !finished {
+					continue
+				}
+				results[j], done[j] = r, true
 				if cfg.progress != nil {
 					mu.Lock()
 					progress.Done++
@@ -152,6 +173,9 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 	}
 feed:
 	for j := range results {
+		if ctx.Err() != nil {
+			break
+		}
 		select {
 		case jobs <- j:
 		case <-ctx.Done():
@@ -161,7 +185,15 @@ feed:
 	close(jobs)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		finished := make([]CaseResult, 0, len(results))
+		for j, r := range results {
+			if done[j] {
+				finished = append(finished, r)
+			}
+		}
+		rep := NewReport(finished)
+		rep.Partial, rep.NotRun = true, len(results)-len(finished)
+		return rep, fmt.Errorf("eval: %w", err)
 	}
 	return NewReport(results), nil
 }
@@ -201,20 +233,22 @@ func prepare(c Case) *prepared {
 	return p
 }
 
-// run runs the case against t and measures it.
-func (p *prepared) run(ctx context.Context, t Target, extra []enforce.Option) CaseResult {
-	r := CaseResult{Case: p.c.ID, Target: t.Name}
+// run runs the case against t, its calls spaced by limit (nil: not
+// limited), and measures it. finished is false for a run that the end of
+// ctx cut short: it has no result.
+func (p *prepared) run(ctx context.Context, t Target, limit *limiter, extra []enforce.Option) (r CaseResult, finished bool) {
+	r = CaseResult{Case: p.c.ID, Target: t.Name}
 	if p.err != nil {
-		r.Class, r.Error = OutcomeSetup, p.err.Error()
-		return r
+		r.Class, r.Error = ClassSetup, p.err.Error()
+		return r, true
 	}
 	var attempts []enforce.Attempt
 	opts := append([]enforce.Option{enforce.WithAttemptHook(func(_ context.Context, a enforce.Attempt) {
 		attempts = append(attempts, a)
 	})}, extra...)
-	start := time.Now()
-	out, err := p.call(ctx, t.Provider, opts)
-	r.Latency = time.Since(start)
+	m, pr := newMeter(t.Provider, limit)
+	out, err := p.call(ctx, pr, opts)
+	r.Latency, r.RateLimitWait = time.Duration(m.called.Load()), time.Duration(m.waited.Load())
 	for _, a := range attempts {
 		r.Calls++
 		r.Tokens += a.Usage.TotalTokens
@@ -240,21 +274,21 @@ func (p *prepared) run(ctx context.Context, t Target, extra []enforce.Option) Ca
 			agrees := json.Unmarshal(out.JSON, &got) == nil && reflect.DeepEqual(got, p.expected)
 			r.Agrees = &agrees
 		}
-		return r
+		return r, true
+	}
+	if ctx.Err() != nil {
+		return r, false
 	}
 	if err == nil {
 		err = errors.New("eval: run returned no output")
 	}
 	r.Error = err.Error()
-	switch {
-	case len(attempts) > 0:
-		r.Class = attempts[len(attempts)-1].Outcome
-	case ctx.Err() != nil:
-		r.Class = enforce.OutcomeProviderError
-	default:
-		r.Class = OutcomeSetup
+	if len(attempts) > 0 {
+		r.Class = Class(attempts[len(attempts)-1].Outcome)
+	} else {
+		r.Class = ClassSetup
 	}
-	return r
+	return r, true
 }
 
 // call makes the run: enforce.Run for an inline schema, blueprint.Run for
@@ -280,7 +314,10 @@ func (p *prepared) call(ctx context.Context, pr provider.Provider, opts []enforc
 	if p.invariants != nil {
 		// The grounding invariants hold the output against what the model
 		// was given, as blueprint.Run holds an agent's own.
-		g := crosscheck.NewGrounds(crosscheck.Inputs{Text: prompt, Parameters: params, Schema: p.schema})
+		g, err := p.invariants.Grounds(crosscheck.Inputs{Text: prompt, Parameters: params, Schema: p.schema})
+		if err != nil {
+			return nil, fmt.Errorf("eval: case %s: %w", p.c.ID, err)
+		}
 		opts = append(opts, enforce.WithValidator(func(_ context.Context, _ enforce.Attempt, v any) []schema.Violation {
 			return p.invariants.CheckGrounded(v, g)
 		}))

@@ -100,21 +100,21 @@ func TestRunMeasures(t *testing.T) {
 		id            string
 		valid, first  bool
 		reasks, calls int
-		class         enforce.Outcome
+		class         eval.Class
 		agrees        *bool
 		keyword, path string
 	}{
 		{"first", true, true, 0, 1, "", &yes, "", ""},
 		{"reask", true, false, 1, 2, "", &yes, "type", "$.n"},
 		{"disagree", true, true, 0, 1, "", &no, "", ""},
-		{"refused", false, false, 0, 1, enforce.OutcomeRefused, nil, "", ""},
-		{"truncated", false, false, 2, 3, enforce.OutcomeTruncated, nil, "truncated", "$"},
-		{"nojson", false, false, 2, 3, enforce.OutcomeNoJSON, nil, "", ""},
-		{"invalid", false, false, 2, 3, enforce.OutcomeInvalid, nil, "required", "$.n"},
+		{"refused", false, false, 0, 1, eval.Class(enforce.OutcomeRefused), nil, "", ""},
+		{"truncated", false, false, 2, 3, eval.Class(enforce.OutcomeTruncated), nil, "truncated", "$"},
+		{"nojson", false, false, 2, 3, eval.Class(enforce.OutcomeNoJSON), nil, "", ""},
+		{"invalid", false, false, 2, 3, eval.Class(enforce.OutcomeInvalid), nil, "required", "$.n"},
 		{"agent", true, false, 1, 2, "", nil, "enum", "$.priority"},
 		{"params", true, true, 0, 1, "", nil, "", ""},
 		{"invariant", true, false, 1, 2, "", nil, "invariant", "$[1]"},
-		{"setup", false, false, 0, 0, eval.OutcomeSetup, nil, "", ""},
+		{"setup", false, false, 0, 0, eval.ClassSetup, nil, "", ""},
 		{"repaired", true, true, 0, 1, "", nil, "", ""},
 	}
 	for _, tt := range tests {
@@ -126,7 +126,7 @@ func TestRunMeasures(t *testing.T) {
 			assert.Equal(t, tt.calls, r.Calls)
 			assert.Len(t, r.Outcomes, tt.calls, "an outcome per attempt")
 			if tt.calls > 0 {
-				last := tt.class
+				last := enforce.Outcome(tt.class)
 				if tt.valid {
 					last = enforce.OutcomeValid
 				}
@@ -162,12 +162,12 @@ func TestRunMeasures(t *testing.T) {
 	assert.Equal(t, 4, a.ValidFirst) // first, disagree, params, repaired
 	assert.Equal(t, 7, a.Valid)
 	assert.Equal(t, []int{4, 3}, a.ValidAfter)
-	assert.Equal(t, map[enforce.Outcome]int{enforce.OutcomeRefused: 1, enforce.OutcomeTruncated: 1,
-		enforce.OutcomeNoJSON: 1, enforce.OutcomeInvalid: 1, eval.OutcomeSetup: 1}, a.Failures)
+	assert.Equal(t, map[eval.Class]int{eval.Class(enforce.OutcomeRefused): 1, eval.Class(enforce.OutcomeTruncated): 1,
+		eval.Class(enforce.OutcomeNoJSON): 1, eval.Class(enforce.OutcomeInvalid): 1, eval.ClassSetup: 1}, a.Failures)
 	assert.Equal(t, 3, a.Expected)
 	assert.Equal(t, 2, a.Agreed)
 	assert.InDelta(t, 2.0/3, a.AgreementRate, 1e-9)
-	assert.Equal(t, map[enforce.Outcome]int{enforce.OutcomeProviderError: len(cases) - 1, eval.OutcomeSetup: 1}, b.Failures)
+	assert.Equal(t, map[eval.Class]int{eval.Class(enforce.OutcomeProviderError): len(cases) - 1, eval.ClassSetup: 1}, b.Failures)
 	assert.Zero(t, b.Valid)
 	assert.Zero(t, b.CallsPerValid)
 }
@@ -298,5 +298,22 @@ func TestRunErrors(t *testing.T) {
 	cancel()
 	rep, err := eval.Run(ctx, []eval.Case{inline("a", "")}, ok)
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.Nil(t, rep)
+	require.NotNil(t, rep)
+	assert.True(t, rep.Partial)
+}
+
+// TestRunMissingGroundingInput: a case whose invariant quotes a parameter
+// the case does not give fails as a setup error, before any call.
+func TestRunMissingGroundingInput(t *testing.T) {
+	c := inline("q", "")
+	c.Invariants = []crosscheck.Invariant{{Kind: crosscheck.QuoteInInput, Values: "$.n", Parameter: "contract"}}
+	p := providertest.New()
+	rep, err := eval.Run(context.Background(), []eval.Case{c}, []eval.Target{{Name: "m", Provider: p}})
+	require.NoError(t, err)
+	require.Len(t, rep.Results, 1)
+	r := rep.Results[0]
+	assert.Equal(t, eval.ClassSetup, r.Class)
+	assert.Contains(t, r.Error, `reads parameter "contract", which is not among the inputs`)
+	assert.Zero(t, r.Calls)
+	assert.Empty(t, p.Requests())
 }

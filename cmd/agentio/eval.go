@@ -79,11 +79,24 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		}))
 	}
 	report, err := eval.Run(ctx, cases, targets, opts...)
+	stop() // a second interrupt ends the command at once
 	if terminal {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	if err != nil {
+	// Interrupted, Run returns the report of the runs that finished: it
+	// is written like a whole one, marked partial, and not gated.
+	interrupted := err != nil && report != nil && report.Partial
+	if err != nil && !interrupted {
 		return err
+	}
+	// The gate, on a whole run only; its verdict goes on the page too.
+	var verdict *eval.Verdict
+	if base != nil && !interrupted {
+		v, err := eval.Compare(base, report, nil)
+		if err != nil {
+			return err
+		}
+		verdict = &v
 	}
 	data, err := json.MarshalIndent(report, "", "  ")
 	if err != nil {
@@ -101,23 +114,31 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *htmlOut != "" {
-		if err := writeHTML(*htmlOut, report); err != nil {
+		// A replay's latency is that of reading files: shown only when a
+		// model was called.
+		if err := writeHTML(*htmlOut, report, &eval.HTMLOptions{OmitLatency: replayOnly, Verdict: verdict}); err != nil {
 			return err
 		}
 	}
 	if *markdown {
-		// A replay's latency is that of reading files: shown only when a
-		// model was called.
 		fmt.Fprint(stdout, report.MarkdownWith(&eval.MarkdownOptions{OmitLatency: replayOnly}))
 	}
 	for _, t := range report.Targets {
 		fmt.Fprintf(stderr, "%s: %d cases, valid on first call %.1f%%, valid %.1f%%, %.2f calls per valid output\n",
 			t.Name, t.Cases, 100*t.ValidFirstRate, 100*t.ValidRate, t.CallsPerValid)
 	}
-	if base == nil {
+	if interrupted {
+		fmt.Fprintf(stderr, "interrupted: the report is partial, %d of %d runs not run", report.NotRun, report.NotRun+len(report.Results))
+		if base != nil {
+			fmt.Fprint(stderr, "; not compared with the baseline")
+		}
+		fmt.Fprintln(stderr)
+		return &exitError{130}
+	}
+	if verdict == nil {
 		return nil
 	}
-	v := eval.Compare(base, report, nil)
+	v := *verdict
 	for _, t := range v.Targets {
 		switch {
 		case !t.InBaseline:
@@ -138,9 +159,9 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 }
 
 // writeHTML writes the report's HTML page to path.
-func writeHTML(path string, report *eval.Report) error {
+func writeHTML(path string, report *eval.Report, opts *eval.HTMLOptions) error {
 	var b bytes.Buffer
-	if err := report.HTML(&b); err != nil {
+	if err := report.HTMLWith(&b, opts); err != nil {
 		return err
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)

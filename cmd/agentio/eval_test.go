@@ -1,12 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,22 +27,36 @@ import (
 const evalDataset = `{"id": "sum", "schema": {"type": "object", "properties": {"total": {"type": "integer"}}, "required": ["total"]}, "prompt": "Add 2 and 3.", "expected": {"total": 5}}
 `
 
+// evalCases returns a dataset of n cases that ask the same question as
+// evalDataset's: a sample large enough for the regression gate to judge.
+func evalCases(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"id": "sum-%d", "schema": {"type": "object", "properties": {"total": {"type": "integer"}}, "required": ["total"]}, "prompt": "Add 2 and 3.", "expected": {"total": 5}}`+"\n", i)
+	}
+	return b.String()
+}
+
 // recordTarget records, under dir/name, the replies of a model that
-// answers the dataset's one case with replies, as eval would ask it.
+// answers each case of the dataset with replies, as eval would ask it.
 func recordTarget(t *testing.T, dir, dataset, name string, replies ...providertest.Reply) {
 	t.Helper()
 	cases, err := eval.LoadDataset(dataset)
 	require.NoError(t, err)
-	p, err := record.New(providertest.New(replies...), filepath.Join(dir, name), record.ModeRecord, &record.Options{Model: name})
+	var script []providertest.Reply
+	for range cases {
+		script = append(script, replies...)
+	}
+	p, err := record.New(providertest.New(script...), filepath.Join(dir, name), record.ModeRecord, &record.Options{Model: name})
 	require.NoError(t, err)
-	_, err = eval.Run(context.Background(), cases, []eval.Target{{Name: name, Provider: p}})
+	_, err = eval.Run(context.Background(), cases, []eval.Target{{Name: name, Provider: p}}, eval.WithConcurrency(1))
 	require.NoError(t, err)
 }
 
 func TestEval(t *testing.T) {
 	dir := t.TempDir()
 	dataset := filepath.Join(dir, "cases.jsonl")
-	require.NoError(t, os.WriteFile(dataset, []byte(evalDataset), 0o644))
+	require.NoError(t, os.WriteFile(dataset, []byte(evalCases(40)), 0o644))
 	good, bad := filepath.Join(dir, "good"), filepath.Join(dir, "bad")
 	recordTarget(t, good, dataset, "model-a", providertest.Text(`{"total": 5}`))
 	recordTarget(t, good, dataset, "model-b", providertest.Text(`{"total": 6}`))
@@ -45,14 +67,14 @@ func TestEval(t *testing.T) {
 	out, errs, code := agentio(t, "", "eval", "-dataset", dataset, "-recordings", good, "-out", base)
 	require.Equal(t, 0, code, errs)
 	assert.Empty(t, out)
-	assert.Contains(t, errs, "model-a: 1 cases, valid on first call 100.0%")
+	assert.Contains(t, errs, "model-a: 40 cases, valid on first call 100.0%")
 	var rep eval.Report
 	data, err := os.ReadFile(base)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &rep))
 	require.Len(t, rep.Targets, 2)
 	assert.Equal(t, "model-a", rep.Targets[0].Name)
-	assert.Equal(t, 1, rep.Targets[0].Agreed)
+	assert.Equal(t, 40, rep.Targets[0].Agreed)
 	assert.Equal(t, 0, rep.Targets[1].Agreed, "model-b adds wrong")
 
 	out, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-recordings", good, "-baseline", base)
@@ -63,19 +85,22 @@ func TestEval(t *testing.T) {
 	page := filepath.Join(dir, "report.html")
 	out, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-recordings", bad, "-baseline", base, "-markdown", "-html", page)
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, out, "| model-a | 1 | 0.0% | 100.0% | 2.00 |")
-	assert.Contains(t, out, "`type $.total` 1")
+	assert.Contains(t, out, "| model-a | 40 | 0.0% [0.0%, 8.8%] | 100.0% [91.2%, 100.0%] | 2.00 |")
+	assert.Contains(t, out, "`type $.total` 40")
 	assert.NotContains(t, out, "p50", "a replay's latency is not shown")
-	assert.Contains(t, out, "- **model-a regressed**: valid on first call 0.0% is below")
+	assert.Contains(t, out, "- **model-a regressed**: valid on first call fell: 0.0% of 40 cases against 100.0% of 40, difference -100.0 points (95% interval")
 	assert.Contains(t, out, "- model-b: no regression")
-	assert.Contains(t, errs, "model-a: regression: valid on first call 0.0% is below")
+	assert.Contains(t, errs, "model-a: regression: valid on first call fell: 0.0% of 40 cases against 100.0% of 40")
 	assert.NotContains(t, errs, "model-b: regression")
 	html, err := os.ReadFile(page)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(string(html), "<!DOCTYPE html>"))
 	assert.Contains(t, string(html), `data-target="model-a" data-metric="valid_rate" data-value="1"`)
-	assert.Contains(t, string(html), `data-target="model-a" data-metric="violations" data-key="type $.total" data-value="1"`)
+	assert.Contains(t, string(html), `data-target="model-a" data-metric="violations" data-key="type $.total" data-value="40"`)
 	assert.Contains(t, string(html), "<li>attempt 1: invalid; <code>type $.total</code></li>\n<li>attempt 2: valid</li>")
+	assert.Contains(t, string(html), "<h2>Against the baseline</h2>", "the page compares with the baseline")
+	assert.Contains(t, string(html), `<td class="bad">regressed</td>`)
+	assert.NotContains(t, string(html), "Slowest runs", "a replay's latency is not shown")
 }
 
 func TestEvalErrors(t *testing.T) {
@@ -159,4 +184,65 @@ func TestEvalLive(t *testing.T) {
 	_, errs, code = agentio(t, "", "eval", "-dataset", dataset, "-provider", "script", "-script", script)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, errs, "script: 1 cases, valid on first call 100.0%")
+}
+
+// TestEvalInterrupted interrupts agentio eval (SIGINT) while a model
+// called live is answering its third case: the report of the two cases
+// that finished is written, to -out, -html and as Markdown, marked
+// partial, and the command says so.
+func TestEvalInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	dataset := filepath.Join(dir, "cases.jsonl")
+	require.NoError(t, os.WriteFile(dataset, []byte(evalCases(5)), 0o644))
+	reply := `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"total\": 5}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`
+	third, release := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // so that the server sees the client go
+		if calls.Add(1) == 3 {
+			close(third)
+			select { // the interrupted client goes away
+			case <-r.Context().Done():
+			case <-release:
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, reply)
+	}))
+	defer srv.Close()
+	defer close(release)
+
+	out, page := filepath.Join(dir, "report.json"), filepath.Join(dir, "report.html")
+	cmd := exec.Command(binary, "eval", "-dataset", dataset, "-provider", "openai", "-model", "m",
+		"-concurrency", "1", "-out", out, "-html", page, "-markdown")
+	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL="+srv.URL+"/v1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	select {
+	case <-third:
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("no third call; stderr: %s", stderr.String())
+	}
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "stderr: %s", stderr.String())
+	assert.Equal(t, 130, ee.ExitCode(), stderr.String())
+	assert.Contains(t, stderr.String(), "interrupted: the report is partial, 3 of 5 runs not run")
+
+	data, err := os.ReadFile(out)
+	require.NoError(t, err, "the JSON report is written")
+	var rep eval.Report
+	require.NoError(t, json.Unmarshal(data, &rep))
+	assert.True(t, rep.Partial)
+	assert.Equal(t, 3, rep.NotRun)
+	require.Len(t, rep.Results, 2)
+	assert.True(t, rep.Results[0].Valid)
+	html, err := os.ReadFile(page)
+	require.NoError(t, err, "the HTML page is written")
+	assert.Contains(t, string(html), "Partial report")
+	assert.Contains(t, stdout.String(), "Partial report")
 }

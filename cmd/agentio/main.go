@@ -24,7 +24,9 @@
 //
 // Exit status: 0 when all is well, 1 for findings (lint), unformatted
 // files (fmt without -w), no JSON (extract), an invalid reply (check), a
-// failed run or a regression (eval), 2 for a usage or I/O error.
+// failed run or a regression (eval), 2 for a usage or I/O error, 130 for
+// an eval interrupted by SIGINT (Ctrl-C), whose outputs are written with
+// the runs that finished and marked partial.
 //
 // Install it with
 //
@@ -64,7 +66,8 @@ Usage:
   agentio eval -dataset FILE [-recordings DIR] [-provider NAME [-model M]] [-baseline FILE] [-out FILE] [-markdown] [-html FILE]
 
 Run "agentio COMMAND -h" for a command's flags.
-Exit status: 0 ok, 1 findings, an invalid reply or a regression, 2 usage or I/O error.
+Exit status: 0 ok, 1 findings, an invalid reply or a regression, 2 usage or I/O error,
+130 an eval interrupted (its outputs written, marked partial).
 `
 
 // run runs the command line args and returns the exit status.

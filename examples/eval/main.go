@@ -7,6 +7,7 @@
 // eval.Compare.
 //
 //	go run ./examples/eval
+//	go run ./examples/eval -html report.html # also the report as one page, with the comparison
 //
 // The recordings were made by ./internal/gen around two scripted targets,
 // not real models: model-a is valid on the first call in 200 of the 220
@@ -21,7 +22,9 @@ package main
 //go:generate go run ./internal/gen -dir testdata
 
 import (
+	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -49,13 +52,17 @@ func testdata() string {
 var models = []string{"model-a", "model-b"}
 
 func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
+	page := flag.String("html", "", "also write the report as one self-contained HTML page to this file")
+	flag.Parse()
+	if err := run(context.Background(), os.Stdout, *page); err != nil {
 		fmt.Fprintln(os.Stderr, "eval:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, w io.Writer) error {
+// run prints the report to w and, when page is not "", writes it there as
+// HTML, with the comparison of model-b against model-a.
+func run(ctx context.Context, w io.Writer, page string) error {
 	dir := testdata()
 	cases, err := eval.LoadDataset(filepath.Join(dir, "cases.jsonl"))
 	if err != nil {
@@ -73,9 +80,20 @@ func run(ctx context.Context, w io.Writer) error {
 	fmt.Fprint(w, report.MarkdownWith(replayed))
 	fmt.Fprint(w, "\nValid on the first call, by schema:\n\n")
 	fmt.Fprint(w, bySchema(report))
+	v, err := eval.Compare(renamed(report, "model-a", "model-b"), only(report, "model-b"), nil)
+	if err != nil {
+		return err
+	}
 	fmt.Fprint(w, "\nmodel-b against model-a as the baseline:\n\n")
-	fmt.Fprint(w, eval.Compare(renamed(report, "model-a", "model-b"), only(report, "model-b"), nil).Markdown())
-	return nil
+	fmt.Fprint(w, v.Markdown())
+	if page == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := report.HTMLWith(&b, &eval.HTMLOptions{OmitLatency: true, Verdict: &v}); err != nil {
+		return err
+	}
+	return os.WriteFile(page, b.Bytes(), 0o644)
 }
 
 // replays returns a target per model, answering from its recordings.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -22,7 +23,21 @@ import (
 // against testdata/output.golden (go test ./examples/eval -update
 // rewrites it).
 func TestOutput(t *testing.T) {
-	golden.CheckOutput(t, "output", func(w io.Writer) error { return run(context.Background(), w) })
+	golden.CheckOutput(t, "output", func(w io.Writer) error { return run(context.Background(), w, "") })
+}
+
+// TestHTML writes the page the README shows: the report of both models,
+// without latency (a replay's), and model-b held against model-a.
+func TestHTML(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "report.html")
+	require.NoError(t, run(context.Background(), io.Discard, page))
+	data, err := os.ReadFile(page)
+	require.NoError(t, err)
+	s := string(data)
+	assert.Contains(t, s, "<h2>Against the baseline</h2>")
+	assert.Contains(t, s, `<td class="bad">regressed</td>`)
+	assert.NotContains(t, s, "Slowest runs")
+	assert.Contains(t, s, `data-target="model-b" data-metric="cases" data-value="220"`)
 }
 
 // TestOutputStable checks that the report does not depend on how many
@@ -82,8 +97,8 @@ func TestReplayComplete(t *testing.T) {
 	sum := 0
 	for _, r := range report.Results {
 		sum += r.Calls
-		assert.NotEqual(t, enforce.OutcomeProviderError, r.Class, "%s on %s: %s", r.Case, r.Target, r.Error)
-		assert.NotEqual(t, eval.OutcomeSetup, r.Class, "%s on %s: %s", r.Case, r.Target, r.Error)
+		assert.NotEqual(t, eval.Class(enforce.OutcomeProviderError), r.Class, "%s on %s: %s", r.Case, r.Target, r.Error)
+		assert.NotEqual(t, eval.ClassSetup, r.Class, "%s on %s: %s", r.Case, r.Target, r.Error)
 	}
 	assert.Equal(t, int64(sum), calls.Load())
 	a, b := report.Target("model-a"), report.Target("model-b")

@@ -1,0 +1,42 @@
+package eval
+
+import "math"
+
+// Wilson returns the Wilson score interval of successes out of n trials at
+// normal quantile z (1.96 for 95%). With n = 0 it is [0, 1].
+func Wilson(successes, n int, z float64) (lower, upper float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	p := float64(successes) / float64(n)
+	nf := float64(n)
+	z2 := z * z
+	center := p + z2/(2*nf)
+	spread := z * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	den := 1 + z2/nf
+	return max(0, (center-spread)/den), min(1, (center+spread)/den)
+}
+
+// quantile returns z such that a standard normal variable lies in [-z, z]
+// with probability level (1.96 for 0.95).
+func quantile(level float64) float64 { return math.Sqrt2 * math.Erfinv(level) }
+
+// newcombe returns Newcombe's hybrid score interval (his method 10) for
+// p1 - scale*p2, where p1 = x1/n1 and p2 = x2/n2, at normal quantile z:
+// the Wilson intervals [l1, u1] and [l2, u2] of the two proportions are
+// combined as
+//
+//	low  = d - sqrt((p1-l1)² + scale²(u2-p2)²)
+//	high = d + sqrt((u1-p1)² + scale²(p2-l2)²)
+//
+// with d = p1 - scale*p2. With scale 1 it is the interval of the
+// difference of two proportions.
+func newcombe(x1, n1, x2, n2 int, scale, z float64) (low, high float64) {
+	p1, p2 := float64(x1)/float64(n1), float64(x2)/float64(n2)
+	l1, u1 := Wilson(x1, n1, z)
+	l2, u2 := Wilson(x2, n2, z)
+	d := p1 - scale*p2
+	low = d - math.Hypot(p1-l1, scale*(u2-p2))
+	high = d + math.Hypot(u1-p1, scale*(p2-l2))
+	return low, high
+}
