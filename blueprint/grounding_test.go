@@ -32,7 +32,7 @@ const groundedAgent = `{
   "invariants": [
     {"kind": "quote_in_input", "values": "$.evidence", "parameter": "contract"},
     {"kind": "value_in_input", "refs": "$.ticket", "targets": "$.tickets[*]"},
-    {"kind": "not_placeholder", "values": "$"}
+    {"kind": "not_placeholder", "values": "$", "placeholders": ["John Doe"]}
   ]
 }`
 
