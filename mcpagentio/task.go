@@ -110,7 +110,11 @@ func TaskTool(t Task, p provider.Provider) (*mcp.Tool, mcp.ToolHandler, error) {
 		if err != nil {
 			return toolError(argumentsError(name, input, err)), nil
 		}
-		if vs, _ := input.ValidateJSON(data); len(vs) > 0 {
+		vs, err := input.ValidateJSON(data)
+		if err != nil {
+			return toolError(argumentsError(name, input, err)), nil
+		}
+		if len(vs) > 0 {
 			return toolError(&blueprint.ParameterError{AgentName: name, Violations: vs, Schema: input}), nil
 		}
 		text, err := prompt(args)

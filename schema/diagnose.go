@@ -32,6 +32,7 @@ type finding struct {
 	message  string
 	expected []string      // for a type, const or enum mismatch: what is accepted; shared, read-only
 	path     jsonpath.Path // at as a path, once dedupe has built it
+	pointer  string        // path as a JSON Pointer, likewise
 }
 
 // annotations records which items and properties a schema evaluated, for
@@ -735,7 +736,8 @@ func dedupe(fs []finding) []finding {
 	out := fs[:0]
 	for _, f := range fs {
 		f.path = f.at.Path() // kept for violations
-		k := [3]string{jsonpath.Pointer(f.path), f.keyword, f.message}
+		f.pointer = jsonpath.Pointer(f.path)
+		k := [3]string{f.pointer, f.keyword, f.message}
 		if seen[k] {
 			continue
 		}

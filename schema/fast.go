@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -15,10 +16,16 @@ import (
 // bits, properties with their nodes, a pattern compiled once), and a
 // decoded value is checked against the nodes in one walk that allocates
 // nothing. It decides validity only: an invalid value then gets its
-// violations from the diagnostic pass, exactly as before. Two front-ends
-// read the same nodes: one over a document's bytes (fastbytes.go), one
-// that checks a document as it decodes it (fastdecode.go), each giving
-// the walk's verdict for the value the document holds.
+// violations from the diagnostic pass, which reads the same nodes. Each
+// keyword's rule is written once, in keywords.go; the walk here applies
+// them to a decoded value, and two other front-ends to a document: one
+// over its bytes (fastbytes.go), one that checks it as it decodes it
+// (fastdecode.go), each giving the walk's verdict for the value the
+// document holds.
+//
+// Every path is linear in its input: a node that may reach one subschema
+// of a part of the value by two ways keeps its verdicts per part (memo),
+// and the diagnostic pass keeps every verdict it asks for.
 //
 // A subschema whose keywords it does not cover (unevaluatedItems,
 // unevaluatedProperties) is a slow node: its part of the value is judged by
@@ -397,7 +404,7 @@ func partOf(v any) (part, bool) {
 	case map[string]any:
 		return part{reflect.ValueOf(x).Pointer(), len(x)}, true
 	case []any:
-		return part{reflect.ValueOf(x).Pointer(), len(x)}, true
+		return part{uintptr(unsafe.Pointer(unsafe.SliceData(x))), len(x)}, true // reflect would box the slice
 	}
 	return part{}, false
 }
@@ -507,18 +514,17 @@ func (r *fastRun) node(v any, n *fastNode) verdict {
 	case !n.allows(bit):
 		return invalid
 	}
-	switch x := v.(type) {
-	case string:
-		if stringFailures(n, x) != 0 {
+	if x, isStr := v.(string); isStr {
+		if got := stringVerdict(n, x); got != valid {
+			return got
+		}
+	} else {
+		if x, isNum := v.(float64); isNum && n.numberFailures(x) != 0 {
 			return invalid
 		}
-	case float64:
-		if n.numberFailures(x) != 0 {
-			return invalid
+		if got := n.enumConst(v); got != valid {
+			return got
 		}
-	}
-	if got := n.enumConst(v); got != valid {
-		return got
 	}
 	if n.applies {
 		if out = and(out, n.inPlace(func(sub *fastNode) verdict { return r.eval(v, sub) })); out == invalid {
@@ -536,6 +542,16 @@ func (r *fastRun) node(v any, n *fastNode) verdict {
 		}
 	}
 	return out
+}
+
+// name applies propertyNames' node n to a member's name: through eval,
+// or, when n has no subschema to apply (most have only string keywords),
+// by its string rules, without boxing the name.
+func (r *fastRun) name(k string, n *fastNode) verdict {
+	if n.slow || n.never || n.refOnly || n.ref != nil || n.applies {
+		return r.eval(k, n)
+	}
+	return stringVerdict(n, k)
 }
 
 // property returns the property name declares, or nil.
@@ -787,7 +803,7 @@ func (r *fastRun) object(m map[string]any, n *fastNode) verdict {
 	}
 	if n.propertyNames != nil {
 		for k := range m {
-			if out = and(out, r.eval(k, n.propertyNames)); out == invalid {
+			if out = and(out, r.name(k, n.propertyNames)); out == invalid {
 				return invalid
 			}
 		}

@@ -260,18 +260,7 @@ func (r *byteRun) str(pos int, n *fastNode) (int, verdict) {
 		}
 		raw = []byte(s)
 	}
-	if stringFailures(n, raw) != 0 {
-		return end, invalid
-	}
-	if n.enum != nil && enumIndex(n, raw) < 0 {
-		return end, invalid // a string equals only a string
-	}
-	if n.cnst != nil {
-		if s, isStr := (*n.cnst).(string); !isStr || s != string(raw) {
-			return end, invalid
-		}
-	}
-	return end, valid
+	return end, stringVerdict(n, raw)
 }
 
 // skip returns the end of the value at pos, checking its syntax and its

@@ -100,6 +100,24 @@ func enumIndex[T ~string | ~[]byte](n *fastNode, str T) int {
 	return -1
 }
 
+// stringVerdict applies n's own keywords to a string, held as a string or
+// as the bytes of one: type, the string keywords, enum and const (a string
+// equals only a string).
+func stringVerdict[T ~string | ~[]byte](n *fastNode, s T) verdict {
+	if !n.allows(tString) || stringFailures(n, s) != 0 {
+		return invalid
+	}
+	if n.enum != nil && enumIndex(n, s) < 0 {
+		return invalid
+	}
+	if n.cnst != nil {
+		if c, ok := (*n.cnst).(string); !ok || c != string(s) {
+			return invalid
+		}
+	}
+	return valid
+}
+
 // isConst applies "const" to a plain value.
 func (n *fastNode) isConst(v any) bool { return n.cnst == nil || equal(*n.cnst, v) }
 

@@ -209,7 +209,8 @@ func (s *Schema) Warnings() []Warning {
 // accepts them.
 //
 // A plain decoded value is checked by the compiled fast path, which
-// allocates nothing for a valid value; any other value, and every value of
+// allocates nothing for a valid value (but a set of the items for
+// uniqueItems over more than 16 of them); any other value, and every value of
 // a document the fast path does not cover, is checked by jsonschema-go, the
 // authority the fast path is held to (same verdict, same violations). A
 // value nesting deeper than [DefaultMaxDepth] levels (or
@@ -244,9 +245,15 @@ func (s *Schema) validate(v any) []Violation {
 // diagnostic pass finds nothing to say.
 func (s *Schema) invalid(v any) []Violation {
 	if pv, plain := plainValue(v); plain {
-		if findings := s.c.diagnose(pv); len(findings) > 0 {
-			return violations(findings)
-		}
+		return s.invalidPlain(pv)
+	}
+	return s.validateAuthority(v, true)
+}
+
+// invalidPlain is invalid of a plain value (one a decoder made).
+func (s *Schema) invalidPlain(v any) []Violation {
+	if findings := s.c.diagnose(v); len(findings) > 0 {
+		return violations(findings)
 	}
 	return s.validateAuthority(v, true)
 }
@@ -293,7 +300,11 @@ func violations(findings []finding) []Violation {
 		if segs == nil && f.at != nil {
 			segs = f.at.Path()
 		}
-		out[i] = Violation{Path: jsonpath.Format(segs), Pointer: jsonpath.Pointer(segs), Keyword: f.keyword, SchemaPath: f.schema, Message: f.message}
+		pointer := f.pointer
+		if pointer == "" && len(segs) > 0 {
+			pointer = jsonpath.Pointer(segs)
+		}
+		out[i] = Violation{Path: jsonpath.Format(segs), Pointer: pointer, Keyword: f.keyword, SchemaPath: f.schema, Message: f.message}
 	}
 	return out
 }
@@ -304,7 +315,11 @@ func violations(findings []finding) []Violation {
 // violation, since it cannot be checked.
 //
 // A valid document is checked on its bytes, without decoding it, by the
-// fast path; any other is decoded and checked as [Schema.Decode] does.
+// fast path, allocating nothing but for the keywords that compare whole
+// values: enum or const of an array or object, and uniqueItems over an
+// array that is not of at most 16 plain strings or numbers, decode that
+// array or object. Any other document is decoded and checked as
+// [Schema.Decode] does.
 func (s *Schema) ValidateJSON(data []byte) ([]Violation, error) {
 	known := undecided
 	if s != nil && s.c != nil {
@@ -387,7 +402,7 @@ func (s *Schema) decode(src string, known verdict) (any, []Violation, error) {
 	case deepest < 0 || deepest > s.depthLimit():
 		return v, s.Validate(v), nil
 	case known == invalid || checked && got == invalid:
-		return v, s.invalid(v), nil
+		return v, s.invalidPlain(v), nil
 	case checked && got == valid:
 		return v, nil, nil
 	case checked:

@@ -1,0 +1,66 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/internal/shared"
+	"github.com/agentio/agentio/schema"
+)
+
+// TestValidAllocatesNothing holds the claim of Validate's and
+// ValidateJSON's docs: a valid value costs no allocation, with the
+// keywords that keep state (anyOf and oneOf keep verdicts per part of the
+// value, in scratch space kept between calls), $ref, uniqueItems over a
+// short array, patterns and enums.
+func TestValidAllocatesNothing(t *testing.T) {
+	if shared.Race {
+		t.Skip("the race detector makes sync.Pool drop what it keeps")
+	}
+	cases := []struct {
+		name, schema, doc string
+		// decodes: ValidateJSON decodes part of the document, as its doc
+		// says of a keyword that compares whole arrays or objects.
+		decodes bool
+	}{
+		{"object", `{"type":"object","required":["a","b"],"additionalProperties":false,"properties":{"a":{"type":"integer","minimum":0},"b":{"type":"string","maxLength":5}}}`,
+			`{"a":3,"b":"xy"}`, false},
+		{"anyOf over objects", `{"type":"array","items":{"anyOf":[{"type":"object","required":["x"]},{"type":"object","required":["y"]}]}}`,
+			`[{"y":1},{"x":2},{"y":3}]`, false},
+		{"oneOf over arrays", `{"oneOf":[{"type":"array","maxItems":1},{"type":"array","minItems":3}]}`,
+			`[1,2,3]`, false},
+		{"$ref, recursive", `{"$ref":"#/$defs/n","$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"},"v":{"type":"number"}}}}}`,
+			`{"v":1,"next":{"v":2,"next":{"v":3}}}`, false},
+		{"$ref beside keywords", `{"$defs":{"base":{"type":"object"}},"type":"array","items":{"$ref":"#/$defs/base","required":["id"]}}`,
+			`[{"id":1},{"id":2}]`, false},
+		{"uniqueItems, strings", `{"type":"array","uniqueItems":true}`, `["a","b","c","d"]`, false},
+		{"uniqueItems, numbers", `{"type":"array","uniqueItems":true}`, `[1,2,3,-0.5]`, false},
+		{"uniqueItems, objects", `{"type":"array","uniqueItems":true}`, `[{"a":1},{"a":2},[1],[2]]`, true},
+		{"const of an object", `{"const":{"a":[1,2]}}`, `{"a":[1,2]}`, true},
+		{"pattern and enum", `{"type":"object","properties":{"id":{"pattern":"^[A-Z]{3}-[0-9]+$"},"s":{"enum":["open","closed"]}}}`,
+			`{"id":"ABC-12","s":"closed"}`, false},
+		{"allOf, not, if", `{"allOf":[{"type":"object"},{"not":{"required":["z"]}}],"if":{"required":["a"]},"then":{"required":["b"]}}`,
+			`{"a":1,"b":2}`, false},
+		{"dependentRequired, propertyNames", `{"type":"object","dependentRequired":{"a":["b"]},"propertyNames":{"maxLength":3}}`,
+			`{"a":1,"b":2}`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := schema.Parse([]byte(tc.schema))
+			require.NoError(t, err)
+			var v any
+			require.NoError(t, json.Unmarshal([]byte(tc.doc), &v))
+			require.Empty(t, s.Validate(v))
+			doc := []byte(tc.doc)
+			assert.Zero(t, testing.AllocsPerRun(100, func() { s.Validate(v) }), "Validate")
+			if allocs := testing.AllocsPerRun(100, func() { _, _ = s.ValidateJSON(doc) }); tc.decodes {
+				assert.NotZero(t, allocs, "ValidateJSON decodes what it compares whole")
+			} else {
+				assert.Zero(t, allocs, "ValidateJSON")
+			}
+		})
+	}
+}
