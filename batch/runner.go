@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
@@ -56,6 +57,10 @@ const DefaultPollInterval = 30 * time.Second
 // DefaultMaxResubmits is how many times an attempt is submitted again
 // without a reply when [WithMaxResubmits] is not given.
 const DefaultMaxResubmits = 3
+
+// DefaultStopTimeout is how long a run whose ctx ended may take to record
+// in the store what it had handed out, when [WithStopTimeout] is not given.
+const DefaultStopTimeout = 5 * time.Second
 
 // saveChunk is how many item records one Save writes at most: a resumed
 // run repeats no more than this many checks, and a SQL store's
@@ -112,6 +117,36 @@ func WithMaxResubmits(n int) Option {
 	}
 }
 
+// WithStopTimeout sets how long [Runner.Run] may take, once its ctx has
+// ended, to record in the store which outcomes it had handed out (default
+// [DefaultStopTimeout]), so that a resumed run does not hand them out
+// again. 0 records nothing then: the next run hands those outcomes out
+// again. A negative d is an error.
+func WithStopTimeout(d time.Duration) Option {
+	return func(r *Runner) error {
+		if d < 0 {
+			return fmt.Errorf("%w: negative stop timeout %v", ErrInvalidOption, d)
+		}
+		r.stopTimeout = d
+		return nil
+	}
+}
+
+// WithLogger sets the logger of the errors a run cannot hand to its
+// caller: those that come after the caller stopped the loop (a store that
+// fails to record what was handed out). A nil l is an error; without
+// this option such errors are dropped, and the next run hands the
+// outcomes out again.
+func WithLogger(l *slog.Logger) Option {
+	return func(r *Runner) error {
+		if l == nil {
+			return fmt.Errorf("%w: nil Logger", ErrInvalidOption)
+		}
+		r.logger = l
+		return nil
+	}
+}
+
 // A Runner enforces contracts over a provider's batch API: it submits the
 // first attempt of every item as one batch (several under the provider's
 // limits), polls them, checks every reply with the item's Enforcer, and
@@ -129,6 +164,8 @@ type Runner struct {
 	enforcer     *enforce.Enforcer
 	poll         time.Duration
 	maxResubmits int
+	stopTimeout  time.Duration
+	logger       *slog.Logger
 	// crash, set by tests only, is called at every step boundary; an
 	// error ends the run there, as a killed process would end.
 	crash func(point string) error
@@ -144,7 +181,7 @@ func New(b provider.Batcher, store Store, opts ...Option) (*Runner, error) {
 	if store == nil {
 		return nil, fmt.Errorf("%w: nil Store", ErrInvalidOption)
 	}
-	r := &Runner{b: b, store: store, poll: DefaultPollInterval, maxResubmits: DefaultMaxResubmits}
+	r := &Runner{b: b, store: store, poll: DefaultPollInterval, maxResubmits: DefaultMaxResubmits, stopTimeout: DefaultStopTimeout}
 	for _, o := range opts {
 		if o == nil {
 			return nil, fmt.Errorf("%w: nil Option", ErrInvalidOption)
@@ -173,10 +210,15 @@ func New(b provider.Batcher, store Store, opts ...Option) (*Runner, error) {
 //
 // Delivery is at least once: an outcome is marked handed out after the
 // loop body returns, in the next write to the store, so an outcome whose
-// mark a crash lost is yielded again by the next run. Stopping the loop
-// (break) leaves the batches in flight running, to be resumed; ending ctx
-// cancels them (provider CancelBatch) and yields ctx's error, and the
-// items they held are submitted again by the next run.
+// mark a crash lost is yielded again by the next run.
+//
+// Stopping the loop (break) or ending ctx stops this process only: the
+// batches in flight keep running at the provider and the next run takes
+// them up, so a shutdown loses no paid work. Ending ctx yields ctx's
+// error once the marks of what was handed out are recorded (within
+// [WithStopTimeout]). After the loop body returned false nothing more is
+// yielded: an error then goes to the logger of [WithLogger]. To cancel
+// the batches in flight, call [Runner.CancelBatches].
 //
 // Run calls the Enforcers' validators and hooks on the caller's goroutine
 // and starts no goroutine.
@@ -184,14 +226,62 @@ func (r *Runner) Run(ctx context.Context, items []Item) iter.Seq2[Settled, error
 	return func(yield func(Settled, error) bool) {
 		ru := &run{r: r, yield: yield}
 		err := ru.run(ctx, items)
-		switch {
-		case err == nil, errors.Is(err, errStopped):
-			return
-		case ctx.Err() != nil:
-			err = ru.cancel(ctx, err)
+		if err == errStopped {
+			err = nil
 		}
-		yield(Settled{}, err)
+		if ru.stopped || ctx.Err() != nil {
+			err = errors.Join(err, ru.markDelivered(ctx))
+		}
+		switch {
+		case err == nil:
+		case ru.stopped:
+			if r.logger != nil {
+				r.logger.ErrorContext(context.WithoutCancel(ctx), "batch: run failed after its caller stopped", "err", err)
+			}
+		default:
+			yield(Settled{}, err)
+		}
 	}
+}
+
+// CancelBatches asks the provider to cancel every batch the store has in
+// flight, each with ctx (give it a deadline: a provider that does not
+// answer is waited for until ctx ends). It is for abandoning a job's
+// remote work; a shutdown does not need it. The items of the cancelled
+// batches are submitted again by the next [Runner.Run], those that ran
+// keep their replies. A batch recorded as intended but without the
+// provider's ID is found by its key when the Batcher is a
+// [provider.BatchFinder], and left alone otherwise. It returns the
+// errors of the calls that failed, joined; the others took effect. It
+// must not run beside a Run over the same store.
+func (r *Runner) CancelBatches(ctx context.Context) error {
+	recs, err := r.store.Batches(ctx)
+	if err != nil {
+		return fmt.Errorf("batch: load batches: %w", err)
+	}
+	var errs []error
+	for _, rec := range recs {
+		id := rec.ID
+		if id == "" {
+			finder, ok := r.b.(provider.BatchFinder)
+			if !ok {
+				continue
+			}
+			found, err := finder.FindBatch(ctx, rec.Key)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("batch: find batch %s: %w", rec.Key, err))
+				continue
+			}
+			if found == nil {
+				continue
+			}
+			id = found.ID
+		}
+		if err := r.b.CancelBatch(ctx, id); err != nil {
+			errs = append(errs, fmt.Errorf("batch: cancel %s: %w", id, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Results yields the outcome of every settled item the store keeps,
@@ -239,6 +329,7 @@ type run struct {
 	round     int
 	caps      provider.Capabilities
 	delivered []string // handed out, to be marked at the next save
+	stopped   bool     // the loop body returned false: yield no more
 }
 
 // An entry is a pending item in memory.
@@ -287,15 +378,12 @@ func (ru *run) save(ctx context.Context, c Change) error {
 // deliver yields settled outcomes, which the store already holds.
 func (ru *run) deliver(ctx context.Context, out []Settled) error {
 	for _, s := range out {
-		if !ru.yield(s, nil) {
-			ru.delivered = append(ru.delivered, s.ID)
-			// Mark what was handed out; the batches keep running.
-			if err := ru.save(ctx, Change{}); err != nil {
-				return err
-			}
+		ok := ru.yield(s, nil)
+		ru.delivered = append(ru.delivered, s.ID)
+		if !ok {
+			ru.stopped = true
 			return errStopped
 		}
-		ru.delivered = append(ru.delivered, s.ID)
 		if err := ru.point("delivered"); err != nil {
 			return err
 		}
@@ -303,26 +391,26 @@ func (ru *run) deliver(ctx context.Context, out []Settled) error {
 	return nil
 }
 
-// cancel cancels the batches in flight after ctx ended, and marks what was
-// handed out, both with a context that is not cancelled; it returns err
-// with the failures to do so.
-func (ru *run) cancel(ctx context.Context, err error) error {
-	bg := context.WithoutCancel(ctx)
-	errs := []error{err}
-	for _, f := range ru.open {
-		if f.rec.ID == "" {
-			continue
-		}
-		if cerr := ru.r.b.CancelBatch(bg, f.rec.ID); cerr != nil {
-			errs = append(errs, fmt.Errorf("batch: cancel %s: %w", f.rec.ID, cerr))
-		}
+// markDelivered records the marks of what was handed out, after the run
+// stopped: with ctx while it lasts, else with a context detached from it
+// and bounded by the stop timeout.
+func (ru *run) markDelivered(ctx context.Context) error {
+	if len(ru.delivered) == 0 {
+		return nil
 	}
-	if len(ru.delivered) > 0 {
-		if serr := ru.r.store.Save(bg, Change{Delivered: ru.delivered}); serr != nil {
-			errs = append(errs, fmt.Errorf("batch: save: %w", serr))
+	if ctx.Err() != nil {
+		if ru.r.stopTimeout == 0 {
+			return nil
 		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), ru.r.stopTimeout)
+		defer cancel()
 	}
-	return errors.Join(errs...)
+	if err := ru.r.store.Save(ctx, Change{Delivered: ru.delivered}); err != nil {
+		return fmt.Errorf("batch: save: %w", err)
+	}
+	ru.delivered = ru.delivered[:0]
+	return nil
 }
 
 // run is the whole run: load, start, resume, then rounds until done.

@@ -189,38 +189,6 @@ func TestFaults(t *testing.T) {
 	}
 }
 
-// TestCancelContext: ending ctx cancels the batches in flight and yields
-// ctx's error; a new run resumes and finishes.
-func TestCancelContext(t *testing.T) {
-	b := providertest.NewBatcher(reasks(func(i int) int { return i % 2 }), &providertest.BatcherOptions{Polls: 3})
-	st := batch.NewMemory(nil)
-	polls := 0
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	r := newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t)))
-	batch.SetCrash(r, func(p string) error {
-		if p == "polled" {
-			if polls++; polls == 2 {
-				cancel()
-			}
-		}
-		return nil
-	})
-	var runErr error
-	for _, err := range r.Run(cctx, items(6)) {
-		runErr = err
-	}
-	require.ErrorIs(t, runErr, context.Canceled)
-	assert.Len(t, b.Canceled(), 1, "the batch in flight was cancelled")
-
-	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))), items(6))
-	require.NoError(t, err)
-	require.Len(t, got, 6)
-	for _, s := range got {
-		require.NoError(t, s.Err)
-	}
-}
-
 // TestBreakAndResume: stopping the loop leaves the batch running; the
 // next run does not hand out again what was handed out, and Results lists
 // everything.
