@@ -1,52 +1,129 @@
 package batch
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/schema"
 )
 
-// itemData is what Record.Data holds, encoded as JSON.
+// itemData is what Record.Data holds, encoded as JSON: the item's small
+// state, rewritten at every step. What grows with the attempts goes to the
+// item's log (logEntry), written once.
 type itemData struct {
 	// State is the enforcement state after the attempts so far.
 	State enforce.State `json:"state"`
 	// Resubmits counts the times the current attempt was submitted again
 	// without a reply (expired, cancelled, failed batch, retryable error).
 	Resubmits int `json:"resubmits,omitempty"`
-	// First is the run's first request; Next the request of the current
-	// attempt, omitted when it is First. Both are nil once settled.
-	First *provider.Request `json:"first,omitempty"`
-	Next  *provider.Request `json:"next,omitempty"`
-	// Text is the output of the last checked attempt.
-	Text string `json:"text,omitempty"`
-	// Attempts are the attempts made so far.
-	Attempts []storedAttempt `json:"attempts,omitempty"`
 	// Outcome is set once the item is settled.
 	Outcome *storedOutcome `json:"outcome,omitempty"`
 }
 
-// storedAttempt is an enforce.Attempt with its error, which the Attempt's
-// own encoding leaves out.
+// A logEntry is one entry of an item's log, encoded as JSON. The first
+// entry holds the run's first request; each attempt checked adds one
+// holding the attempt (without its request, which the log rebuilds) and,
+// when there is a next attempt, what its request changes.
+type logEntry struct {
+	// First is the run's first request.
+	First *provider.Request `json:"first,omitempty"`
+	// Attempt is an attempt made, its Request left out.
+	Attempt *storedAttempt `json:"attempt,omitempty"`
+	// Text is the output the attempt's check read, when it is not the
+	// reply's text (the submit_result arguments in tool mode).
+	Text *string `json:"text,omitempty"`
+	// Next is the request of the next attempt, as a change of the request
+	// before it (for the first entry, of First).
+	Next *requestChange `json:"next,omitempty"`
+}
+
+// A requestChange turns the request of an attempt into the next one: the
+// messages kept, those added, and the MaxTokens, or, when anything else
+// changed, the whole request.
+type requestChange struct {
+	Keep      int                `json:"keep,omitempty"`
+	Add       []provider.Message `json:"add,omitempty"`
+	MaxTokens *int               `json:"max_tokens,omitempty"`
+	Request   *provider.Request  `json:"request,omitempty"`
+}
+
+// changeOf returns the change from prev to next; nil when next is prev.
+func changeOf(prev, next *provider.Request) *requestChange {
+	if next == prev {
+		return nil
+	}
+	keep := 0
+	for keep < len(prev.Messages) && keep < len(next.Messages) && sameMessage(prev.Messages[keep], next.Messages[keep]) {
+		keep++
+	}
+	c := &requestChange{Keep: keep, Add: next.Messages[keep:]}
+	a, b := *prev, *next
+	a.Messages, b.Messages, a.MaxTokens, b.MaxTokens = nil, nil, 0, 0
+	if !reflect.DeepEqual(a, b) {
+		return &requestChange{Request: next}
+	}
+	if next.MaxTokens != prev.MaxTokens {
+		n := next.MaxTokens
+		c.MaxTokens = &n
+	}
+	return c
+}
+
+// sameMessage reports whether a and b are the same message.
+func sameMessage(a, b provider.Message) bool {
+	if a.Role != b.Role || a.Content != b.Content || a.ToolCallID != b.ToolCallID || a.IsError != b.IsError || len(a.ToolCalls) != len(b.ToolCalls) {
+		return false
+	}
+	for i, c := range a.ToolCalls {
+		d := b.ToolCalls[i]
+		if c.ID != d.ID || c.Name != d.Name || !bytes.Equal(c.Arguments, d.Arguments) {
+			return false
+		}
+	}
+	return true
+}
+
+// apply returns the request c makes of prev.
+func (c *requestChange) apply(prev *provider.Request) (*provider.Request, error) {
+	if c.Request != nil {
+		return c.Request, nil
+	}
+	if c.Keep < 0 || c.Keep > len(prev.Messages) {
+		return nil, fmt.Errorf("a request change keeps %d of %d messages", c.Keep, len(prev.Messages))
+	}
+	r := *prev
+	r.Messages = make([]provider.Message, 0, c.Keep+len(c.Add))
+	r.Messages = append(append(r.Messages, prev.Messages[:c.Keep]...), c.Add...)
+	if c.MaxTokens != nil {
+		r.MaxTokens = *c.MaxTokens
+	}
+	return &r, nil
+}
+
+// storedAttempt is an enforce.Attempt as the log keeps it: without its
+// request, with its error, and with its JSON as a string, so that it
+// comes back with the model's bytes.
 type storedAttempt struct {
 	enforce.Attempt
+	JSON  *string      `json:"json,omitempty"`
 	Error *storedError `json:"error,omitempty"`
 }
 
-// storedOutcome is the outcome of a settled item.
+// storedOutcome is the outcome of a settled item. What the last attempt
+// holds (its text, its JSON, its coercions) is not repeated.
 type storedOutcome struct {
-	// JSON is the valid output, when there is one: a string, since
-	// encoding/json compacts a RawMessage and the caller gets the model's
-	// own bytes.
+	// JSON is the valid output, when there is one and it is not the last
+	// attempt's JSON.
 	JSON *string `json:"json,omitempty"`
-	// Text, Usage, Mode and Coercions are the Result's.
-	Text      string            `json:"text,omitempty"`
-	Usage     provider.Usage    `json:"usage"`
-	Mode      enforce.Mode      `json:"mode,omitempty"`
-	Coercions []schema.Coercion `json:"coercions,omitempty"`
+	// Text is the Result's text, when it is not the last attempt's output.
+	Text *string `json:"text,omitempty"`
+	// Valid marks an outcome with valid output.
+	Valid bool `json:"valid,omitempty"`
 	// Error is why the item ended without valid output.
 	Error *storedError `json:"error,omitempty"`
 	// Started reports that an attempt was made, so the Result is not nil.
@@ -188,72 +265,150 @@ func encodeData(d *itemData) ([]byte, error) {
 	return data, nil
 }
 
-// decodeData decodes Record.Data. It fails with a *CorruptRecordError's
-// cause: a decoding error, or a state that cannot be: a pending item
-// without a request, a settled one without an outcome.
-func decodeData(data []byte, status Status) (*itemData, error) {
-	var d itemData
-	if err := json.Unmarshal(data, &d); err != nil {
-		return nil, err
+// encodeEntry encodes e for Change.Logs.
+func encodeEntry(e *logEntry) ([]byte, error) {
+	data, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("batch: encode item log: %w", err)
 	}
-	switch status {
-	case StatusPending:
-		if d.First == nil {
-			return nil, errors.New("a pending item without its request")
-		}
-		if d.Next == nil {
-			d.Next = d.First
-		}
-	case StatusSettled, StatusDelivered:
-		if d.Outcome == nil {
-			return nil, errors.New("a settled item without its outcome")
-		}
-		if d.Outcome.JSON != nil && !json.Valid([]byte(*d.Outcome.JSON)) {
-			return nil, errors.New("a settled item whose output is not JSON")
-		}
-	default:
-		return nil, fmt.Errorf("unknown status %q", status)
+	return data, nil
+}
+
+// storeAttempt returns a as the log keeps it.
+func storeAttempt(a enforce.Attempt) *storedAttempt {
+	s := &storedAttempt{Attempt: a, Error: storeError(a.Err)}
+	s.Request = nil
+	if a.JSON != nil {
+		j := string(a.JSON)
+		s.JSON = &j
+	}
+	return s
+}
+
+// An item is an item read back from its record and log.
+type item struct {
+	data     *itemData
+	first    *provider.Request
+	next     *provider.Request // the current attempt's request
+	attempts []enforce.Attempt
+	texts    []string // the output each attempt's check read
+}
+
+// text returns the output of the last attempt checked; "" when none was.
+func (it *item) text() string {
+	if len(it.texts) == 0 {
+		return ""
+	}
+	return it.texts[len(it.texts)-1]
+}
+
+// readItem reads a record and its log back. It fails with a
+// *CorruptRecordError's cause: data or an entry that does not decode, or
+// a state that cannot be: a pending item without its first request, a
+// settled one without an outcome, a log that does not match the state.
+func readItem(rec Record) (*item, error) {
+	var d itemData
+	if err := json.Unmarshal(rec.Data, &d); err != nil {
+		return nil, err
 	}
 	if d.Resubmits < 0 || d.State.Attempts < 0 {
 		return nil, errors.New("a negative count")
 	}
-	return &d, nil
-}
-
-// attempts returns the stored attempts as enforce.Attempts.
-func (d *itemData) attempts() []enforce.Attempt {
-	out := make([]enforce.Attempt, len(d.Attempts))
-	for i, a := range d.Attempts {
-		out[i] = a.Attempt
-		if a.Error != nil {
-			out[i].Err = a.Error.restore(nil)
+	it := &item{data: &d}
+	for i, raw := range rec.Log {
+		var e logEntry
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return nil, fmt.Errorf("log entry %d: %w", i, err)
+		}
+		if e.First != nil {
+			if i != 0 {
+				return nil, fmt.Errorf("log entry %d: a first request after the first entry", i)
+			}
+			it.first, it.next = e.First, e.First
+		}
+		if e.Attempt != nil {
+			if it.next == nil {
+				return nil, fmt.Errorf("log entry %d: an attempt without a request", i)
+			}
+			a := e.Attempt.Attempt
+			a.Request = it.next
+			if e.Attempt.JSON != nil {
+				a.JSON = json.RawMessage(*e.Attempt.JSON)
+			}
+			if e.Attempt.Error != nil {
+				a.Err = e.Attempt.Error.restore(nil)
+			}
+			it.attempts = append(it.attempts, a)
+			text := ""
+			if a.Response != nil {
+				text = a.Response.Text
+			}
+			if e.Text != nil {
+				text = *e.Text
+			}
+			it.texts = append(it.texts, text)
+		}
+		if e.Next != nil {
+			if it.next == nil {
+				return nil, fmt.Errorf("log entry %d: a next request without a first", i)
+			}
+			next, err := e.Next.apply(it.next)
+			if err != nil {
+				return nil, fmt.Errorf("log entry %d: %w", i, err)
+			}
+			it.next = next
 		}
 	}
-	return out
-}
-
-// storeAttempts returns attempts as the store keeps them.
-func storeAttempts(attempts []enforce.Attempt) []storedAttempt {
-	out := make([]storedAttempt, len(attempts))
-	for i, a := range attempts {
-		out[i] = storedAttempt{Attempt: a, Error: storeError(a.Err)}
+	if len(it.attempts) != d.State.Attempts {
+		return nil, fmt.Errorf("the log holds %d attempts, the state %d", len(it.attempts), d.State.Attempts)
 	}
-	return out
+	switch rec.Status {
+	case StatusPending:
+		if it.first == nil {
+			return nil, errors.New("a pending item without its request")
+		}
+		if d.Outcome != nil {
+			return nil, errors.New("a pending item with an outcome")
+		}
+	case StatusSettled, StatusDelivered:
+		o := d.Outcome
+		if o == nil {
+			return nil, errors.New("a settled item without its outcome")
+		}
+		if o.JSON != nil && !json.Valid([]byte(*o.JSON)) {
+			return nil, errors.New("a settled item whose output is not JSON")
+		}
+		if o.Valid && o.JSON == nil && (len(it.attempts) == 0 || it.attempts[len(it.attempts)-1].JSON == nil) {
+			return nil, errors.New("a valid outcome without its output")
+		}
+	default:
+		return nil, fmt.Errorf("unknown status %q", rec.Status)
+	}
+	return it, nil
 }
 
 // settled returns the item's outcome as a Settled.
-func (d *itemData) settled(id string) (Settled, error) {
-	o := d.Outcome
-	attempts := d.attempts()
-	s := Settled{ID: id, Err: o.Error.restore(attempts)}
-	if o.Started || len(attempts) > 0 {
-		s.Result = &enforce.Result{Text: o.Text, Attempts: attempts, Usage: o.Usage, Mode: o.Mode, Coercions: o.Coercions}
+func (it *item) settled(id string) (Settled, error) {
+	o := it.data.Outcome
+	s := Settled{ID: id, Err: o.Error.restore(it.attempts)}
+	if !o.Started && len(it.attempts) == 0 {
+		return s, nil
+	}
+	st := it.data.State
+	res := &enforce.Result{Text: it.text(), Attempts: it.attempts, Usage: st.Usage, Mode: st.Mode}
+	if o.Text != nil {
+		res.Text = *o.Text
+	}
+	if o.Valid {
+		last := it.attempts[len(it.attempts)-1]
+		res.JSON, res.Coercions = last.JSON, last.Coercions
 		if o.JSON != nil {
-			s.Result.JSON = json.RawMessage(*o.JSON)
-			if err := json.Unmarshal(s.Result.JSON, &s.Result.Value); err != nil {
-				return Settled{}, err
-			}
+			res.JSON = json.RawMessage(*o.JSON)
+		}
+		if err := json.Unmarshal(res.JSON, &res.Value); err != nil {
+			return Settled{}, err
 		}
 	}
+	s.Result = res
 	return s, nil
 }
