@@ -30,8 +30,10 @@ type itemData struct {
 // holding the attempt (without its request, which the log rebuilds) and,
 // when there is a next attempt, what its request changes.
 type logEntry struct {
-	// First is the run's first request.
+	// First is the run's first request, and Mode the mode it was
+	// started in.
 	First *provider.Request `json:"first,omitempty"`
+	Mode  enforce.Mode      `json:"mode,omitempty"`
 	// Attempt is an attempt made, its Request left out.
 	Attempt *storedAttempt `json:"attempt,omitempty"`
 	// Text is the output the attempt's check read, when it is not the
@@ -106,12 +108,24 @@ func (c *requestChange) apply(prev *provider.Request) (*provider.Request, error)
 }
 
 // storedAttempt is an enforce.Attempt as the log keeps it: without its
-// request, with its error, and with its JSON as a string, so that it
-// comes back with the model's bytes.
+// request, with its error, with its JSON as a string, so that it comes
+// back with the model's bytes, and without what its place in the log or
+// its reply already says (its number, a usage that is the reply's).
 type storedAttempt struct {
 	enforce.Attempt
-	JSON  *string      `json:"json,omitempty"`
-	Error *storedError `json:"error,omitempty"`
+	// Number is the attempt's number when it is not its place in the log.
+	Number int `json:"number,omitempty"`
+	// Usage is the attempt's usage when it is not its reply's.
+	Usage *provider.Usage `json:"usage,omitempty"`
+	// Mode is the attempt's mode when it is not the run's first (the
+	// first log entry's Mode).
+	Mode enforce.Mode `json:"mode,omitempty"`
+	// JSON is the attempt's JSON when it is not its reply's text (which is
+	// then not written twice); NoJSON marks an attempt with a reply and no
+	// JSON.
+	JSON   *string      `json:"json,omitempty"`
+	NoJSON bool         `json:"no_json,omitempty"`
+	Error  *storedError `json:"error,omitempty"`
 }
 
 // storedOutcome is the outcome of a settled item. What the last attempt
@@ -274,11 +288,26 @@ func encodeEntry(e *logEntry) ([]byte, error) {
 	return data, nil
 }
 
-// storeAttempt returns a as the log keeps it.
-func storeAttempt(a enforce.Attempt) *storedAttempt {
+// storeAttempt returns a, the attempt at place n (from 1) of the log of a
+// run started in mode, as the log keeps it.
+func storeAttempt(a enforce.Attempt, n int, mode enforce.Mode) *storedAttempt {
 	s := &storedAttempt{Attempt: a, Error: storeError(a.Err)}
 	s.Request = nil
-	if a.JSON != nil {
+	if a.Number != n {
+		s.Number = a.Number
+	}
+	if a.Mode != mode {
+		s.Mode = a.Mode
+	}
+	if a.Response == nil || a.Usage != a.Response.Usage {
+		u := a.Usage
+		s.Usage = &u
+	}
+	switch {
+	case a.JSON == nil:
+		s.NoJSON = a.Response != nil
+	case a.Response != nil && string(a.JSON) == a.Response.Text:
+	default:
 		j := string(a.JSON)
 		s.JSON = &j
 	}
@@ -291,7 +320,8 @@ type item struct {
 	first    *provider.Request
 	next     *provider.Request // the current attempt's request
 	attempts []enforce.Attempt
-	texts    []string // the output each attempt's check read
+	texts    []string     // the output each attempt's check read
+	mode     enforce.Mode // the mode the run started in
 }
 
 // text returns the output of the last attempt checked; "" when none was.
@@ -324,7 +354,7 @@ func readItem(rec Record) (*item, error) {
 			if i != 0 {
 				return nil, fmt.Errorf("log entry %d: a first request after the first entry", i)
 			}
-			it.first, it.next = e.First, e.First
+			it.first, it.next, it.mode = e.First, e.First, e.Mode
 		}
 		if e.Attempt != nil {
 			if it.next == nil {
@@ -332,8 +362,24 @@ func readItem(rec Record) (*item, error) {
 			}
 			a := e.Attempt.Attempt
 			a.Request = it.next
-			if e.Attempt.JSON != nil {
+			a.Number, a.Mode = len(it.attempts)+1, it.mode
+			if e.Attempt.Number != 0 {
+				a.Number = e.Attempt.Number
+			}
+			if e.Attempt.Mode != "" {
+				a.Mode = e.Attempt.Mode
+			}
+			switch {
+			case e.Attempt.Usage != nil:
+				a.Usage = *e.Attempt.Usage
+			case a.Response != nil:
+				a.Usage = a.Response.Usage
+			}
+			switch {
+			case e.Attempt.JSON != nil:
 				a.JSON = json.RawMessage(*e.Attempt.JSON)
+			case a.Response != nil && !e.Attempt.NoJSON:
+				a.JSON = json.RawMessage(a.Response.Text)
 			}
 			if e.Attempt.Error != nil {
 				a.Err = e.Attempt.Error.restore(nil)

@@ -41,9 +41,10 @@ type entry struct {
 	first     *provider.Request
 	next      *provider.Request
 	attempts  []enforce.Attempt
-	text      string // the output of the last checked attempt
-	logText   string // the last attempt's output as its log entry gives it back
-	batch     string // key of the batch in flight holding it; "" when none
+	text      string       // the output of the last checked attempt
+	logText   string       // the last attempt's output as its log entry gives it back
+	mode      enforce.Mode // the mode the run started in, as its log holds it
+	batch     string       // key of the batch in flight holding it; "" when none
 }
 
 // An inFlight batch: its record and the provider's view.
@@ -205,7 +206,7 @@ func (ru *run) load(ctx context.Context) (map[string]struct{}, error) {
 		}
 		en := &entry{
 			id: rec.ID, e: ru.enforcer(rec.ID), attempt: rec.Attempt, st: it.data.State, resubmits: it.data.Resubmits,
-			first: it.first, next: it.next, attempts: it.attempts, text: it.text(), logText: it.text(),
+			first: it.first, next: it.next, attempts: it.attempts, text: it.text(), logText: it.text(), mode: it.mode,
 		}
 		if en.attempt != len(en.attempts)+1 {
 			return nil, &CorruptRecordError{ID: rec.ID, Err: fmt.Errorf("pending attempt %d after %d attempts", en.attempt, len(en.attempts))}
@@ -289,8 +290,8 @@ func (ru *run) start(ctx context.Context, known map[string]struct{}) error {
 				return err
 			}
 		} else {
-			en := &entry{id: id, e: e, attempt: 1, st: st, first: first, next: sent}
-			data, err := encodeEntry(&logEntry{First: first, Next: changeOf(first, sent)})
+			en := &entry{id: id, e: e, attempt: 1, st: st, first: first, next: sent, mode: st.Mode}
+			data, err := encodeEntry(&logEntry{First: first, Mode: st.Mode, Next: changeOf(first, sent)})
 			if err != nil {
 				return err
 			}
@@ -325,7 +326,7 @@ func (en *entry) record(p *pending) error {
 func (en *entry) logAttempt(p *pending, a enforce.Attempt, text string, next *provider.Request) error {
 	a.Request = en.next
 	en.attempts = append(en.attempts, a)
-	e := &logEntry{Attempt: storeAttempt(a)}
+	e := &logEntry{Attempt: storeAttempt(a, len(en.attempts), en.mode)}
 	en.logText = ""
 	if a.Response != nil {
 		en.logText = a.Response.Text
