@@ -34,7 +34,9 @@
 // early is recorded up to where it stopped reading. Beside them,
 // capabilities.json keeps the capabilities of the provider recorded, so
 // that a replay without one reports them and the enforcement loop asks in
-// the mode it asked in when recording.
+// the mode it asked in when recording. It is written before the first
+// recording; a call whose write of it fails returns that error, and the
+// next call tries again.
 //
 // # Secrets
 //
@@ -58,5 +60,8 @@
 // A replay that finds no recording returns a [*MissError] matching
 // [ErrMiss]; it names the first field where the request differs from the
 // nearest recording. A store file that does not parse or was edited by hand
-// out of shape is a [*FileError].
+// out of shape is a [*FileError]; so is a capabilities.json that does not
+// parse, which [New] reports. A recording that cannot be written is an
+// error of the call that made it, or, for a stream its caller had stopped
+// reading, a message to [Options.Logger].
 package record
