@@ -26,9 +26,9 @@
 //
 // A store is a directory of JSON files, one per request, named by the
 // SHA-256 of the request's canonical encoding (the model label of
-// [Options], system prompt, messages, output spec, tools, tool choice and
-// max tokens, after redaction) and indented so that a diff of two runs reads
-// well. A file holds the request, and the reply: the Response of a Generate
+// [Options] and every field of the [provider.Request], read from the type
+// itself, so that a field the type gains enters the key; after redaction)
+// and indented so that a diff of two runs reads well. A file holds the request, and the reply: the Response of a Generate
 // call, or the chunks of a Stream call in order (so a replay yields the same
 // partials), or the error of a call that failed. A stream the caller left
 // early is recorded up to where it stopped reading. Beside them,

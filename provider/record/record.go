@@ -252,7 +252,7 @@ type call struct {
 }
 
 func (r *recorder) prepare(req *provider.Request) (call, error) {
-	tree, err := treeOf(toWireRequest(req))
+	tree, err := requestTree(req)
 	if err != nil {
 		return call{}, fmt.Errorf("record: encode request: %w", err)
 	}
