@@ -38,6 +38,25 @@
 // recording; a call whose write of it fails returns that error, and the
 // next call tries again.
 //
+// # Batches
+//
+// When the provider wrapped is a [provider.Batcher] (or when there is
+// none, replaying), the recorder is a [provider.BatchFinder] too, and a
+// batch job (package batch) records and replays like single calls. Under
+// batches/ in the store, a file per submission, named by the SHA-256 of
+// the model label and the requests' IDs and redacted trees (not the key
+// the job gave SubmitBatch, which is new in every run), keeps the
+// requests, the batch or error the provider answered, each state its
+// polls saw, its results once downloaded and its cancellation; limits.json
+// keeps the provider's [provider.BatchLimits], so that a replay splits its
+// rounds alike. A replay answers the n-th poll with the n-th state
+// recorded, and misses past a recording that stops before the batch was
+// done. Without a provider, BatchRequestSize is the length of the
+// request's JSON: a job whose provider limits batches by bytes may split
+// otherwise on replay, and then misses. FindBatch asks the wrapped
+// Batcher when it can find batches, and reports none otherwise and when
+// replaying.
+//
 // # Secrets
 //
 // [Options] names request fields to blank out and secret strings (API keys)

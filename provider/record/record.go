@@ -115,7 +115,9 @@ type streamingRecorder struct{ *recorder }
 
 // New returns a provider that records the calls of p to the store in dir,
 // or replays them from it, as mode says. The provider returned is a
-// [provider.Streamer] when p is one, or when p is nil; it is safe for
+// [provider.Streamer] when p is one, or when p is nil, and a
+// [provider.BatchFinder] when p is a [provider.Batcher], or when p is nil
+// (see the package's Batches section); it is safe for
 // concurrent use (the wrapped provider must be, as any Provider), and two
 // calls with the same request write the same file in turn, the last one
 // staying.
@@ -127,7 +129,7 @@ type streamingRecorder struct{ *recorder }
 // path that does not parse, with the file system's error on a dir it
 // cannot create, and, replaying without a provider or
 // Options.Capabilities, with a [*FileError] when the store's capabilities
-// file does not parse. No recording is read or written before a call.
+// file or recorded batch limits do not parse. No recording is read or written before a call.
 func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Provider, error) {
 	var o Options
 	if opts != nil {
@@ -185,7 +187,18 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 		}
 		r.caps = &c
 	}
-	if _, ok := p.(provider.Streamer); ok || p == nil {
+	_, streams := p.(provider.Streamer)
+	if b, ok := p.(provider.Batcher); ok || p == nil {
+		br, err := newBatchRecorder(r, b)
+		if err != nil {
+			return nil, err
+		}
+		if streams || p == nil {
+			return streamingBatchRecorder{br, streamingRecorder{r}}, nil
+		}
+		return br, nil
+	}
+	if streams {
 		return streamingRecorder{r}, nil
 	}
 	return r, nil
