@@ -76,9 +76,14 @@ func (ru *run) save(ctx context.Context, c Change) error {
 	return ru.point("after save")
 }
 
-// deliver yields settled outcomes, which the store already holds.
+// deliver yields settled outcomes, which the store already holds. Once
+// ctx has ended it yields no more: the rest stay settled in the store, for
+// the next run to hand out.
 func (ru *run) deliver(ctx context.Context, out []Settled) error {
 	for _, s := range out {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		ok := ru.yield(s, nil)
 		ru.delivered = append(ru.delivered, s.ID)
 		if !ok {

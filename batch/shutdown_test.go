@@ -179,3 +179,29 @@ func TestStopOptions(t *testing.T) {
 }
 
 var _ = errors.Is
+
+// TestShutdownStopsAtOnce: once ctx ends in the loop body, the run yields
+// no further outcome, only ctx's error; what it had settled is handed out
+// by the next run.
+func TestShutdownStopsAtOnce(t *testing.T) {
+	b := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
+	st := batch.NewMemory(nil)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var got []string
+	var runErr error
+	for s, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Run(cctx, items(50)) {
+		if err != nil {
+			runErr = err
+			continue
+		}
+		got = append(got, s.ID)
+		cancel()
+	}
+	require.ErrorIs(t, runErr, context.Canceled)
+	assert.Len(t, got, 1, "one outcome, then ctx's error")
+	rest, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))), items(50))
+	require.NoError(t, err)
+	assert.Len(t, rest, 49)
+	assert.NotContains(t, rest, got[0])
+}
