@@ -29,6 +29,7 @@ type run struct {
 	caps      provider.Capabilities
 	delivered []string // handed out, to be marked at the next save
 	stopped   bool     // the loop body returned false: yield no more
+	crashed   bool     // a test's crash ended the run: write nothing more
 }
 
 // An entry is a pending item in memory.
@@ -57,7 +58,9 @@ func (ru *run) point(name string) error {
 	if ru.r.crash == nil {
 		return nil
 	}
-	return ru.r.crash(name)
+	err := ru.r.crash(name)
+	ru.crashed = err != nil
+	return err
 }
 
 // save writes c with the pending delivery marks.
@@ -271,6 +274,7 @@ func (ru *run) flush(ctx context.Context, p *pending) error {
 	}
 	p.c = Change{}
 	err := ru.deliver(ctx, p.out)
+	clear(p.out) // the run holds no outcome it has handed out
 	p.out = p.out[:0]
 	return err
 }

@@ -206,8 +206,9 @@ func New(b provider.Batcher, store Store, opts ...Option) (*Runner, error) {
 // [ErrUnknownItem]); items the store does not know yet are started.
 //
 // Delivery is at least once: an outcome is marked handed out after the
-// loop body returns, in the next write to the store, so an outcome whose
-// mark a crash lost is yielded again by the next run.
+// loop body returns, in the next write to the store (or, when the run
+// stops, in a last one), so an outcome whose mark a crash or a failing
+// store lost is yielded again by the next run.
 //
 // Stopping the loop (break) or ending ctx stops this process only: the
 // batches in flight keep running at the provider and the next run takes
@@ -226,7 +227,9 @@ func (r *Runner) Run(ctx context.Context, items []Item) iter.Seq2[Settled, error
 		if err == errStopped {
 			err = nil
 		}
-		if ru.stopped || ctx.Err() != nil {
+		if (err != nil || ru.stopped || ctx.Err() != nil) && !ru.crashed {
+			// What was handed out is marked now, or handed out again by
+			// the next run: a store that failed once may take the marks.
 			err = errors.Join(err, ru.markDelivered(ctx))
 		}
 		switch {

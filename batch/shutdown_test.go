@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync/atomic"
 	"testing"
@@ -204,4 +205,55 @@ func TestShutdownStopsAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, rest, 49)
 	assert.NotContains(t, rest, got[0])
+}
+
+// failOnce is a store whose Save fails the n-th time it is called.
+type failOnce struct {
+	*batch.Memory
+	n, calls int
+}
+
+func (s *failOnce) Save(ctx context.Context, c batch.Change) error {
+	if s.calls++; s.calls == s.n {
+		return errCrash
+	}
+	return s.Memory.Save(ctx, c)
+}
+
+// TestStoreFailsOnce: a store that fails once, at any of a run's saves,
+// stops that run with its error; the next run resumes, submits nothing
+// twice, and every item is handed out exactly once across both.
+func TestStoreFailsOnce(t *testing.T) {
+	// Count the saves of a run that does not fail.
+	probe := &failOnce{Memory: batch.NewMemory(nil)}
+	_, err := collect(t, newRunner(t, providertest.NewBatcher(reasks(func(i int) int { return i % 2 }), &providertest.BatcherOptions{Polls: 1}), probe,
+		batch.WithEnforcer(newEnforcer(t))), items(6))
+	require.NoError(t, err)
+	require.Greater(t, probe.calls, 4)
+	for n := 1; n <= probe.calls; n++ {
+		t.Run(fmt.Sprintf("save %d", n), func(t *testing.T) {
+			b := providertest.NewBatcher(reasks(func(i int) int { return i % 2 }), &providertest.BatcherOptions{Polls: 1})
+			st := &failOnce{Memory: batch.NewMemory(nil), n: n}
+			handed := map[string]int{}
+			for s, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Run(ctx, items(6)) {
+				if err != nil {
+					require.ErrorIs(t, err, errCrash)
+					break
+				}
+				handed[s.ID]++
+			}
+			for s, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Run(ctx, items(6)) {
+				require.NoError(t, err)
+				require.NoError(t, s.Err)
+				handed[s.ID]++
+			}
+			require.Len(t, handed, 6)
+			for id, c := range handed {
+				assert.Equal(t, 1, c, "%s handed out once", id)
+			}
+			for id, c := range b.Submitted() {
+				assert.Equal(t, 1, c, "%s submitted once", id)
+			}
+		})
+	}
 }
