@@ -19,6 +19,8 @@ func FuzzReadItem(f *testing.F) {
 	f.Add([]byte(`{"outcome":{"json":"{\"a\":1}","error":{"class":"validation","message":"m","causes":["no_json"]}}}`), []byte(nil), []byte(nil), "settled")
 	f.Add([]byte(`{"outcome":{"json":"{"}}`), []byte(nil), []byte(nil), "delivered")
 	f.Add([]byte(`null`), []byte(`{"next":{"keep":5}}`), []byte(nil), "pending")
+	f.Add([]byte(`{"state":{"attempts":1}}`), []byte(`{"first":{"Messages":[{"role":"assistant","tool_calls":[{"id":"c","name":"n","arguments":null}]}]},"raw_args":{"first.0.0":"{,"}}`),
+		[]byte(`{"attempt":{"response":{"tool_calls":[{"id":"c","name":"n","arguments":null}]}},"raw_args":{"response.0":"{","response.1":"x","add.0.0":""}}`), "pending")
 	f.Add([]byte(`{"resubmits":-1}`), []byte(`{"first":{}}`), []byte(nil), "pending")
 	f.Fuzz(func(t *testing.T, data, log1, log2 []byte, status string) {
 		rec := Record{ID: "id", Status: Status(status), Data: data}

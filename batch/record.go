@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
@@ -42,6 +45,11 @@ type logEntry struct {
 	// Next is the request of the next attempt, as a change of the request
 	// before it (for the first entry, of First).
 	Next *requestChange `json:"next,omitempty"`
+	// RawArgs are the tool call arguments of the entry that are not valid
+	// JSON (a model's broken tool call, which encoding/json refuses to
+	// write), as strings, by where they are (see rawArgs); the entry holds
+	// none in their place.
+	RawArgs map[string]string `json:"raw_args,omitempty"`
 }
 
 // A requestChange turns the request of an attempt into the next one: the
@@ -281,11 +289,135 @@ func encodeData(d *itemData) ([]byte, error) {
 
 // encodeEntry encodes e for Change.Logs.
 func encodeEntry(e *logEntry) ([]byte, error) {
+	e = e.withRawArgs()
 	data, err := json.Marshal(e)
 	if err != nil {
 		return nil, fmt.Errorf("batch: encode item log: %w", err)
 	}
 	return data, nil
+}
+
+// withRawArgs returns e, or, when a tool call of it has arguments that
+// are not valid JSON, a copy of it holding them in RawArgs instead. e is
+// not modified.
+func (e *logEntry) withRawArgs() *logEntry {
+	raw := map[string]string{}
+	c := *e
+	if e.First != nil {
+		if msgs, ok := argsOut(e.First.Messages, "first", raw); ok {
+			r := *e.First
+			r.Messages = msgs
+			c.First = &r
+		}
+	}
+	if n := e.Next; n != nil {
+		nc := *n
+		if msgs, ok := argsOut(n.Add, "add", raw); ok {
+			nc.Add = msgs
+		}
+		if n.Request != nil {
+			if msgs, ok := argsOut(n.Request.Messages, "request", raw); ok {
+				r := *n.Request
+				r.Messages = msgs
+				nc.Request = &r
+			}
+		}
+		c.Next = &nc
+	}
+	if a := e.Attempt; a != nil && a.Response != nil {
+		if calls, ok := callsOut(a.Response.ToolCalls, "response", raw); ok {
+			ac := *a
+			resp := *a.Response
+			resp.ToolCalls = calls
+			ac.Response = &resp
+			c.Attempt = &ac
+		}
+	}
+	if len(raw) == 0 {
+		return e
+	}
+	c.RawArgs = raw
+	return &c
+}
+
+// argsOut returns a copy of msgs without the tool call arguments that are
+// not valid JSON, which it puts in raw under "<where>.<message>.<call>";
+// ok is false, and msgs is returned, when there are none.
+func argsOut(msgs []provider.Message, where string, raw map[string]string) ([]provider.Message, bool) {
+	var out []provider.Message
+	for i, m := range msgs {
+		calls, ok := callsOut(m.ToolCalls, fmt.Sprintf("%s.%d", where, i), raw)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(msgs)
+		}
+		out[i].ToolCalls = calls
+	}
+	if out == nil {
+		return msgs, false
+	}
+	return out, true
+}
+
+// callsOut is argsOut for the calls of one message or reply, under
+// "<where>.<call>".
+func callsOut(calls []provider.ToolCall, where string, raw map[string]string) ([]provider.ToolCall, bool) {
+	var out []provider.ToolCall
+	for j, tc := range calls {
+		if len(tc.Arguments) == 0 || json.Valid(tc.Arguments) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(calls)
+		}
+		raw[fmt.Sprintf("%s.%d", where, j)] = string(tc.Arguments)
+		out[j].Arguments = nil
+	}
+	return out, out != nil
+}
+
+// argsIn puts the arguments of RawArgs back in e's tool calls. It fails
+// when one names a call e does not have.
+func (e *logEntry) argsIn() error {
+	for at, args := range e.RawArgs {
+		parts := strings.Split(at, ".")
+		var calls []provider.ToolCall
+		var idx []int
+		for _, p := range parts[1:] {
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 0 {
+				return fmt.Errorf("raw arguments at %q", at)
+			}
+			idx = append(idx, n)
+		}
+		var msgs []provider.Message
+		switch {
+		case parts[0] == "first" && e.First != nil:
+			msgs = e.First.Messages
+		case parts[0] == "add" && e.Next != nil:
+			msgs = e.Next.Add
+		case parts[0] == "request" && e.Next != nil && e.Next.Request != nil:
+			msgs = e.Next.Request.Messages
+		case parts[0] == "response" && e.Attempt != nil && e.Attempt.Response != nil && len(idx) == 1:
+			calls = e.Attempt.Response.ToolCalls
+		default:
+			return fmt.Errorf("raw arguments at %q", at)
+		}
+		if msgs != nil || parts[0] != "response" {
+			if len(idx) != 2 || idx[0] >= len(msgs) {
+				return fmt.Errorf("raw arguments at %q", at)
+			}
+			calls = msgs[idx[0]].ToolCalls
+			idx = idx[1:]
+		}
+		if idx[0] >= len(calls) {
+			return fmt.Errorf("raw arguments at %q", at)
+		}
+		calls[idx[0]].Arguments = json.RawMessage(args)
+	}
+	return nil
 }
 
 // storeAttempt returns a, the attempt at place n (from 1) of the log of a
@@ -348,6 +480,9 @@ func readItem(rec Record) (*item, error) {
 	for i, raw := range rec.Log {
 		var e logEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
+			return nil, fmt.Errorf("log entry %d: %w", i, err)
+		}
+		if err := e.argsIn(); err != nil {
 			return nil, fmt.Errorf("log entry %d: %w", i, err)
 		}
 		if e.First != nil {
