@@ -200,6 +200,7 @@ func (ru *run) enforcer(id string) *enforce.Enforcer {
 // the store knows.
 func (ru *run) load(ctx context.Context) (map[string]struct{}, error) {
 	known := map[string]struct{}{}
+	var migrated pending
 	for rec, err := range ru.r.store.Items(ctx, Filter{Statuses: []Status{StatusPending}}) {
 		if err != nil {
 			return nil, fmt.Errorf("batch: load items: %w", err)
@@ -219,7 +220,28 @@ func (ru *run) load(ctx context.Context) (map[string]struct{}, error) {
 		if en.attempt != len(en.attempts)+1 {
 			return nil, &CorruptRecordError{ID: rec.ID, Err: fmt.Errorf("pending attempt %d after %d attempts", en.attempt, len(en.attempts))}
 		}
+		if it.legacy {
+			logs, err := it.migrate(rec.ID)
+			if err != nil {
+				return nil, err
+			}
+			migrated.c.Logs = append(migrated.c.Logs, logs...)
+			if err := en.record(&migrated); err != nil {
+				return nil, err
+			}
+			if len(migrated.c.Items) >= saveChunk {
+				if err := ru.save(ctx, migrated.c); err != nil {
+					return nil, err
+				}
+				migrated.c = Change{}
+			}
+		}
 		ru.entries[rec.ID] = en
+	}
+	// Pending items in the legacy form are written again with their
+	// logs, before anything is appended to them.
+	if err := ru.save(ctx, migrated.c); err != nil {
+		return nil, err
 	}
 	for rec, err := range ru.r.store.Items(ctx, Filter{Statuses: []Status{StatusSettled, StatusDelivered}, NoData: true}) {
 		if err != nil {
