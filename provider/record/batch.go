@@ -190,6 +190,14 @@ func (r *recorder) readBatchFile(name string) (*batchFile, error) {
 	if (f.Batch == nil) == (f.Error == nil) {
 		return nil, &FileError{Path: path, Err: errors.New("a submission needs a batch or an error, not both")}
 	}
+	b, err := canonical(map[string]any{"model": f.Model, "batch": f.Requests})
+	if err != nil {
+		return nil, &FileError{Path: path, Err: err}
+	}
+	sum := sha256.Sum256(b)
+	if key := hex.EncodeToString(sum[:]); f.Key != key || name != "submit-"+key {
+		return nil, &FileError{Path: path, Err: fmt.Errorf("key %.12s does not match the requests (hash %.12s): were they edited?", f.Key, key)}
+	}
 	return &f, nil
 }
 

@@ -1,6 +1,7 @@
 package record_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -202,7 +203,22 @@ func TestBatchFileErrors(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(dir, "batches", "submit-*.json"))
 	require.NoError(t, err)
 	require.Len(t, files, 1)
-	require.NoError(t, os.WriteFile(files[0], []byte(`{"version": 1, "key": "k", "requests": []}`), 0o644))
+	for _, content := range []string{
+		`{"version": 1, "key": "k", "requests": []}`,
+		`{"version": 2}`,
+		`{"version": 1, "key": "k", "requests": [], "batch": {"id": "b"}} {}`,
+	} {
+		require.NoError(t, os.WriteFile(files[0], []byte(content), 0o644))
+		_, err = newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
+		require.ErrorAs(t, err, &fe, content)
+	}
+	// A request edited by hand no longer matches its key.
+	_, err = newRecorder(t, sb, dir, record.ModeRecord, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
+	require.NoError(t, err)
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(files[0], bytes.Replace(data, []byte(`"content": "x"`), []byte(`"content": "y"`), 1), 0o644))
 	_, err = newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
 	require.ErrorAs(t, err, &fe)
+	assert.Contains(t, fe.Error(), "does not match")
 }
