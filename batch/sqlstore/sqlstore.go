@@ -152,7 +152,9 @@ func New(db *sql.DB, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// Migrate creates the tables when they do not exist. It is idempotent.
+// Migrate creates the tables when they do not exist. It is idempotent:
+// over tables a version without item logs created, it adds the logs
+// table, and the records already there are read as they are.
 func (s *Store) Migrate(ctx context.Context) error {
 	for _, q := range []string{s.q.createItems, s.q.createLogs, s.q.createBatches} {
 		if _, err := s.db.ExecContext(ctx, q); err != nil {

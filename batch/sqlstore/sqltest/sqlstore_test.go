@@ -277,3 +277,42 @@ func TestWriteWhileReading(t *testing.T) {
 	}
 	assert.Equal(t, len(its), n)
 }
+
+// TestMigrateOverOldTables: over the two tables a version without item
+// logs created, holding a record, Migrate adds the logs table and the
+// store reads the record and writes logs.
+func TestMigrateOverOldTables(t *testing.T) {
+	for _, d := range databases(t) {
+		t.Run(d.name, func(t *testing.T) {
+			db := d.open(t)
+			table := fmt.Sprintf("batch_%d_%d", os.Getpid(), tableSeq.Add(1))
+			t.Cleanup(func() { dropTables(db, table) })
+			blob := "BLOB"
+			if d.engine == sqlstore.EnginePostgres {
+				blob = "BYTEA"
+			}
+			_, err := db.Exec(`CREATE TABLE "` + table + `_items" (job TEXT NOT NULL, id TEXT NOT NULL, status TEXT NOT NULL, attempt INTEGER NOT NULL, data ` + blob + `, PRIMARY KEY (job, id))`)
+			require.NoError(t, err)
+			_, err = db.Exec(`CREATE TABLE "` + table + `_batches" (job TEXT NOT NULL, batch_key TEXT NOT NULL, batch_id TEXT NOT NULL, round INTEGER NOT NULL, requests TEXT NOT NULL, PRIMARY KEY (job, batch_key))`)
+			require.NoError(t, err)
+			ph := "?"
+			if d.engine == sqlstore.EnginePostgres {
+				ph = "$1"
+			}
+			_, err = db.Exec(`INSERT INTO "`+table+`_items" (job, id, status, attempt, data) VALUES ('default', 'a', 'settled', 1, `+ph+`)`, []byte(`{"old": true}`))
+			require.NoError(t, err)
+			s, err := sqlstore.New(db, &sqlstore.Options{Table: table, Engine: d.engine})
+			require.NoError(t, err)
+			require.NoError(t, s.Migrate(ctx))
+			require.NoError(t, s.Save(ctx, batch.Change{Logs: []batch.LogEntry{{ID: "a", Data: []byte("entry")}}}))
+			n := 0
+			for r, err := range s.Items(ctx, batch.Filter{}) {
+				require.NoError(t, err)
+				assert.Equal(t, []byte(`{"old": true}`), r.Data)
+				assert.Equal(t, [][]byte{[]byte("entry")}, r.Log)
+				n++
+			}
+			assert.Equal(t, 1, n)
+		})
+	}
+}
