@@ -161,6 +161,7 @@ type Memory struct {
 
 	mu      sync.Mutex
 	items   map[string]Record
+	orphans map[string][][]byte // log entries of items without a record yet
 	batches map[string]BatchRecord
 }
 
@@ -168,7 +169,7 @@ var _ Store = (*Memory)(nil)
 
 // NewMemory returns an empty Memory. opts may be nil.
 func NewMemory(opts *MemoryOptions) *Memory {
-	m := &Memory{items: map[string]Record{}, batches: map[string]BatchRecord{}}
+	m := &Memory{items: map[string]Record{}, orphans: map[string][][]byte{}, batches: map[string]BatchRecord{}}
 	if opts != nil {
 		m.drop = opts.DropDelivered
 	}
@@ -187,6 +188,7 @@ func (m *Memory) Items(ctx context.Context, f Filter) iter.Seq2[Record, error] {
 		recs := make([]Record, 0, len(m.items))
 		for _, r := range m.items {
 			if f.match(r.Status) {
+				r.Log = r.Log[:len(r.Log):len(r.Log)]
 				recs = append(recs, r)
 			}
 		}
@@ -233,8 +235,8 @@ func (m *Memory) Batches(ctx context.Context) iter.Seq2[BatchRecord, error] {
 }
 
 // Save applies c under the Memory's lock. It fails only when ctx is done,
-// and then changes nothing. A log entry of an item the Memory does not
-// hold starts that item's record.
+// and then changes nothing. Log entries of an item without a record are
+// kept, and read with its record once one is written.
 func (m *Memory) Save(ctx context.Context, c Change) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -242,8 +244,12 @@ func (m *Memory) Save(ctx context.Context, c Change) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, r := range c.Items {
-		old := m.items[r.ID]
+		old, ok := m.items[r.ID]
 		r.Log = old.Log
+		if !ok {
+			r.Log = m.orphans[r.ID]
+			delete(m.orphans, r.ID)
+		}
 		if r.Status == StatusDelivered && m.drop {
 			r.Data, r.Log = nil, nil
 		} else {
@@ -253,14 +259,14 @@ func (m *Memory) Save(ctx context.Context, c Change) error {
 	}
 	for _, e := range c.Logs {
 		r, ok := m.items[e.ID]
-		if !ok {
-			r = Record{ID: e.ID}
+		switch {
+		case !ok:
+			m.orphans[e.ID] = append(m.orphans[e.ID], slices.Clone(e.Data))
+		case r.Status == StatusDelivered && m.drop:
+		default:
+			r.Log = append(r.Log, slices.Clone(e.Data))
+			m.items[e.ID] = r
 		}
-		if r.Status == StatusDelivered && m.drop {
-			continue
-		}
-		r.Log = append(r.Log, slices.Clone(e.Data))
-		m.items[e.ID] = r
 	}
 	for _, b := range c.Batches {
 		b.Requests = slices.Clone(b.Requests)

@@ -35,6 +35,7 @@ func Run(t *testing.T, newStore func(t *testing.T) batch.Store) {
 		{"logs", testLogs},
 		{"filter", testFilter},
 		{"save while iterating", testSaveWhileIterating},
+		{"log before its record", testLogBeforeRecord},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore(t)) })
@@ -382,4 +383,17 @@ func testSaveWhileIterating(t *testing.T, s batch.Store) {
 		save(t, s, batch.Change{Closed: []string{b.Key}})
 	}
 	sameBatches(t, nil, batches(t, s))
+}
+
+// testLogBeforeRecord: log entries saved before their item's record are
+// read with it once it is written, and not before.
+func testLogBeforeRecord(t *testing.T, s batch.Store) {
+	save(t, s, batch.Change{Logs: []batch.LogEntry{{ID: "x", Data: []byte("early")}}})
+	sameRecords(t, nil, items(t, s))
+	save(t, s, batch.Change{Items: []batch.Record{{ID: "x", Status: batch.StatusPending, Attempt: 1, Data: []byte("X")}}})
+	got := items(t, s)
+	if len(got) != 1 {
+		t.Fatalf("%d records, want 1", len(got))
+	}
+	sameLog(t, [][]byte{[]byte("early")}, got[0].Log)
 }
