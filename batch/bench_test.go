@@ -95,5 +95,5 @@ func TestMemoryDoesNotGrowWithSettled(t *testing.T) {
 	dropped := retained(&batch.MemoryOptions{DropDelivered: true})
 	t.Logf("heap per settled item: %.0f B keeping results, %.0f B dropping them", kept, dropped)
 	require.Less(t, dropped, 400.0, "bytes per settled item when results are dropped (store tombstone and the Batcher's record)")
-	require.Less(t, dropped*5, kept)
+	require.Less(t, dropped*4, kept, "a kept result (its record and log, about 1.5 KB) against a dropped one")
 }

@@ -38,6 +38,26 @@
 // the store keeps. [NewMemory] keeps the state in memory;
 // package batch/sqlstore keeps it in SQLite or PostgreSQL.
 //
+// # Storage
+//
+// An item is a small record (its status, the enforcement state's
+// counters, the outcome once settled), rewritten at each step, and a log
+// appended to: the first request once, then for each attempt its reply
+// and the messages the next request adds. What a run writes per attempt
+// is what the attempt adds, so an item's storage grows linearly with its
+// re-asks. A run reads whole only the pending items; of the others it
+// reads the IDs, and it hands out the settled ones as it reads them.
+//
+// # Shutdown
+//
+// Ending Run's ctx (a SIGTERM on deploy) or stopping its loop stops this
+// process only: the batches in flight keep running at the provider, paid
+// for, and the next run takes them up from the store. Run records what it
+// had handed out before it returns (within [WithStopTimeout]) and, once
+// the caller stopped the loop, yields nothing more: a late error goes to
+// [WithLogger]'s logger. [Runner.CancelBatches] cancels the remote batches
+// when the job is abandoned, under a context of its own.
+//
 // # Limits and faults
 //
 // A round is split into as many batches as the provider's

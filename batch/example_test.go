@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/agentio/agentio/batch"
 	"github.com/agentio/agentio/enforce"
@@ -144,4 +145,43 @@ func ExampleNewMemory() {
 	fmt.Println(n, "handed out,", store.Len(), "record kept,", listed, "listed")
 	// Output:
 	// 1 handed out, 1 record kept, 0 listed
+}
+
+// A shutdown (ctx ending) leaves the batch running at the provider; the
+// next run takes it up. To abandon the job's remote work instead, cancel
+// its batches, under a context with a deadline.
+func ExampleRunner_CancelBatches() {
+	ctx, shutdown := context.WithCancel(context.Background())
+	defer shutdown()
+	b := providertest.NewBatcher(func(string, int) providertest.Reply {
+		return providertest.Text(`{"label": "ham", "score": 1}`)
+	}, &providertest.BatcherOptions{Polls: 10, Hook: func(e providertest.BatchEvent) error {
+		if e.Op == providertest.OpPoll {
+			shutdown() // as a SIGTERM would, while the batch runs
+		}
+		return nil
+	}})
+	store := batch.NewMemory(nil)
+	r, err := batch.New(b, store, batch.WithEnforcer(exampleEnforcer()), batch.WithPollInterval(0))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	items := []batch.Item{{ID: "a", Request: enforce.Request{Prompt: "Label message a."}}}
+	for _, err := range r.Run(ctx, items) {
+		fmt.Println("stopped:", err)
+	}
+	fmt.Println("cancelled by the shutdown:", len(b.Canceled()))
+
+	cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.CancelBatches(cctx); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("cancelled by CancelBatches:", len(b.Canceled()))
+	// Output:
+	// stopped: context canceled
+	// cancelled by the shutdown: 0
+	// cancelled by CancelBatches: 1
 }

@@ -5,29 +5,44 @@ import (
 	"testing"
 )
 
-// FuzzDecodeData feeds decodeData, which reads the records a store gives
-// back, arbitrary bytes: it must not panic, and what it accepts as pending
-// has a request to send, what it accepts as settled an outcome whose
-// JSON is valid, and restores without panicking.
-func FuzzDecodeData(f *testing.F) {
-	f.Add([]byte(`{"state":{"attempts":1},"first":{"messages":[{"role":"user","content":"hi"}]}}`), "pending")
-	f.Add([]byte(`{"outcome":{"json":"{\"a\":1}","error":{"class":"validation","message":"m","causes":["no_json"]}}}`), "settled")
-	f.Add([]byte(`{"outcome":{"error":{"class":"provider","message":"m","provider":{"kind":"rate_limited"}}},"attempts":[{"number":1,"error":{"class":"other","message":"x"}}]}`), "delivered")
-	f.Add([]byte(`{"outcome":{"json":"{"}}`), "settled")
-	f.Add([]byte(`null`), "pending")
-	f.Add([]byte(`{"resubmits":-1,"first":{}}`), "pending")
-	f.Fuzz(func(t *testing.T, data []byte, status string) {
-		d, err := decodeData(data, Status(status))
+// FuzzReadItem feeds readItem, which reads the records a store gives
+// back, arbitrary data and log bytes: it must not panic, and what it
+// accepts as pending has a request to send and one attempt logged per
+// attempt counted, what it accepts as settled an outcome whose JSON is
+// valid, and restores without panicking.
+func FuzzReadItem(f *testing.F) {
+	f.Add([]byte(`{"state":{"attempts":0}}`), []byte(`{"first":{"Messages":[{"role":"user","content":"hi"}]}}`), []byte(nil), "pending")
+	f.Add([]byte(`{"state":{"attempts":1}}`), []byte(`{"first":{"Messages":[{"role":"user","content":"hi"}]}}`),
+		[]byte(`{"attempt":{"number":1,"response":{"text":"x"}},"next":{"keep":1,"add":[{"role":"user","content":"again"}]}}`), "pending")
+	f.Add([]byte(`{"state":{"attempts":1},"outcome":{"valid":true,"started":true}}`), []byte(`{"first":{}}`),
+		[]byte(`{"attempt":{"number":1,"json":"{\"a\":1}"}}`), "settled")
+	f.Add([]byte(`{"outcome":{"json":"{\"a\":1}","error":{"class":"validation","message":"m","causes":["no_json"]}}}`), []byte(nil), []byte(nil), "settled")
+	f.Add([]byte(`{"outcome":{"json":"{"}}`), []byte(nil), []byte(nil), "delivered")
+	f.Add([]byte(`null`), []byte(`{"next":{"keep":5}}`), []byte(nil), "pending")
+	f.Add([]byte(`{"state":{"attempts":1}}`), []byte(`{"first":{"Messages":[{"role":"assistant","tool_calls":[{"id":"c","name":"n","arguments":null}]}]},"raw_args":{"first.0.0":"{,"}}`),
+		[]byte(`{"attempt":{"response":{"tool_calls":[{"id":"c","name":"n","arguments":null}]}},"raw_args":{"response.0":"{","response.1":"x","add.0.0":""}}`), "pending")
+	f.Add([]byte(`{"resubmits":-1}`), []byte(`{"first":{}}`), []byte(nil), "pending")
+	f.Fuzz(func(t *testing.T, data, log1, log2 []byte, status string) {
+		rec := Record{ID: "id", Status: Status(status), Data: data}
+		for _, e := range [][]byte{log1, log2} {
+			if e != nil {
+				rec.Log = append(rec.Log, e)
+			}
+		}
+		it, err := readItem(rec)
 		if err != nil {
 			return
 		}
+		if len(it.attempts) != it.data.State.Attempts {
+			t.Fatal("a log that does not match the state was accepted")
+		}
 		switch Status(status) {
 		case StatusPending:
-			if d.First == nil || d.Next == nil {
+			if it.first == nil || it.next == nil {
 				t.Fatal("a pending item without a request was accepted")
 			}
 		default:
-			s, err := d.settled("id")
+			s, err := it.settled("id")
 			if err != nil {
 				return
 			}

@@ -1,52 +1,151 @@
 package batch
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/schema"
 )
 
-// itemData is what Record.Data holds, encoded as JSON.
+// itemData is what Record.Data holds, encoded as JSON: the item's small
+// state, rewritten at every step. What grows with the attempts goes to the
+// item's log (logEntry), written once.
 type itemData struct {
 	// State is the enforcement state after the attempts so far.
 	State enforce.State `json:"state"`
 	// Resubmits counts the times the current attempt was submitted again
 	// without a reply (expired, cancelled, failed batch, retryable error).
 	Resubmits int `json:"resubmits,omitempty"`
-	// First is the run's first request; Next the request of the current
-	// attempt, omitted when it is First. Both are nil once settled.
-	First *provider.Request `json:"first,omitempty"`
-	Next  *provider.Request `json:"next,omitempty"`
-	// Text is the output of the last checked attempt.
-	Text string `json:"text,omitempty"`
-	// Attempts are the attempts made so far.
-	Attempts []storedAttempt `json:"attempts,omitempty"`
 	// Outcome is set once the item is settled.
 	Outcome *storedOutcome `json:"outcome,omitempty"`
 }
 
-// storedAttempt is an enforce.Attempt with its error, which the Attempt's
-// own encoding leaves out.
-type storedAttempt struct {
-	enforce.Attempt
-	Error *storedError `json:"error,omitempty"`
+// A logEntry is one entry of an item's log, encoded as JSON. The first
+// entry holds the run's first request; each attempt checked adds one
+// holding the attempt (without its request, which the log rebuilds) and,
+// when there is a next attempt, what its request changes.
+type logEntry struct {
+	// First is the run's first request, and Mode the mode it was
+	// started in.
+	First *provider.Request `json:"first,omitempty"`
+	Mode  enforce.Mode      `json:"mode,omitempty"`
+	// Attempt is an attempt made, its Request left out.
+	Attempt *storedAttempt `json:"attempt,omitempty"`
+	// Text is the output the attempt's check read, when it is not the
+	// reply's text (the submit_result arguments in tool mode).
+	Text *string `json:"text,omitempty"`
+	// Next is the request of the next attempt, as a change of the request
+	// before it (for the first entry, of First).
+	Next *requestChange `json:"next,omitempty"`
+	// RawArgs are the tool call arguments of the entry that are not valid
+	// JSON (a model's broken tool call, which encoding/json refuses to
+	// write), as strings, by where they are (see rawArgs); the entry holds
+	// none in their place.
+	RawArgs map[string]string `json:"raw_args,omitempty"`
 }
 
-// storedOutcome is the outcome of a settled item.
+// A requestChange turns the request of an attempt into the next one: the
+// messages kept, those added, and the MaxTokens, or, when anything else
+// changed, the whole request.
+type requestChange struct {
+	Keep      int                `json:"keep,omitempty"`
+	Add       []provider.Message `json:"add,omitempty"`
+	MaxTokens *int               `json:"max_tokens,omitempty"`
+	Request   *provider.Request  `json:"request,omitempty"`
+}
+
+// changeOf returns the change from prev to next; nil when next is prev.
+func changeOf(prev, next *provider.Request) *requestChange {
+	if next == prev {
+		return nil
+	}
+	keep := 0
+	for keep < len(prev.Messages) && keep < len(next.Messages) && sameMessage(prev.Messages[keep], next.Messages[keep]) {
+		keep++
+	}
+	c := &requestChange{Keep: keep, Add: next.Messages[keep:]}
+	a, b := *prev, *next
+	a.Messages, b.Messages, a.MaxTokens, b.MaxTokens = nil, nil, 0, 0
+	if !reflect.DeepEqual(a, b) {
+		return &requestChange{Request: next}
+	}
+	if next.MaxTokens != prev.MaxTokens {
+		n := next.MaxTokens
+		c.MaxTokens = &n
+	}
+	return c
+}
+
+// sameMessage reports whether a and b are the same message.
+func sameMessage(a, b provider.Message) bool {
+	if a.Role != b.Role || a.Content != b.Content || a.ToolCallID != b.ToolCallID || a.IsError != b.IsError || len(a.ToolCalls) != len(b.ToolCalls) {
+		return false
+	}
+	for i, c := range a.ToolCalls {
+		d := b.ToolCalls[i]
+		if c.ID != d.ID || c.Name != d.Name || !bytes.Equal(c.Arguments, d.Arguments) {
+			return false
+		}
+	}
+	return true
+}
+
+// apply returns the request c makes of prev.
+func (c *requestChange) apply(prev *provider.Request) (*provider.Request, error) {
+	if c.Request != nil {
+		return c.Request, nil
+	}
+	if c.Keep < 0 || c.Keep > len(prev.Messages) {
+		return nil, fmt.Errorf("a request change keeps %d of %d messages", c.Keep, len(prev.Messages))
+	}
+	r := *prev
+	r.Messages = make([]provider.Message, 0, c.Keep+len(c.Add))
+	r.Messages = append(append(r.Messages, prev.Messages[:c.Keep]...), c.Add...)
+	if c.MaxTokens != nil {
+		r.MaxTokens = *c.MaxTokens
+	}
+	return &r, nil
+}
+
+// storedAttempt is an enforce.Attempt as the log keeps it: without its
+// request, with its error, with its JSON as a string, so that it comes
+// back with the model's bytes, and without what its place in the log or
+// its reply already says (its number, a usage that is the reply's).
+type storedAttempt struct {
+	enforce.Attempt
+	// Number is the attempt's number when it is not its place in the log.
+	Number int `json:"number,omitempty"`
+	// Usage is the attempt's usage when it is not its reply's.
+	Usage *provider.Usage `json:"usage,omitempty"`
+	// Mode is the attempt's mode when it is not the run's first (the
+	// first log entry's Mode).
+	Mode enforce.Mode `json:"mode,omitempty"`
+	// JSON is the attempt's JSON when it is not its reply's text (which is
+	// then not written twice); NoJSON marks an attempt with a reply and no
+	// JSON.
+	JSON   *string      `json:"json,omitempty"`
+	NoJSON bool         `json:"no_json,omitempty"`
+	Error  *storedError `json:"error,omitempty"`
+}
+
+// storedOutcome is the outcome of a settled item. What the last attempt
+// holds (its text, its JSON, its coercions) is not repeated.
 type storedOutcome struct {
-	// JSON is the valid output, when there is one: a string, since
-	// encoding/json compacts a RawMessage and the caller gets the model's
-	// own bytes.
+	// JSON is the valid output, when there is one and it is not the last
+	// attempt's JSON.
 	JSON *string `json:"json,omitempty"`
-	// Text, Usage, Mode and Coercions are the Result's.
-	Text      string            `json:"text,omitempty"`
-	Usage     provider.Usage    `json:"usage"`
-	Mode      enforce.Mode      `json:"mode,omitempty"`
-	Coercions []schema.Coercion `json:"coercions,omitempty"`
+	// Text is the Result's text, when it is not the last attempt's output.
+	Text *string `json:"text,omitempty"`
+	// Valid marks an outcome with valid output.
+	Valid bool `json:"valid,omitempty"`
 	// Error is why the item ended without valid output.
 	Error *storedError `json:"error,omitempty"`
 	// Started reports that an attempt was made, so the Result is not nil.
@@ -188,72 +287,457 @@ func encodeData(d *itemData) ([]byte, error) {
 	return data, nil
 }
 
-// decodeData decodes Record.Data. It fails with a *CorruptRecordError's
-// cause: a decoding error, or a state that cannot be: a pending item
-// without a request, a settled one without an outcome.
-func decodeData(data []byte, status Status) (*itemData, error) {
-	var d itemData
-	if err := json.Unmarshal(data, &d); err != nil {
-		return nil, err
+// encodeEntry encodes e for Change.Logs.
+func encodeEntry(e *logEntry) ([]byte, error) {
+	e = e.withRawArgs()
+	data, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("batch: encode item log: %w", err)
 	}
-	switch status {
-	case StatusPending:
-		if d.First == nil {
-			return nil, errors.New("a pending item without its request")
+	return data, nil
+}
+
+// withRawArgs returns e, or, when a tool call of it has arguments that
+// are not valid JSON, a copy of it holding them in RawArgs instead. e is
+// not modified.
+func (e *logEntry) withRawArgs() *logEntry {
+	raw := map[string]string{}
+	c := *e
+	if e.First != nil {
+		if msgs, ok := argsOut(e.First.Messages, "first", raw); ok {
+			r := *e.First
+			r.Messages = msgs
+			c.First = &r
 		}
-		if d.Next == nil {
-			d.Next = d.First
+	}
+	if n := e.Next; n != nil {
+		nc := *n
+		if msgs, ok := argsOut(n.Add, "add", raw); ok {
+			nc.Add = msgs
 		}
-	case StatusSettled, StatusDelivered:
-		if d.Outcome == nil {
-			return nil, errors.New("a settled item without its outcome")
+		if n.Request != nil {
+			if msgs, ok := argsOut(n.Request.Messages, "request", raw); ok {
+				r := *n.Request
+				r.Messages = msgs
+				nc.Request = &r
+			}
 		}
-		if d.Outcome.JSON != nil && !json.Valid([]byte(*d.Outcome.JSON)) {
-			return nil, errors.New("a settled item whose output is not JSON")
+		c.Next = &nc
+	}
+	if a := e.Attempt; a != nil && a.Response != nil {
+		if calls, ok := callsOut(a.Response.ToolCalls, "response", raw); ok {
+			ac := *a
+			resp := *a.Response
+			resp.ToolCalls = calls
+			ac.Response = &resp
+			c.Attempt = &ac
 		}
+	}
+	if len(raw) == 0 {
+		return e
+	}
+	c.RawArgs = raw
+	return &c
+}
+
+// argsOut returns a copy of msgs without the tool call arguments that are
+// not valid JSON, which it puts in raw under "<where>.<message>.<call>";
+// ok is false, and msgs is returned, when there are none.
+func argsOut(msgs []provider.Message, where string, raw map[string]string) ([]provider.Message, bool) {
+	var out []provider.Message
+	for i, m := range msgs {
+		calls, ok := callsOut(m.ToolCalls, fmt.Sprintf("%s.%d", where, i), raw)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(msgs)
+		}
+		out[i].ToolCalls = calls
+	}
+	if out == nil {
+		return msgs, false
+	}
+	return out, true
+}
+
+// callsOut is argsOut for the calls of one message or reply, under
+// "<where>.<call>".
+func callsOut(calls []provider.ToolCall, where string, raw map[string]string) ([]provider.ToolCall, bool) {
+	var out []provider.ToolCall
+	for j, tc := range calls {
+		if len(tc.Arguments) == 0 || json.Valid(tc.Arguments) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(calls)
+		}
+		raw[fmt.Sprintf("%s.%d", where, j)] = string(tc.Arguments)
+		out[j].Arguments = nil
+	}
+	return out, out != nil
+}
+
+// argsIn puts the arguments of RawArgs back in e's tool calls. It fails
+// when one names a call e does not have.
+func (e *logEntry) argsIn() error {
+	for at, args := range e.RawArgs {
+		parts := strings.Split(at, ".")
+		var calls []provider.ToolCall
+		var idx []int
+		for _, p := range parts[1:] {
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 0 {
+				return fmt.Errorf("raw arguments at %q", at)
+			}
+			idx = append(idx, n)
+		}
+		var msgs []provider.Message
+		switch {
+		case parts[0] == "first" && e.First != nil:
+			msgs = e.First.Messages
+		case parts[0] == "add" && e.Next != nil:
+			msgs = e.Next.Add
+		case parts[0] == "request" && e.Next != nil && e.Next.Request != nil:
+			msgs = e.Next.Request.Messages
+		case parts[0] == "response" && e.Attempt != nil && e.Attempt.Response != nil && len(idx) == 1:
+			calls = e.Attempt.Response.ToolCalls
+		default:
+			return fmt.Errorf("raw arguments at %q", at)
+		}
+		if msgs != nil || parts[0] != "response" {
+			if len(idx) != 2 || idx[0] >= len(msgs) {
+				return fmt.Errorf("raw arguments at %q", at)
+			}
+			calls = msgs[idx[0]].ToolCalls
+			idx = idx[1:]
+		}
+		if idx[0] >= len(calls) {
+			return fmt.Errorf("raw arguments at %q", at)
+		}
+		calls[idx[0]].Arguments = json.RawMessage(args)
+	}
+	return nil
+}
+
+// storeAttempt returns a, the attempt at place n (from 1) of the log of a
+// run started in mode, as the log keeps it.
+func storeAttempt(a enforce.Attempt, n int, mode enforce.Mode) *storedAttempt {
+	s := &storedAttempt{Attempt: a, Error: storeError(a.Err)}
+	s.Request = nil
+	if a.Number != n {
+		s.Number = a.Number
+	}
+	if a.Mode != mode {
+		s.Mode = a.Mode
+	}
+	if a.Response == nil || a.Usage != a.Response.Usage {
+		u := a.Usage
+		s.Usage = &u
+	}
+	switch {
+	case a.JSON == nil:
+		s.NoJSON = a.Response != nil
+	case a.Response != nil && string(a.JSON) == a.Response.Text:
 	default:
-		return nil, fmt.Errorf("unknown status %q", status)
+		j := string(a.JSON)
+		s.JSON = &j
+	}
+	return s
+}
+
+// An item is an item read back from its record and log.
+type item struct {
+	data     *itemData
+	first    *provider.Request
+	next     *provider.Request // the current attempt's request
+	attempts []enforce.Attempt
+	texts    []string     // the output each attempt's check read
+	mode     enforce.Mode // the mode the run started in
+	// legacy marks an item read from a record without a log, as the
+	// runner wrote them before items had one: a pending one is written
+	// again with its log (see item.migrate).
+	legacy bool
+}
+
+// text returns the output of the last attempt checked; "" when none was.
+func (it *item) text() string {
+	if len(it.texts) == 0 {
+		return ""
+	}
+	return it.texts[len(it.texts)-1]
+}
+
+// readItem reads a record and its log back. It fails with a
+// *CorruptRecordError's cause: data or an entry that does not decode, or
+// a state that cannot be: a pending item without its first request, a
+// settled one without an outcome, a log that does not match the state.
+func readItem(rec Record) (*item, error) {
+	if len(rec.Log) == 0 && isLegacy(rec.Data) {
+		return readLegacy(rec)
+	}
+	var d itemData
+	if err := json.Unmarshal(rec.Data, &d); err != nil {
+		return nil, err
 	}
 	if d.Resubmits < 0 || d.State.Attempts < 0 {
 		return nil, errors.New("a negative count")
 	}
-	return &d, nil
-}
-
-// attempts returns the stored attempts as enforce.Attempts.
-func (d *itemData) attempts() []enforce.Attempt {
-	out := make([]enforce.Attempt, len(d.Attempts))
-	for i, a := range d.Attempts {
-		out[i] = a.Attempt
-		if a.Error != nil {
-			out[i].Err = a.Error.restore(nil)
+	it := &item{data: &d}
+	for i, raw := range rec.Log {
+		var e logEntry
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return nil, fmt.Errorf("log entry %d: %w", i, err)
+		}
+		if err := e.argsIn(); err != nil {
+			return nil, fmt.Errorf("log entry %d: %w", i, err)
+		}
+		if e.First != nil {
+			if i != 0 {
+				return nil, fmt.Errorf("log entry %d: a first request after the first entry", i)
+			}
+			it.first, it.next, it.mode = e.First, e.First, e.Mode
+		}
+		if e.Attempt != nil {
+			if it.next == nil {
+				return nil, fmt.Errorf("log entry %d: an attempt without a request", i)
+			}
+			a := e.Attempt.Attempt
+			a.Request = it.next
+			a.Number, a.Mode = len(it.attempts)+1, it.mode
+			if e.Attempt.Number != 0 {
+				a.Number = e.Attempt.Number
+			}
+			if e.Attempt.Mode != "" {
+				a.Mode = e.Attempt.Mode
+			}
+			switch {
+			case e.Attempt.Usage != nil:
+				a.Usage = *e.Attempt.Usage
+			case a.Response != nil:
+				a.Usage = a.Response.Usage
+			}
+			switch {
+			case e.Attempt.JSON != nil:
+				a.JSON = json.RawMessage(*e.Attempt.JSON)
+			case a.Response != nil && !e.Attempt.NoJSON:
+				a.JSON = json.RawMessage(a.Response.Text)
+			}
+			if e.Attempt.Error != nil {
+				a.Err = e.Attempt.Error.restore(nil)
+			}
+			it.attempts = append(it.attempts, a)
+			text := ""
+			if a.Response != nil {
+				text = a.Response.Text
+			}
+			if e.Text != nil {
+				text = *e.Text
+			}
+			it.texts = append(it.texts, text)
+		}
+		if e.Next != nil {
+			if it.next == nil {
+				return nil, fmt.Errorf("log entry %d: a next request without a first", i)
+			}
+			next, err := e.Next.apply(it.next)
+			if err != nil {
+				return nil, fmt.Errorf("log entry %d: %w", i, err)
+			}
+			it.next = next
 		}
 	}
-	return out
-}
-
-// storeAttempts returns attempts as the store keeps them.
-func storeAttempts(attempts []enforce.Attempt) []storedAttempt {
-	out := make([]storedAttempt, len(attempts))
-	for i, a := range attempts {
-		out[i] = storedAttempt{Attempt: a, Error: storeError(a.Err)}
+	if len(it.attempts) != d.State.Attempts {
+		return nil, fmt.Errorf("the log holds %d attempts, the state %d", len(it.attempts), d.State.Attempts)
 	}
-	return out
+	switch rec.Status {
+	case StatusPending:
+		if it.first == nil {
+			return nil, errors.New("a pending item without its request")
+		}
+		if d.Outcome != nil {
+			return nil, errors.New("a pending item with an outcome")
+		}
+	case StatusSettled, StatusDelivered:
+		o := d.Outcome
+		if o == nil {
+			return nil, errors.New("a settled item without its outcome")
+		}
+		if o.JSON != nil && !json.Valid([]byte(*o.JSON)) {
+			return nil, errors.New("a settled item whose output is not JSON")
+		}
+		if o.Valid && o.JSON == nil && (len(it.attempts) == 0 || it.attempts[len(it.attempts)-1].JSON == nil) {
+			return nil, errors.New("a valid outcome without its output")
+		}
+	default:
+		return nil, fmt.Errorf("unknown status %q", rec.Status)
+	}
+	return it, nil
 }
 
 // settled returns the item's outcome as a Settled.
-func (d *itemData) settled(id string) (Settled, error) {
-	o := d.Outcome
-	attempts := d.attempts()
-	s := Settled{ID: id, Err: o.Error.restore(attempts)}
-	if o.Started || len(attempts) > 0 {
-		s.Result = &enforce.Result{Text: o.Text, Attempts: attempts, Usage: o.Usage, Mode: o.Mode, Coercions: o.Coercions}
+func (it *item) settled(id string) (Settled, error) {
+	o := it.data.Outcome
+	s := Settled{ID: id, Err: o.Error.restore(it.attempts)}
+	if !o.Started && len(it.attempts) == 0 {
+		return s, nil
+	}
+	st := it.data.State
+	res := &enforce.Result{Text: it.text(), Attempts: it.attempts, Usage: st.Usage, Mode: st.Mode}
+	if o.Text != nil {
+		res.Text = *o.Text
+	}
+	if o.Valid {
+		last := it.attempts[len(it.attempts)-1]
+		res.JSON, res.Coercions = last.JSON, last.Coercions
 		if o.JSON != nil {
-			s.Result.JSON = json.RawMessage(*o.JSON)
-			if err := json.Unmarshal(s.Result.JSON, &s.Result.Value); err != nil {
-				return Settled{}, err
-			}
+			res.JSON = json.RawMessage(*o.JSON)
+		}
+		if err := json.Unmarshal(res.JSON, &res.Value); err != nil {
+			return Settled{}, err
 		}
 	}
+	s.Result = res
 	return s, nil
+}
+
+// legacyData is Record.Data as the runner wrote it before items had a
+// log: the whole state in one document, requests and attempts included,
+// rewritten at every step. Such records are read, and a pending one is
+// written again in the current form (see item.migrate).
+type legacyData struct {
+	State     enforce.State     `json:"state"`
+	Resubmits int               `json:"resubmits"`
+	First     *provider.Request `json:"first"`
+	Next      *provider.Request `json:"next"`
+	Text      string            `json:"text"`
+	Attempts  []legacyAttempt   `json:"attempts"`
+	Outcome   *legacyOutcome    `json:"outcome"`
+}
+
+type legacyAttempt struct {
+	enforce.Attempt
+	Error *storedError `json:"error"`
+}
+
+type legacyOutcome struct {
+	JSON      *string           `json:"json"`
+	Text      string            `json:"text"`
+	Usage     provider.Usage    `json:"usage"`
+	Mode      enforce.Mode      `json:"mode"`
+	Coercions []schema.Coercion `json:"coercions"`
+	Error     *storedError      `json:"error"`
+	Started   bool              `json:"started"`
+}
+
+// isLegacy reports whether data is a legacyData: it holds the first
+// request or the attempts, or an outcome with its usage, which the
+// current form keeps elsewhere.
+func isLegacy(data []byte) bool {
+	var probe struct {
+		First    json.RawMessage `json:"first"`
+		Attempts json.RawMessage `json:"attempts"`
+		Outcome  *struct {
+			Usage json.RawMessage `json:"usage"`
+		} `json:"outcome"`
+	}
+	if json.Unmarshal(data, &probe) != nil {
+		return false
+	}
+	return probe.First != nil || probe.Attempts != nil || probe.Outcome != nil && probe.Outcome.Usage != nil
+}
+
+// readLegacy reads a record in the legacy form.
+func readLegacy(rec Record) (*item, error) {
+	var d legacyData
+	if err := json.Unmarshal(rec.Data, &d); err != nil {
+		return nil, err
+	}
+	if d.Resubmits < 0 || d.State.Attempts < 0 {
+		return nil, errors.New("a negative count")
+	}
+	if len(d.Attempts) != d.State.Attempts {
+		return nil, fmt.Errorf("%d attempts, the state %d", len(d.Attempts), d.State.Attempts)
+	}
+	it := &item{data: &itemData{State: d.State, Resubmits: d.Resubmits}, first: d.First, legacy: true, mode: d.State.Mode}
+	it.next = d.Next
+	if it.next == nil {
+		it.next = d.First
+	}
+	for i, la := range d.Attempts {
+		a := la.Attempt
+		if la.Error != nil {
+			a.Err = la.Error.restore(nil)
+		}
+		if i == 0 && it.mode == "" {
+			it.mode = a.Mode
+		}
+		text := ""
+		if a.Response != nil {
+			text = a.Response.Text
+		}
+		it.attempts = append(it.attempts, a)
+		it.texts = append(it.texts, text)
+	}
+	if n := len(it.texts); n > 0 {
+		it.texts[n-1] = d.Text
+	}
+	switch rec.Status {
+	case StatusPending:
+		if d.First == nil || d.Outcome != nil {
+			return nil, errors.New("a pending item without its request, or with an outcome")
+		}
+		for i, a := range it.attempts {
+			if a.Request == nil {
+				return nil, fmt.Errorf("attempt %d without its request", i+1)
+			}
+		}
+	case StatusSettled, StatusDelivered:
+		o := d.Outcome
+		if o == nil {
+			return nil, errors.New("a settled item without its outcome")
+		}
+		if o.JSON != nil && !json.Valid([]byte(*o.JSON)) {
+			return nil, errors.New("a settled item whose output is not JSON")
+		}
+		text := o.Text
+		it.data.Outcome = &storedOutcome{JSON: o.JSON, Text: &text, Valid: o.JSON != nil, Error: o.Error, Started: o.Started}
+		it.data.State.Usage, it.data.State.Mode = o.Usage, o.Mode
+	default:
+		return nil, fmt.Errorf("unknown status %q", rec.Status)
+	}
+	return it, nil
+}
+
+// migrate returns the log entries of a pending legacy item, in the
+// current form: its first request, then each attempt with the change to
+// the request after it.
+func (it *item) migrate(id string) ([]LogEntry, error) {
+	reqs := make([]*provider.Request, 0, len(it.attempts)+1)
+	for _, a := range it.attempts {
+		reqs = append(reqs, a.Request)
+	}
+	reqs = append(reqs, it.next)
+	entries := []*logEntry{{First: it.first, Mode: it.mode, Next: changeOf(it.first, reqs[0])}}
+	for i, a := range it.attempts {
+		e := &logEntry{Attempt: storeAttempt(a, i+1, it.mode), Next: changeOf(reqs[i], reqs[i+1])}
+		text := ""
+		if a.Response != nil {
+			text = a.Response.Text
+		}
+		if it.texts[i] != text {
+			t := it.texts[i]
+			e.Text = &t
+		}
+		entries = append(entries, e)
+	}
+	out := make([]LogEntry, len(entries))
+	for i, e := range entries {
+		data, err := encodeEntry(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = LogEntry{ID: id, Data: data}
+	}
+	return out, nil
 }

@@ -189,38 +189,6 @@ func TestFaults(t *testing.T) {
 	}
 }
 
-// TestCancelContext: ending ctx cancels the batches in flight and yields
-// ctx's error; a new run resumes and finishes.
-func TestCancelContext(t *testing.T) {
-	b := providertest.NewBatcher(reasks(func(i int) int { return i % 2 }), &providertest.BatcherOptions{Polls: 3})
-	st := batch.NewMemory(nil)
-	polls := 0
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	r := newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t)))
-	batch.SetCrash(r, func(p string) error {
-		if p == "polled" {
-			if polls++; polls == 2 {
-				cancel()
-			}
-		}
-		return nil
-	})
-	var runErr error
-	for _, err := range r.Run(cctx, items(6)) {
-		runErr = err
-	}
-	require.ErrorIs(t, runErr, context.Canceled)
-	assert.Len(t, b.Canceled(), 1, "the batch in flight was cancelled")
-
-	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))), items(6))
-	require.NoError(t, err)
-	require.Len(t, got, 6)
-	for _, s := range got {
-		require.NoError(t, s.Err)
-	}
-}
-
 // TestBreakAndResume: stopping the loop leaves the batch running; the
 // next run does not hand out again what was handed out, and Results lists
 // everything.
@@ -345,3 +313,48 @@ func TestStoreFailureStops(t *testing.T) {
 type failingStore struct{ *batch.Memory }
 
 func (failingStore) Save(context.Context, batch.Change) error { return errCrash }
+
+// TestBrokenToolArguments: a tool call whose arguments are not JSON (in
+// tool mode, the very reply a re-ask is for) is stored and read back byte
+// for byte, in the reply and in the next request's messages, rather than
+// stopping the job with an encoding error.
+func TestBrokenToolArguments(t *testing.T) {
+	const broken = `{"label": "ham",, "score": `
+	b := providertest.NewBatcher(func(_ string, n int) providertest.Reply {
+		if n == 0 {
+			return providertest.CallTool(enforce.ToolName, broken)
+		}
+		return providertest.CallTool(enforce.ToolName, valid)
+	}, &providertest.BatcherOptions{Capabilities: provider.Capabilities{Tools: true, ForcedTool: true}, Polls: 1})
+	e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
+	st := batch.NewMemory(nil)
+	r := newRunner(t, b, st, batch.WithEnforcer(e))
+	polls := 0
+	batch.SetCrash(r, func(p string) error {
+		if p == "polled" {
+			if polls++; polls == 3 { // the re-ask is in flight
+				return errCrash
+			}
+		}
+		return nil
+	})
+	_, err := collect(t, r, items(1))
+	require.ErrorIs(t, err, errCrash)
+	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), items(1))
+	require.NoError(t, err)
+	s := got["m0"]
+	require.NoError(t, s.Err)
+	require.Len(t, s.Result.Attempts, 2)
+	assert.Equal(t, broken, string(s.Result.Attempts[0].Response.ToolCalls[0].Arguments), "the reply, read back from the store")
+	var sent []string
+	for _, m := range s.Result.Attempts[1].Request.Messages {
+		for _, c := range m.ToolCalls {
+			sent = append(sent, string(c.Arguments))
+		}
+	}
+	assert.Equal(t, []string{broken}, sent, "the re-ask's messages, read back from the store")
+	for r, err := range newRunner(t, b, st, batch.WithEnforcer(e)).Results(ctx) {
+		require.NoError(t, err)
+		assert.Equal(t, broken, string(r.Result.Attempts[0].Response.ToolCalls[0].Arguments))
+	}
+}

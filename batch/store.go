@@ -32,10 +32,23 @@ type Record struct {
 	// Attempt is the number of the item's current attempt (pending) or of
 	// its last one (settled, delivered).
 	Attempt int
-	// Data is the runner's encoding of the rest: the enforcement state,
-	// the request to send, the attempts so far, the outcome. A store
-	// keeps it as bytes; it may drop it once the item is delivered (see
-	// [MemoryOptions]).
+	// Data is the runner's encoding of the item's small state (the
+	// enforcement state's counters, the outcome once settled), rewritten
+	// by each Save of the record. A store keeps it as bytes; it may drop
+	// it once the item is delivered (see [MemoryOptions]).
+	Data []byte
+	// Log holds what was appended for the item by [Change.Logs], oldest
+	// first: the runner's first request, then each attempt's reply and
+	// the messages the next one adds. Save ignores it; Items fills it,
+	// unless [Filter.NoData].
+	Log [][]byte
+}
+
+// A LogEntry is data appended to an item's log.
+type LogEntry struct {
+	// ID is the item's ID.
+	ID string
+	// Data is the entry, kept as bytes.
 	Data []byte
 }
 
@@ -57,9 +70,14 @@ type BatchRecord struct {
 
 // A Change is what one [Store.Save] writes, all of it or none.
 type Change struct {
-	// Items are records to write, each replacing the record of the same
-	// ID.
+	// Items are records to write, each replacing the ID, status, attempt
+	// and Data of the record of the same ID (its Log is not written).
 	Items []Record
+	// Logs are entries to append, in order, to the logs of their items.
+	// What the runner writes per attempt is what the attempt adds, so
+	// that a job's storage grows with its attempts, not with their
+	// square.
+	Logs []LogEntry
 	// Batches are batch records to write, each replacing the record of
 	// the same Key.
 	Batches []BatchRecord
@@ -73,37 +91,65 @@ type Change struct {
 
 // empty reports whether c changes nothing.
 func (c Change) empty() bool {
-	return len(c.Items) == 0 && len(c.Batches) == 0 && len(c.Closed) == 0 && len(c.Delivered) == 0
+	return len(c.Items) == 0 && len(c.Logs) == 0 && len(c.Batches) == 0 && len(c.Closed) == 0 && len(c.Delivered) == 0
+}
+
+// A Filter says which item records [Store.Items] yields, and how much of
+// each. The zero Filter yields every record whole.
+type Filter struct {
+	// Statuses are the statuses of the records to yield; none means
+	// every status.
+	Statuses []Status
+	// NoData yields each record's ID, Status and Attempt only, without
+	// Data and Log: what a run needs to know of the items it will not
+	// take up.
+	NoData bool
+}
+
+// match reports whether f selects status s.
+func (f Filter) match(s Status) bool {
+	return len(f.Statuses) == 0 || slices.Contains(f.Statuses, s)
 }
 
 // A Store keeps the durable state of one batch job: every item's record
-// and every open batch. A [Runner] reads it once when [Runner.Run] starts
-// and writes every step to it before taking the next, so that a process
+// and log and every open batch. A [Runner] reads what it needs when
+// [Runner.Run] starts (the pending items whole, the others by ID) and
+// writes every step to it before taking the next, so that a process
 // killed at any point resumes from it.
+//
+// Items and Batches are both iterators: a job's items may be millions,
+// and its batches are read the same way so that a store has one shape to
+// implement and a caller one to read. Neither may hold a database cursor,
+// a lock or a transaction while the caller's loop body runs: the body
+// may call Save (the runner records what it hands out as it goes), and a
+// database with a single connection must not deadlock. A store reads a
+// page of rows, releases the connection, then yields them.
 //
 // Implementations must be safe for concurrent use. Save must apply a
 // Change atomically (a crash leaves all of it or none), must not retain the
-// Change's slices, and may keep a Record's Data (the runner does not modify
-// it afterwards). Items and Batches return data the caller owns.
-// [NewMemory] is kept in memory; package batch/sqlstore keeps it in a SQL
-// database; package batch/batchtest checks an implementation.
+// Change's slices, and may keep a Record's Data and a LogEntry's Data (the
+// runner does not modify them afterwards). Items and Batches yield data
+// the caller owns. [NewMemory] is kept in memory; package batch/sqlstore
+// keeps it in a SQL database; package batch/batchtest checks an
+// implementation.
 type Store interface {
-	// Items yields every item's record, in no particular order. An error
-	// ends the sequence.
-	Items(ctx context.Context) iter.Seq2[Record, error]
-	// Batches returns every batch record, in no particular order.
-	Batches(ctx context.Context) ([]BatchRecord, error)
-	// Save applies c: it writes c.Items and c.Batches, removes c.Closed
-	// and marks c.Delivered, in one step.
+	// Items yields the item records f selects, in no particular order.
+	// An error ends the sequence.
+	Items(ctx context.Context, f Filter) iter.Seq2[Record, error]
+	// Batches yields every batch record, in no particular order. An
+	// error ends the sequence.
+	Batches(ctx context.Context) iter.Seq2[BatchRecord, error]
+	// Save applies c: it writes c.Items and c.Batches, appends c.Logs,
+	// removes c.Closed and marks c.Delivered, in one step.
 	Save(ctx context.Context, c Change) error
 }
 
 // MemoryOptions configure [NewMemory]. The zero value keeps every record.
 type MemoryOptions struct {
-	// DropDelivered forgets a delivered item's Data, keeping only its ID,
-	// status and attempt count: enough for a resumed run not to run it
-	// again, too little for [Runner.Results] to list it. With it the
-	// store's memory does not grow with the items delivered.
+	// DropDelivered forgets a delivered item's Data and Log, keeping only
+	// its ID, status and attempt count: enough for a resumed run not to
+	// run it again, too little for [Runner.Results] to list it. With it
+	// the store's memory does not grow with the items delivered.
 	DropDelivered bool
 }
 
@@ -115,6 +161,7 @@ type Memory struct {
 
 	mu      sync.Mutex
 	items   map[string]Record
+	orphans map[string][][]byte // log entries of items without a record yet
 	batches map[string]BatchRecord
 }
 
@@ -122,16 +169,16 @@ var _ Store = (*Memory)(nil)
 
 // NewMemory returns an empty Memory. opts may be nil.
 func NewMemory(opts *MemoryOptions) *Memory {
-	m := &Memory{items: map[string]Record{}, batches: map[string]BatchRecord{}}
+	m := &Memory{items: map[string]Record{}, orphans: map[string][][]byte{}, batches: map[string]BatchRecord{}}
 	if opts != nil {
 		m.drop = opts.DropDelivered
 	}
 	return m
 }
 
-// Items yields a snapshot of every record taken when the iteration
-// starts; each Data is the caller's copy.
-func (m *Memory) Items(ctx context.Context) iter.Seq2[Record, error] {
+// Items yields a snapshot of the records f selects, taken when the
+// iteration starts; each Data and Log is the caller's copy.
+func (m *Memory) Items(ctx context.Context, f Filter) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
 		if err := ctx.Err(); err != nil {
 			yield(Record{}, err)
@@ -140,11 +187,23 @@ func (m *Memory) Items(ctx context.Context) iter.Seq2[Record, error] {
 		m.mu.Lock()
 		recs := make([]Record, 0, len(m.items))
 		for _, r := range m.items {
-			recs = append(recs, r)
+			if f.match(r.Status) {
+				r.Log = r.Log[:len(r.Log):len(r.Log)]
+				recs = append(recs, r)
+			}
 		}
 		m.mu.Unlock()
 		for _, r := range recs {
-			r.Data = slices.Clone(r.Data)
+			if f.NoData {
+				r.Data, r.Log = nil, nil
+			} else {
+				r.Data = slices.Clone(r.Data)
+				log := make([][]byte, len(r.Log))
+				for i, e := range r.Log {
+					log[i] = slices.Clone(e)
+				}
+				r.Log = log
+			}
 			if !yield(r, nil) {
 				return
 			}
@@ -152,23 +211,32 @@ func (m *Memory) Items(ctx context.Context) iter.Seq2[Record, error] {
 	}
 }
 
-// Batches returns copies of the batch records.
-func (m *Memory) Batches(ctx context.Context) ([]BatchRecord, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
+// Batches yields copies of the batch records, taken when the iteration
+// starts.
+func (m *Memory) Batches(ctx context.Context) iter.Seq2[BatchRecord, error] {
+	return func(yield func(BatchRecord, error) bool) {
+		if err := ctx.Err(); err != nil {
+			yield(BatchRecord{}, err)
+			return
+		}
+		m.mu.Lock()
+		out := make([]BatchRecord, 0, len(m.batches))
+		for _, b := range m.batches {
+			b.Requests = slices.Clone(b.Requests)
+			out = append(out, b)
+		}
+		m.mu.Unlock()
+		for _, b := range out {
+			if !yield(b, nil) {
+				return
+			}
+		}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := make([]BatchRecord, 0, len(m.batches))
-	for _, b := range m.batches {
-		b.Requests = slices.Clone(b.Requests)
-		out = append(out, b)
-	}
-	return out, nil
 }
 
 // Save applies c under the Memory's lock. It fails only when ctx is done,
-// and then changes nothing.
+// and then changes nothing. Log entries of an item without a record are
+// kept, and read with its record once one is written.
 func (m *Memory) Save(ctx context.Context, c Change) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -176,12 +244,29 @@ func (m *Memory) Save(ctx context.Context, c Change) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, r := range c.Items {
+		old, ok := m.items[r.ID]
+		r.Log = old.Log
+		if !ok {
+			r.Log = m.orphans[r.ID]
+			delete(m.orphans, r.ID)
+		}
 		if r.Status == StatusDelivered && m.drop {
-			r.Data = nil
+			r.Data, r.Log = nil, nil
 		} else {
 			r.Data = slices.Clone(r.Data)
 		}
 		m.items[r.ID] = r
+	}
+	for _, e := range c.Logs {
+		r, ok := m.items[e.ID]
+		switch {
+		case !ok:
+			m.orphans[e.ID] = append(m.orphans[e.ID], slices.Clone(e.Data))
+		case r.Status == StatusDelivered && m.drop:
+		default:
+			r.Log = append(r.Log, slices.Clone(e.Data))
+			m.items[e.ID] = r
+		}
 	}
 	for _, b := range c.Batches {
 		b.Requests = slices.Clone(b.Requests)
@@ -197,7 +282,7 @@ func (m *Memory) Save(ctx context.Context, c Change) error {
 		}
 		r.Status = StatusDelivered
 		if m.drop {
-			r.Data = nil
+			r.Data, r.Log = nil, nil
 		}
 		m.items[id] = r
 	}

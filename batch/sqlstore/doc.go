@@ -9,9 +9,12 @@
 //
 // # Tables
 //
-// Two tables, named after Options.Table: <table>_items (one row per item:
-// job, id, status, attempt, data) and <table>_batches (one row per open
-// batch: job, batch_key, batch_id, round, requests as a JSON array). Several jobs
-// share them, told apart by Options.Job. Each [Store.Save] is one
-// transaction.
+// Three tables, named after Options.Table: <table>_items (one row per
+// item: job, id, status, attempt, data), <table>_logs (one row per entry
+// appended to an item's log: job, id, seq, data) and <table>_batches (one
+// row per open batch: job, batch_key, batch_id, round, requests as a JSON
+// array). Several jobs share them, told apart by Options.Job. Each
+// [Store.Save] is one transaction. [Store.Items] reads a page of rows at a
+// time and closes them before it yields, so that the caller's loop body
+// may write, even to a database with a single connection.
 package sqlstore

@@ -2,8 +2,10 @@
 // schema enforcement, offline against a scripted batch provider: the
 // first round goes in four batches (the provider takes 300 requests a
 // batch), the replies that fail the schema are re-asked in a second
-// round, and half-way through the process is "killed" and a new runner
-// resumes the job from the store, without submitting anything twice.
+// round, and half-way through the process gets SIGTERM, as on a deploy:
+// it stops at once, leaving the batches it paid for running, and a new
+// runner resumes the job from the store, without submitting anything
+// twice or handing any item out twice.
 //
 //	go run ./examples/batch
 package main
@@ -14,7 +16,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/agentio/agentio/batch"
 	"github.com/agentio/agentio/enforce"
@@ -35,10 +40,19 @@ const ticketSchema = `{
 const items = 1000
 
 func main() {
-	if err := run(context.Background(), os.Stdout, scriptedProvider()); err != nil {
+	if err := run(os.Stdout, scriptedProvider(), hooks{term: terminate}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// terminate sends this process SIGTERM, as a deploy would.
+func terminate() error {
+	p, err := os.FindProcess(os.Getpid())
+	if err != nil {
+		return err
+	}
+	return p.Signal(syscall.SIGTERM)
 }
 
 // scriptedProvider answers like a model would: most tickets validly at
@@ -80,8 +94,20 @@ func (t *totals) add(s batch.Settled) {
 	}
 }
 
+// hooks are what a test watches the run through.
+type hooks struct {
+	// term sends the first process SIGTERM.
+	term func() error
+	// stopped, when not nil, gets the time the first runner took to stop
+	// after the signal.
+	stopped func(time.Duration)
+	// handed, when not nil, gets every outcome handed out.
+	handed func(batch.Settled)
+}
+
 // run runs the job in two processes' worth of runners over one store.
-func run(ctx context.Context, w io.Writer, b *providertest.Batcher) error {
+// The first is sent SIGTERM by h.term after 400 outcomes.
+func run(w io.Writer, b *providertest.Batcher, h hooks) error {
 	s, err := schema.Parse([]byte(ticketSchema))
 	if err != nil {
 		return err
@@ -102,24 +128,45 @@ func run(ctx context.Context, w io.Writer, b *providertest.Batcher) error {
 	store := batch.NewMemory(&batch.MemoryOptions{DropDelivered: true})
 	var t totals
 
-	// The first process: killed after 400 outcomes.
+	// The first process: SIGTERM after 400 outcomes. Its context ends,
+	// the runner stops at once and the loop gets the context's error;
+	// the batches in flight keep running at the provider.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
 	first, err := batch.New(b, store, batch.WithEnforcer(e), batch.WithPollInterval(0))
 	if err != nil {
 		return err
 	}
 	n := 0
+	var signalled time.Time
 	for st, err := range first.Run(ctx, its) {
+		if errors.Is(err, context.Canceled) {
+			break // shut down: the next process resumes
+		}
 		if err != nil {
 			return err
 		}
 		t.add(st)
+		if h.handed != nil {
+			h.handed(st)
+		}
 		if n++; n == 400 {
-			break
+			signalled = time.Now()
+			if err := h.term(); err != nil {
+				return err
+			}
+			<-ctx.Done()
 		}
 	}
-	fmt.Fprintf(w, "first runner: %d outcomes, then killed; %d batches submitted so far\n", n, len(b.Submissions()))
+	if h.stopped != nil {
+		h.stopped(time.Since(signalled))
+	}
+	stop()
+	fmt.Fprintf(w, "first runner: %d outcomes, then SIGTERM; %d batches submitted so far, %d cancelled\n", n, len(b.Submissions()), len(b.Canceled()))
 
-	// The second process resumes from the store.
+	// The next process resumes from the store.
+	ctx, stop = signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
 	second, err := batch.New(b, store, batch.WithEnforcer(e), batch.WithPollInterval(0))
 	if err != nil {
 		return err
@@ -130,6 +177,9 @@ func run(ctx context.Context, w io.Writer, b *providertest.Batcher) error {
 			return err
 		}
 		t.add(st)
+		if h.handed != nil {
+			h.handed(st)
+		}
 		m++
 	}
 	fmt.Fprintf(w, "second runner: %d outcomes\n", m)

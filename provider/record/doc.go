@@ -26,15 +26,36 @@
 //
 // A store is a directory of JSON files, one per request, named by the
 // SHA-256 of the request's canonical encoding (the model label of
-// [Options], system prompt, messages, output spec, tools, tool choice and
-// max tokens, after redaction) and indented so that a diff of two runs reads
-// well. A file holds the request, and the reply: the Response of a Generate
+// [Options] and every field of the [provider.Request], read from the type
+// itself, so that a field the type gains enters the key; after redaction)
+// and indented so that a diff of two runs reads well. A file holds the request, and the reply: the Response of a Generate
 // call, or the chunks of a Stream call in order (so a replay yields the same
 // partials), or the error of a call that failed. A stream the caller left
 // early is recorded up to where it stopped reading. Beside them,
 // capabilities.json keeps the capabilities of the provider recorded, so
 // that a replay without one reports them and the enforcement loop asks in
-// the mode it asked in when recording.
+// the mode it asked in when recording. It is written before the first
+// recording; a call whose write of it fails returns that error, and the
+// next call tries again.
+//
+// # Batches
+//
+// When the provider wrapped is a [provider.Batcher] (or when there is
+// none, replaying), the recorder is a [provider.BatchFinder] too, and a
+// batch job (package batch) records and replays like single calls. Under
+// batches/ in the store, a file per submission, named by the SHA-256 of
+// the model label and the requests' IDs and redacted trees (not the key
+// the job gave SubmitBatch, which is new in every run), keeps the
+// requests, the batch or error the provider answered, each state its
+// polls saw, its results once downloaded and its cancellation; limits.json
+// keeps the provider's [provider.BatchLimits], so that a replay splits its
+// rounds alike. A replay answers the n-th poll with the n-th state
+// recorded, and misses past a recording that stops before the batch was
+// done. Without a provider, BatchRequestSize is the length of the
+// request's JSON: a job whose provider limits batches by bytes may split
+// otherwise on replay, and then misses. FindBatch asks the wrapped
+// Batcher when it can find batches, and reports none otherwise and when
+// replaying.
 //
 // # Secrets
 //
@@ -58,5 +79,8 @@
 // A replay that finds no recording returns a [*MissError] matching
 // [ErrMiss]; it names the first field where the request differs from the
 // nearest recording. A store file that does not parse or was edited by hand
-// out of shape is a [*FileError].
+// out of shape is a [*FileError]; so is a capabilities.json that does not
+// parse, which [New] reports. A recording that cannot be written is an
+// error of the call that made it, or, for a stream its caller had stopped
+// reading, a message to [Options.Logger].
 package record

@@ -6,11 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/agentio/agentio/batch"
+	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 	"github.com/agentio/agentio/provider/record"
+	"github.com/agentio/agentio/schema"
 )
 
 // Record a call once against the model (here a scripted one), then replay
@@ -181,4 +185,65 @@ func ExampleOptions() {
 	// key in store: false
 	// system in store: false
 	// No.
+}
+
+// A batch job recorded once, with a Batcher (here a scripted one), then
+// replayed offline, without one: the submissions, polls and results come
+// from the store, and the runner settles the same outcomes.
+func ExampleNew_batch() {
+	dir, err := os.MkdirTemp("", "batches")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	s, err := schema.Parse([]byte(`{"type": "object", "required": ["label"], "properties": {"label": {"enum": ["spam", "ham"]}}}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e, err := enforce.New(s)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	items := []batch.Item{{ID: "a", Request: enforce.Request{Prompt: "Label a."}}, {ID: "b", Request: enforce.Request{Prompt: "Label b."}}}
+	job := func(b provider.Provider) {
+		r, err := batch.New(b.(provider.Batcher), batch.NewMemory(nil), batch.WithEnforcer(e), batch.WithPollInterval(0))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		var lines []string
+		for st, err := range r.Run(context.Background(), items) {
+			if err != nil {
+				fmt.Println(err)
+				return
+			}
+			lines = append(lines, fmt.Sprintf("%s %s after %d attempt(s)", st.ID, st.Result.JSON, len(st.Result.Attempts)))
+		}
+		slices.Sort(lines)
+		fmt.Println(strings.Join(lines, "; "))
+	}
+
+	model := providertest.NewBatcher(providertest.Replies(map[string][]providertest.Reply{
+		"a": {providertest.Text(`{"label": "spam"}`)},
+		"b": {providertest.Text(`{"label": "eggs"}`), providertest.Text(`{"label": "ham"}`)},
+	}), &providertest.BatcherOptions{Polls: 1})
+	rec, err := record.New(model, dir, record.ModeRecord, &record.Options{Model: "gpt-4.1"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	job(rec)
+
+	replay, err := record.New(nil, dir, record.ModeReplay, &record.Options{Model: "gpt-4.1"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	job(replay)
+	// Output:
+	// a {"label": "spam"} after 1 attempt(s); b {"label": "ham"} after 2 attempt(s)
+	// a {"label": "spam"} after 1 attempt(s); b {"label": "ham"} after 2 attempt(s)
 }

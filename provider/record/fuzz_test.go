@@ -12,7 +12,7 @@ import (
 // it refuses is a *FileError, and a file it accepts is written back and
 // read again to the same recording.
 func FuzzStore(f *testing.F) {
-	tree, err := treeOf(toWireRequest(&provider.Request{System: "s", Messages: []provider.Message{provider.UserMessage("hi")}, MaxTokens: 3}))
+	tree, err := requestTree(&provider.Request{System: "s", Messages: []provider.Message{provider.UserMessage("hi")}, MaxTokens: 3})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"iter"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,12 +78,18 @@ type Options struct {
 	// (text only) unless this says what the recorded one declared, and the
 	// enforcement loop chooses its mode by them.
 	Capabilities *provider.Capabilities
+	// Logger receives the errors no caller is left to be told of: a
+	// recording that could not be written after the caller stopped
+	// reading a stream. Nil drops them (a replay of that stream then
+	// misses).
+	Logger *slog.Logger
 }
 
 // A recorder is the provider New returns. The store is the only thing
 // calls share, and each file is written whole, by rename; the
-// capabilities file is written once, before the first recording, and a
-// replay without a provider reads it once.
+// capabilities file is written before the first recording, and again
+// before the next one when that write failed; a replay without a provider
+// reads it in New.
 type recorder struct {
 	p      provider.Provider
 	dir    string
@@ -89,9 +97,10 @@ type recorder struct {
 	model  string // Options.Model, secrets replaced
 	caps   *provider.Capabilities
 	redact *redactor
+	logger *slog.Logger
 
-	capsWritten sync.Once
-	capsRead    func() provider.Capabilities // sync.OnceValue
+	capsMu      sync.Mutex
+	capsWritten bool
 }
 
 // capabilitiesFile is the store file that keeps the capabilities of the
@@ -106,7 +115,9 @@ type streamingRecorder struct{ *recorder }
 
 // New returns a provider that records the calls of p to the store in dir,
 // or replays them from it, as mode says. The provider returned is a
-// [provider.Streamer] when p is one, or when p is nil; it is safe for
+// [provider.Streamer] when p is one, or when p is nil, and a
+// [provider.BatchFinder] when p is a [provider.Batcher], or when p is nil
+// (see the package's Batches section); it is safe for
 // concurrent use (the wrapped provider must be, as any Provider), and two
 // calls with the same request write the same file in turn, the last one
 // staying.
@@ -115,8 +126,10 @@ type streamingRecorder struct{ *recorder }
 // [ModeRecordMissing] New creates dir when it does not exist. opts may be
 // nil. New fails, with an error matching [ErrInvalidOptions], on a mode
 // that is none of the three, an empty dir, an empty secret or a redaction
-// path that does not parse, and with the file system's error on a dir it
-// cannot create; no recording is read or written before a call.
+// path that does not parse, with the file system's error on a dir it
+// cannot create, and, replaying without a provider or
+// Options.Capabilities, with a [*FileError] when the store's capabilities
+// file or recorded batch limits do not parse. No recording is read or written before a call.
 func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Provider, error) {
 	var o Options
 	if opts != nil {
@@ -134,7 +147,7 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 	if dir == "" {
 		return nil, fmt.Errorf("%w: empty store directory", ErrInvalidOptions)
 	}
-	r := &recorder{p: p, dir: dir, mode: mode, model: o.Model, redact: &redactor{}}
+	r := &recorder{p: p, dir: dir, mode: mode, model: o.Model, redact: &redactor{}, logger: o.Logger}
 	if o.Capabilities != nil {
 		c := *o.Capabilities
 		r.caps = &c
@@ -167,8 +180,25 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 			return nil, fmt.Errorf("record: %w", err)
 		}
 	}
-	r.capsRead = sync.OnceValue(r.recordedCapabilities)
-	if _, ok := p.(provider.Streamer); ok || p == nil {
+	if p == nil && r.caps == nil {
+		c, err := readCapabilities(dir)
+		if err != nil {
+			return nil, err
+		}
+		r.caps = &c
+	}
+	_, streams := p.(provider.Streamer)
+	if b, ok := p.(provider.Batcher); ok || p == nil {
+		br, err := newBatchRecorder(r, b)
+		if err != nil {
+			return nil, err
+		}
+		if streams || p == nil {
+			return streamingBatchRecorder{br, streamingRecorder{r}}, nil
+		}
+		return br, nil
+	}
+	if streams {
 		return streamingRecorder{r}, nil
 	}
 	return r, nil
@@ -176,44 +206,56 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 
 // Capabilities reports Options.Capabilities when set, else the wrapped
 // provider's, else (a replay without one) those the store recorded, read
-// from its capabilities file the first time, else (no such file, or one
-// that does not parse) the zero Capabilities: a text-only provider.
+// by New; the zero Capabilities, a text-only provider, when the store has
+// none.
 func (r *recorder) Capabilities() provider.Capabilities {
-	switch {
-	case r.caps != nil:
+	if r.caps != nil {
 		return *r.caps
-	case r.p != nil:
-		return r.p.Capabilities()
 	}
-	return r.capsRead()
+	return r.p.Capabilities()
 }
 
-// recordedCapabilities reads the store's capabilities file.
-func (r *recorder) recordedCapabilities() provider.Capabilities {
+// readCapabilities reads the store's capabilities file: the zero
+// Capabilities when there is none, a *FileError when it does not parse.
+func readCapabilities(dir string) (provider.Capabilities, error) {
 	var c provider.Capabilities
-	data, err := os.ReadFile(filepath.Join(r.dir, capabilitiesFile+".json"))
+	path := filepath.Join(dir, capabilitiesFile+".json")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
 	if err != nil {
-		return c
+		return c, &FileError{Path: path, Err: err}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if dec.Decode(&c) != nil {
-		return provider.Capabilities{}
+	if err := dec.Decode(&c); err != nil {
+		return provider.Capabilities{}, &FileError{Path: path, Err: err}
 	}
-	return c
+	if _, err := dec.Token(); err != io.EOF {
+		return provider.Capabilities{}, &FileError{Path: path, Err: errors.New("data after the capabilities")}
+	}
+	return c, nil
 }
 
 // writeCapabilities writes the capabilities of the provider recorded to
-// the store, once, before its first recording.
+// the store before its first recording; after a failure, the next
+// recording tries again.
 func (r *recorder) writeCapabilities() error {
-	var err error
-	r.capsWritten.Do(func() {
-		var data []byte
-		if data, err = json.MarshalIndent(r.Capabilities(), "", "  "); err == nil {
-			err = writeFile(r.dir, capabilitiesFile, append(data, '\n'))
-		}
-	})
-	return err
+	r.capsMu.Lock()
+	defer r.capsMu.Unlock()
+	if r.capsWritten {
+		return nil
+	}
+	data, err := json.MarshalIndent(r.Capabilities(), "", "  ")
+	if err == nil {
+		err = writeFile(r.dir, capabilitiesFile, append(data, '\n'))
+	}
+	if err != nil {
+		return fmt.Errorf("record: capabilities not written: %w", err)
+	}
+	r.capsWritten = true
+	return nil
 }
 
 // A call is one request on its way to the store: its redacted tree and key.
@@ -223,7 +265,7 @@ type call struct {
 }
 
 func (r *recorder) prepare(req *provider.Request) (call, error) {
-	tree, err := treeOf(toWireRequest(req))
+	tree, err := requestTree(req)
 	if err != nil {
 		return call{}, fmt.Errorf("record: encode request: %w", err)
 	}
@@ -420,12 +462,18 @@ func (r *recorder) record(ctx context.Context, req *provider.Request, c call, yi
 		}
 		if !yield(ch, nil) {
 			f.Stopped = true
-			r.write(f) // no one is left to tell of a failure; a replay misses
+			if werr := r.write(f); werr != nil && r.logger != nil {
+				// No caller is left to tell; a replay of it misses.
+				r.logger.ErrorContext(context.WithoutCancel(ctx), "record: a stream its caller stopped reading was not written", "key", f.Key, "err", werr)
+			}
 			return
 		}
 	}
 	if f.Error == nil && (len(f.Chunks) == 0 || f.Chunks[len(f.Chunks)-1].Response == nil) {
-		r.write(f) // cut off: a replay reads it as truncated, as the caller did
+		// Cut off: a replay reads it as truncated, as the caller did.
+		if werr := r.write(f); werr != nil {
+			yield(provider.Chunk{}, werr)
+		}
 	}
 }
 

@@ -41,42 +41,10 @@ type file struct {
 	Error *wireError `json:"error,omitempty"`
 }
 
-type wireRequest struct {
-	System     string              `json:"system,omitempty"`
-	Messages   []wireMessage       `json:"messages,omitempty"`
-	Output     *wireOutput         `json:"output,omitempty"`
-	Tools      []wireTool          `json:"tools,omitempty"`
-	ToolChoice provider.ToolChoice `json:"tool_choice"`
-	MaxTokens  int                 `json:"max_tokens,omitempty"`
-}
-
-type wireMessage struct {
-	Role       provider.Role  `json:"role"`
-	Content    string         `json:"content,omitempty"`
-	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string         `json:"tool_call_id,omitempty"`
-	IsError    bool           `json:"is_error,omitempty"`
-}
-
 type wireToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
-}
-
-type wireTool struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	InputSchema string `json:"input_schema"`
-	Strict      bool   `json:"strict,omitempty"`
-}
-
-type wireOutput struct {
-	Name        string                `json:"name,omitempty"`
-	Description string                `json:"description,omitempty"`
-	Schema      string                `json:"schema,omitempty"`
-	Strict      bool                  `json:"strict,omitempty"`
-	Format      provider.OutputFormat `json:"format,omitempty"`
 }
 
 type wireResponse struct {
@@ -107,21 +75,6 @@ type wireError struct {
 	Message string `json:"message"`
 	// Provider is the *provider.Error in the chain, as it encodes itself.
 	Provider *provider.Error `json:"provider,omitempty"`
-}
-
-func toWireRequest(r *provider.Request) wireRequest {
-	w := wireRequest{System: r.System, ToolChoice: r.ToolChoice, MaxTokens: r.MaxTokens}
-	for _, m := range r.Messages {
-		w.Messages = append(w.Messages, wireMessage{Role: m.Role, Content: m.Content,
-			ToolCalls: toWireCalls(m.ToolCalls), ToolCallID: m.ToolCallID, IsError: m.IsError})
-	}
-	if o := r.Output; o != nil {
-		w.Output = &wireOutput{Name: o.Name, Description: o.Description, Schema: string(o.Schema), Strict: o.Strict, Format: o.Format}
-	}
-	for _, t := range r.Tools {
-		w.Tools = append(w.Tools, wireTool{Name: t.Name, Description: t.Description, InputSchema: string(t.InputSchema), Strict: t.Strict})
-	}
-	return w
 }
 
 func toWireCalls(calls []provider.ToolCall) []wireToolCall {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/stretchr/testify/assert"
@@ -44,6 +45,18 @@ func databases(t *testing.T) []database {
 			t.Cleanup(func() { db.Close() })
 			return db
 		},
+	}, {
+		// One connection: a store that held a cursor while its caller's
+		// loop body writes would deadlock here.
+		name:   "sqlite-one-connection",
+		engine: sqlstore.EngineSQLite,
+		open: func(t *testing.T) *sql.DB {
+			db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "batch.db"))
+			require.NoError(t, err)
+			db.SetMaxOpenConns(1)
+			t.Cleanup(func() { db.Close() })
+			return db
+		},
 	}}
 	if dsn := os.Getenv("AGENTIO_TEST_POSTGRES"); dsn != "" {
 		dbs = append(dbs, database{
@@ -71,11 +84,15 @@ func newStore(t *testing.T, db *sql.DB, e sqlstore.Engine, job string) *sqlstore
 	require.NoError(t, err)
 	require.NoError(t, s.Migrate(ctx))
 	require.NoError(t, s.Migrate(ctx), "Migrate is idempotent")
-	t.Cleanup(func() {
-		db.Exec(`DROP TABLE "` + table + `_items"`)
-		db.Exec(`DROP TABLE "` + table + `_batches"`)
-	})
+	t.Cleanup(func() { dropTables(db, table) })
 	return s
+}
+
+// dropTables drops the store's tables of base name table.
+func dropTables(db *sql.DB, table string) {
+	for _, suffix := range []string{"_items", "_logs", "_batches"} {
+		db.Exec(`DROP TABLE "` + table + suffix + `"`)
+	}
 }
 
 func TestConformance(t *testing.T) {
@@ -93,10 +110,7 @@ func TestJobsApart(t *testing.T) {
 		t.Run(d.name, func(t *testing.T) {
 			db := d.open(t)
 			table := fmt.Sprintf("batch_%d_%d", os.Getpid(), tableSeq.Add(1))
-			t.Cleanup(func() {
-				db.Exec(`DROP TABLE "` + table + `_items"`)
-				db.Exec(`DROP TABLE "` + table + `_batches"`)
-			})
+			t.Cleanup(func() { dropTables(db, table) })
 			open := func(job string) *sqlstore.Store {
 				s, err := sqlstore.New(db, &sqlstore.Options{Table: table, Engine: d.engine, Job: job})
 				require.NoError(t, err)
@@ -106,12 +120,16 @@ func TestJobsApart(t *testing.T) {
 			a, b := open("a"), open("b")
 			require.NoError(t, a.Save(ctx, batch.Change{Items: []batch.Record{{ID: "x", Status: batch.StatusPending, Attempt: 1, Data: []byte("a")}},
 				Batches: []batch.BatchRecord{{Key: "k", Requests: []string{"x-1"}}}}))
-			for range b.Items(ctx) {
-				t.Fatal("job b sees job a's item")
+			require.NoError(t, a.Save(ctx, batch.Change{Logs: []batch.LogEntry{{ID: "x", Data: []byte("a0")}}}))
+			require.NoError(t, b.Save(ctx, batch.Change{Items: []batch.Record{{ID: "x", Status: batch.StatusPending, Attempt: 1, Data: []byte("b")}},
+				Logs: []batch.LogEntry{{ID: "x", Data: []byte("b0")}}}))
+			for r, err := range b.Items(ctx, batch.Filter{}) {
+				require.NoError(t, err)
+				assert.Equal(t, [][]byte{[]byte("b0")}, r.Log, "job b sees only its own log")
 			}
-			bs, err := b.Batches(ctx)
-			require.NoError(t, err)
-			assert.Empty(t, bs)
+			for range b.Batches(ctx) {
+				t.Fatal("job b sees job a's batch")
+			}
 		})
 	}
 }
@@ -138,7 +156,7 @@ func TestCorruptRow(t *testing.T) {
 	_, err = db.Exec(`INSERT INTO "corrupt_items" (job, id, status, attempt, data) VALUES ('default', 'a', 'lost', 1, x'00')`)
 	require.NoError(t, err)
 	var rowErr *sqlstore.CorruptRowError
-	for _, err := range s.Items(ctx) {
+	for _, err := range s.Items(ctx, batch.Filter{}) {
 		require.ErrorAs(t, err, &rowErr)
 		assert.Equal(t, "a", rowErr.Key)
 	}
@@ -152,9 +170,10 @@ func TestCorruptRow(t *testing.T) {
 	}
 	_, err = db.Exec(`INSERT INTO "corrupt_batches" (job, batch_key, batch_id, round, requests) VALUES ('default', 'k', '', 1, 'nope')`)
 	require.NoError(t, err)
-	_, err = s.Batches(ctx)
-	require.ErrorAs(t, err, &rowErr)
-	assert.Equal(t, "k", rowErr.Key)
+	for _, err := range s.Batches(ctx) {
+		require.ErrorAs(t, err, &rowErr)
+		assert.Equal(t, "k", rowErr.Key)
+	}
 }
 
 func labelEnforcer(t testing.TB) *enforce.Enforcer {
@@ -220,6 +239,80 @@ func TestRunnerResumesFromDatabase(t *testing.T) {
 				listed++
 			}
 			assert.Equal(t, n, listed)
+		})
+	}
+}
+
+// TestWriteWhileReading: on a database of one connection, a caller that
+// writes from the loop body of Runner.Results (as one that records what
+// it exported would) neither deadlocks nor fails. The deadline turns a
+// deadlock into a failure.
+func TestWriteWhileReading(t *testing.T) {
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "batch.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	db.SetMaxOpenConns(1)
+	s, err := sqlstore.New(db, nil)
+	require.NoError(t, err)
+	require.NoError(t, s.Migrate(ctx))
+	b := providertest.NewBatcher(func(string, int) providertest.Reply { return providertest.Text(`{"label": "ham"}`) }, nil)
+	r, err := batch.New(b, s, batch.WithEnforcer(labelEnforcer(t)), batch.WithPollInterval(0))
+	require.NoError(t, err)
+	var its []batch.Item
+	for i := range 600 {
+		its = append(its, batch.Item{ID: fmt.Sprintf("m%d", i), Request: enforce.Request{Prompt: fmt.Sprintf("Label %d.", i)}})
+	}
+	for _, err := range r.Run(ctx, its) {
+		require.NoError(t, err)
+	}
+	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	n := 0
+	for st, err := range r.Results(dctx) {
+		require.NoError(t, err)
+		require.NoError(t, s.Save(dctx, batch.Change{Delivered: []string{st.ID}}), "a write from the loop body")
+		_, err = db.ExecContext(dctx, `SELECT 1`)
+		require.NoError(t, err, "a read of the caller's own")
+		n++
+	}
+	assert.Equal(t, len(its), n)
+}
+
+// TestMigrateOverOldTables: over the two tables a version without item
+// logs created, holding a record, Migrate adds the logs table and the
+// store reads the record and writes logs.
+func TestMigrateOverOldTables(t *testing.T) {
+	for _, d := range databases(t) {
+		t.Run(d.name, func(t *testing.T) {
+			db := d.open(t)
+			table := fmt.Sprintf("batch_%d_%d", os.Getpid(), tableSeq.Add(1))
+			t.Cleanup(func() { dropTables(db, table) })
+			blob := "BLOB"
+			if d.engine == sqlstore.EnginePostgres {
+				blob = "BYTEA"
+			}
+			_, err := db.Exec(`CREATE TABLE "` + table + `_items" (job TEXT NOT NULL, id TEXT NOT NULL, status TEXT NOT NULL, attempt INTEGER NOT NULL, data ` + blob + `, PRIMARY KEY (job, id))`)
+			require.NoError(t, err)
+			_, err = db.Exec(`CREATE TABLE "` + table + `_batches" (job TEXT NOT NULL, batch_key TEXT NOT NULL, batch_id TEXT NOT NULL, round INTEGER NOT NULL, requests TEXT NOT NULL, PRIMARY KEY (job, batch_key))`)
+			require.NoError(t, err)
+			ph := "?"
+			if d.engine == sqlstore.EnginePostgres {
+				ph = "$1"
+			}
+			_, err = db.Exec(`INSERT INTO "`+table+`_items" (job, id, status, attempt, data) VALUES ('default', 'a', 'settled', 1, `+ph+`)`, []byte(`{"old": true}`))
+			require.NoError(t, err)
+			s, err := sqlstore.New(db, &sqlstore.Options{Table: table, Engine: d.engine})
+			require.NoError(t, err)
+			require.NoError(t, s.Migrate(ctx))
+			require.NoError(t, s.Save(ctx, batch.Change{Logs: []batch.LogEntry{{ID: "a", Data: []byte("entry")}}}))
+			n := 0
+			for r, err := range s.Items(ctx, batch.Filter{}) {
+				require.NoError(t, err)
+				assert.Equal(t, []byte(`{"old": true}`), r.Data)
+				assert.Equal(t, [][]byte{[]byte("entry")}, r.Log)
+				n++
+			}
+			assert.Equal(t, 1, n)
 		})
 	}
 }

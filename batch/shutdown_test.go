@@ -1,0 +1,259 @@
+package batch_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/batch"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/providertest"
+)
+
+// failAfter is a store whose Save fails once armed.
+type failAfter struct {
+	*batch.Memory
+	armed atomic.Bool
+}
+
+func (s *failAfter) Save(ctx context.Context, c batch.Change) error {
+	if s.armed.Load() {
+		return errCrash
+	}
+	return s.Memory.Save(ctx, c)
+}
+
+// TestStopThenFailure: a consumer that stops the loop, after which the
+// store fails or ctx ends, is never called again (calling it would panic:
+// "range function continued iteration after function for loop body
+// returned false").
+func TestStopThenFailure(t *testing.T) {
+	tests := []struct {
+		name   string
+		cancel bool // end ctx in the loop body too
+	}{
+		{"save fails after break", false},
+		{"ctx ends and save fails after break", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
+			st := &failAfter{Memory: batch.NewMemory(nil)}
+			cctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			var log bytes.Buffer
+			r := newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t)), batch.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+			calls := 0
+			assert.NotPanics(t, func() {
+				for _, err := range r.Run(cctx, items(4)) {
+					require.NoError(t, err)
+					calls++
+					st.armed.Store(true)
+					if tt.cancel {
+						cancel()
+					}
+					break
+				}
+			})
+			assert.Equal(t, 1, calls)
+			assert.Contains(t, log.String(), "crash", "the store's failure after the break is logged")
+		})
+	}
+}
+
+// TestShutdownKeepsRemoteBatches: ending ctx stops the local run only;
+// the batches in flight are not cancelled, and a new run picks them up,
+// submitting nothing again and handing out every item once.
+func TestShutdownKeepsRemoteBatches(t *testing.T) {
+	b := providertest.NewBatcher(reasks(func(i int) int { return i % 2 }), &providertest.BatcherOptions{Polls: 3})
+	st := batch.NewMemory(nil)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r := newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t)))
+	polls := 0
+	batch.SetCrash(r, func(p string) error {
+		if p == "polled" {
+			if polls++; polls == 2 {
+				cancel()
+			}
+		}
+		return nil
+	})
+	seen := map[string]int{}
+	var runErr error
+	for s, err := range r.Run(cctx, items(6)) {
+		if err != nil {
+			runErr = err
+			continue
+		}
+		seen[s.ID]++
+	}
+	require.ErrorIs(t, runErr, context.Canceled)
+	assert.Empty(t, b.Canceled(), "no remote batch is cancelled by a shutdown")
+
+	for s, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Run(ctx, items(6)) {
+		require.NoError(t, err)
+		require.NoError(t, s.Err)
+		seen[s.ID]++
+	}
+	require.Len(t, seen, 6)
+	for id, n := range seen {
+		assert.Equal(t, 1, n, "%s handed out once", id)
+	}
+	for id, n := range b.Submitted() {
+		assert.Equal(t, 1, n, "%s submitted once: the run resumed the batch in flight", id)
+	}
+}
+
+// hangingCancel is a Batcher whose CancelBatch waits for its ctx to end.
+type hangingCancel struct{ *providertest.Batcher }
+
+func (h hangingCancel) CancelBatch(ctx context.Context, id string) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// TestCancelBatches: cancelling the remote batches is its own call, under
+// the caller's ctx; the next run resubmits what the cancel kept from
+// running and hands every item out once.
+func TestCancelBatches(t *testing.T) {
+	b := providertest.NewBatcher(reasks(func(int) int { return 0 }), &providertest.BatcherOptions{Polls: 100, Limits: provider.BatchLimits{MaxRequests: 2}})
+	st := batch.NewMemory(nil)
+	r := newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t)))
+	batch.SetCrash(r, func(p string) error {
+		if p == "polled" {
+			return errCrash
+		}
+		return nil
+	})
+	_, err := collect(t, r, items(5))
+	require.ErrorIs(t, err, errCrash)
+	require.Len(t, b.Submissions(), 3)
+	require.Empty(t, b.Canceled())
+
+	require.NoError(t, newRunner(t, b, st).CancelBatches(ctx))
+	assert.Len(t, b.Canceled(), 3, "every batch in flight")
+
+	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t)), batch.WithMaxResubmits(1)), items(5))
+	require.NoError(t, err)
+	require.Len(t, got, 5)
+	for _, s := range got {
+		require.NoError(t, s.Err)
+	}
+
+	t.Run("a provider that hangs is bounded by ctx", func(t *testing.T) {
+		b := providertest.NewBatcher(reasks(func(int) int { return 0 }), &providertest.BatcherOptions{Polls: 100})
+		st := batch.NewMemory(nil)
+		r := newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t)))
+		batch.SetCrash(r, func(p string) error {
+			if p == "polled" {
+				return errCrash
+			}
+			return nil
+		})
+		_, err := collect(t, r, items(2))
+		require.ErrorIs(t, err, errCrash)
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+		defer cancel()
+		err = newRunner(t, hangingCancel{b}, st).CancelBatches(dctx)
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+	})
+}
+
+// TestStopOptions: the stop timeout and the logger are checked by New.
+func TestStopOptions(t *testing.T) {
+	b := providertest.NewBatcher(nil, nil)
+	_, err := batch.New(b, batch.NewMemory(nil), batch.WithStopTimeout(-time.Second))
+	assert.ErrorIs(t, err, batch.ErrInvalidOption)
+	_, err = batch.New(b, batch.NewMemory(nil), batch.WithLogger(nil))
+	assert.ErrorIs(t, err, batch.ErrInvalidOption)
+	_, err = batch.New(b, batch.NewMemory(nil), batch.WithStopTimeout(0))
+	assert.NoError(t, err)
+}
+
+var _ = errors.Is
+
+// TestShutdownStopsAtOnce: once ctx ends in the loop body, the run yields
+// no further outcome, only ctx's error; what it had settled is handed out
+// by the next run.
+func TestShutdownStopsAtOnce(t *testing.T) {
+	b := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
+	st := batch.NewMemory(nil)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var got []string
+	var runErr error
+	for s, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Run(cctx, items(50)) {
+		if err != nil {
+			runErr = err
+			continue
+		}
+		got = append(got, s.ID)
+		cancel()
+	}
+	require.ErrorIs(t, runErr, context.Canceled)
+	assert.Len(t, got, 1, "one outcome, then ctx's error")
+	rest, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))), items(50))
+	require.NoError(t, err)
+	assert.Len(t, rest, 49)
+	assert.NotContains(t, rest, got[0])
+}
+
+// failOnce is a store whose Save fails the n-th time it is called.
+type failOnce struct {
+	*batch.Memory
+	n, calls int
+}
+
+func (s *failOnce) Save(ctx context.Context, c batch.Change) error {
+	if s.calls++; s.calls == s.n {
+		return errCrash
+	}
+	return s.Memory.Save(ctx, c)
+}
+
+// TestStoreFailsOnce: a store that fails once, at any of a run's saves,
+// stops that run with its error; the next run resumes, submits nothing
+// twice, and every item is handed out exactly once across both.
+func TestStoreFailsOnce(t *testing.T) {
+	// Count the saves of a run that does not fail.
+	probe := &failOnce{Memory: batch.NewMemory(nil)}
+	_, err := collect(t, newRunner(t, providertest.NewBatcher(reasks(func(i int) int { return i % 2 }), &providertest.BatcherOptions{Polls: 1}), probe,
+		batch.WithEnforcer(newEnforcer(t))), items(6))
+	require.NoError(t, err)
+	require.Greater(t, probe.calls, 4)
+	for n := 1; n <= probe.calls; n++ {
+		t.Run(fmt.Sprintf("save %d", n), func(t *testing.T) {
+			b := providertest.NewBatcher(reasks(func(i int) int { return i % 2 }), &providertest.BatcherOptions{Polls: 1})
+			st := &failOnce{Memory: batch.NewMemory(nil), n: n}
+			handed := map[string]int{}
+			for s, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Run(ctx, items(6)) {
+				if err != nil {
+					require.ErrorIs(t, err, errCrash)
+					break
+				}
+				handed[s.ID]++
+			}
+			for s, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Run(ctx, items(6)) {
+				require.NoError(t, err)
+				require.NoError(t, s.Err)
+				handed[s.ID]++
+			}
+			require.Len(t, handed, 6)
+			for id, c := range handed {
+				assert.Equal(t, 1, c, "%s handed out once", id)
+			}
+			for id, c := range b.Submitted() {
+				assert.Equal(t, 1, c, "%s submitted once", id)
+			}
+		})
+	}
+}

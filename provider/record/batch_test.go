@@ -1,0 +1,224 @@
+package record_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/batch"
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/provider/record"
+	"github.com/agentio/agentio/schema"
+)
+
+// runJob runs a batch job of n items over b with a fresh store and
+// returns the outcomes by ID.
+func runJob(t *testing.T, b provider.Batcher, n int) (map[string]batch.Settled, error) {
+	t.Helper()
+	s, err := schema.Parse([]byte(`{"type": "object", "required": ["label"], "properties": {"label": {"enum": ["spam", "ham"]}}}`))
+	require.NoError(t, err)
+	e, err := enforce.New(s, enforce.WithMaxRetries(2))
+	require.NoError(t, err)
+	r, err := batch.New(b, batch.NewMemory(nil), batch.WithEnforcer(e), batch.WithPollInterval(0))
+	require.NoError(t, err)
+	var its []batch.Item
+	for i := range n {
+		its = append(its, batch.Item{ID: fmt.Sprintf("m%d", i), Request: enforce.Request{Prompt: fmt.Sprintf("Label message %d.", i)}})
+	}
+	out := map[string]batch.Settled{}
+	for st, err := range r.Run(context.Background(), its) {
+		if err != nil {
+			return out, err
+		}
+		out[st.ID] = st
+	}
+	return out, nil
+}
+
+// labeller answers item m<i> invalidly i%3 times, then validly; m4 is
+// rate limited once.
+func labeller() providertest.Script {
+	return func(item string, n int) providertest.Reply {
+		var i int
+		fmt.Sscanf(item, "m%d", &i)
+		switch {
+		case i == 4 && n == 0:
+			return providertest.Failed(&provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"})
+		case n < i%3:
+			return providertest.Text(`{"label": "eggs"}`)
+		}
+		return providertest.Text(`{"label": "ham"}`)
+	}
+}
+
+// TestBatchReplay records a batch job (submissions in several batches,
+// polls, results with re-asks and a rate-limited request) and replays it
+// offline, without a provider: the same outcomes, attempt for attempt.
+func TestBatchReplay(t *testing.T) {
+	const n = 8
+	dir := t.TempDir()
+	sb := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 2, Limits: provider.BatchLimits{MaxRequests: 3}})
+	rec := newRecorder(t, sb, dir, record.ModeRecord, &record.Options{Model: "m"})
+	require.Implements(t, (*provider.BatchFinder)(nil), rec)
+	want, err := runJob(t, rec.(provider.Batcher), n)
+	require.NoError(t, err)
+	require.Len(t, want, n)
+
+	rep := newRecorder(t, nil, dir, record.ModeReplay, &record.Options{Model: "m"})
+	require.Implements(t, (*provider.BatchFinder)(nil), rep)
+	assert.Equal(t, provider.BatchLimits{MaxRequests: 3}, rep.(provider.Batcher).BatchLimits(), "the limits recorded, so the rounds split alike")
+	got, err := runJob(t, rep.(provider.Batcher), n)
+	require.NoError(t, err)
+	require.Len(t, got, n)
+	for id, w := range want {
+		g := got[id]
+		require.NoError(t, w.Err, id)
+		require.NoError(t, g.Err, id)
+		assert.Equal(t, string(w.Result.JSON), string(g.Result.JSON), id)
+		require.Len(t, g.Result.Attempts, len(w.Result.Attempts), id)
+		for i := range w.Result.Attempts {
+			assert.Equal(t, w.Result.Attempts[i].Request, g.Result.Attempts[i].Request, "%s attempt %d", id, i+1)
+			assert.Equal(t, w.Result.Attempts[i].Response, g.Result.Attempts[i].Response, "%s attempt %d", id, i+1)
+		}
+	}
+
+	// ModeRecordMissing answers the same job from the store: the provider
+	// is not called.
+	fresh := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Limits: provider.BatchLimits{MaxRequests: 3}})
+	again, err := runJob(t, newRecorder(t, fresh, dir, record.ModeRecordMissing, &record.Options{Model: "m"}).(provider.Batcher), n)
+	require.NoError(t, err)
+	assert.Len(t, again, n)
+	assert.Empty(t, fresh.Submissions(), "nothing submitted: every batch was recorded")
+
+	// Another model label, or another job, misses.
+	_, err = runJob(t, newRecorder(t, nil, dir, record.ModeReplay, &record.Options{Model: "other"}).(provider.Batcher), n)
+	assert.ErrorIs(t, err, record.ErrMiss)
+	_, err = runJob(t, rep.(provider.Batcher), n+1)
+	assert.ErrorIs(t, err, record.ErrMiss)
+}
+
+// TestBatchReplayStops: a batch recorded while in progress (the recording
+// stopped before it was done) misses when a replay polls past it, rather
+// than polling for ever; its cancellation replays.
+func TestBatchReplayStops(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	sb := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 5})
+	rec := newRecorder(t, sb, dir, record.ModeRecord, nil).(provider.Batcher)
+	reqs := []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}}
+	b, err := rec.SubmitBatch(ctx, "k1", reqs)
+	require.NoError(t, err)
+	_, err = rec.Batch(ctx, b.ID)
+	require.NoError(t, err)
+	require.NoError(t, rec.CancelBatch(ctx, b.ID))
+
+	rep := newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher)
+	rb, err := rep.SubmitBatch(ctx, "another key", reqs)
+	require.NoError(t, err)
+	assert.Equal(t, b.ID, rb.ID)
+	got, err := rep.Batch(ctx, b.ID)
+	require.NoError(t, err)
+	assert.Equal(t, provider.BatchInProgress, got.Status)
+	_, err = rep.Batch(ctx, b.ID)
+	assert.ErrorIs(t, err, record.ErrMiss, "the recording stops before the batch was done")
+	for _, err := range rep.BatchResults(ctx, b.ID) {
+		assert.ErrorIs(t, err, record.ErrMiss)
+	}
+	assert.NoError(t, rep.CancelBatch(ctx, b.ID))
+	assert.ErrorIs(t, rep.CancelBatch(ctx, "unknown"), record.ErrMiss)
+	_, err = rep.Batch(ctx, "unknown")
+	assert.ErrorIs(t, err, record.ErrMiss)
+	found, err := rep.(provider.BatchFinder).FindBatch(ctx, "k1")
+	assert.NoError(t, err)
+	assert.Nil(t, found)
+}
+
+// TestBatchSecrets: a secret in a batch's requests and replies is not
+// written, and the replay matches.
+func TestBatchSecrets(t *testing.T) {
+	const key = "sk-batch-0123456789"
+	ctx := context.Background()
+	dir := t.TempDir()
+	sb := providertest.NewBatcher(func(string, int) providertest.Reply {
+		return providertest.Text(`{"echo": "` + key + `"}`)
+	}, nil)
+	opts := &record.Options{Secrets: []string{key}}
+	rec := newRecorder(t, sb, dir, record.ModeRecord, opts).(provider.Batcher)
+	reqs := []provider.BatchRequest{{ID: "a-1", Request: ask("Repeat " + key)}}
+	b, err := rec.SubmitBatch(ctx, "k", reqs)
+	require.NoError(t, err)
+	_, err = rec.Batch(ctx, b.ID)
+	require.NoError(t, err)
+	for res, err := range rec.BatchResults(ctx, b.ID) {
+		require.NoError(t, err)
+		assert.Contains(t, res.Response.Text, key, "the caller gets the reply as it came")
+	}
+	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		require.NoError(t, err)
+		if d.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.NotContains(t, string(data), key, path)
+		return nil
+	})
+	require.NoError(t, err)
+	rep := newRecorder(t, nil, dir, record.ModeReplay, opts).(provider.Batcher)
+	rb, err := rep.SubmitBatch(ctx, "k2", reqs)
+	require.NoError(t, err)
+	_, err = rep.Batch(ctx, rb.ID)
+	require.NoError(t, err)
+	for res, err := range rep.BatchResults(ctx, rb.ID) {
+		require.NoError(t, err)
+		assert.Equal(t, `{"echo": "`+record.Redacted+`"}`, res.Response.Text)
+	}
+}
+
+// TestBatchFileErrors: a malformed batch recording or limits file is a
+// *FileError.
+func TestBatchFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "batches"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "batches", "limits.json"), []byte(`{"max_requests": "x"}`), 0o644))
+	_, err := record.New(nil, dir, record.ModeReplay, nil)
+	var fe *record.FileError
+	require.ErrorAs(t, err, &fe)
+
+	dir = t.TempDir()
+	ctx := context.Background()
+	sb := providertest.NewBatcher(labeller(), nil)
+	rec := newRecorder(t, sb, dir, record.ModeRecord, nil).(provider.Batcher)
+	reqs := []provider.BatchRequest{{ID: "m0-1", Request: ask("x")}}
+	_, err = rec.SubmitBatch(ctx, "k", reqs)
+	require.NoError(t, err)
+	files, err := filepath.Glob(filepath.Join(dir, "batches", "submit-*.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	for _, content := range []string{
+		`{"version": 1, "key": "k", "requests": []}`,
+		`{"version": 2}`,
+		`{"version": 1, "key": "k", "requests": [], "batch": {"id": "b"}} {}`,
+	} {
+		require.NoError(t, os.WriteFile(files[0], []byte(content), 0o644))
+		_, err = newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
+		require.ErrorAs(t, err, &fe, content)
+	}
+	// A request edited by hand no longer matches its key.
+	_, err = newRecorder(t, sb, dir, record.ModeRecord, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
+	require.NoError(t, err)
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(files[0], bytes.Replace(data, []byte(`"content": "x"`), []byte(`"content": "y"`), 1), 0o644))
+	_, err = newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
+	require.ErrorAs(t, err, &fe)
+	assert.Contains(t, fe.Error(), "does not match")
+}
