@@ -301,17 +301,9 @@ func (r *byteRun) skip(pos int, level int) (int, bool) {
 			if !ok {
 				return 0, false
 			}
-			pos = r.space(end)
-			if pos >= len(r.src) {
-				return 0, false
-			}
-			switch r.src[pos] {
-			case ',':
-				pos = r.space(pos + 1)
-			case closing:
-				return pos + 1, true
-			default:
-				return 0, false
+			var more bool
+			if pos, more, ok = r.next(end, closing); !ok || !more {
+				return pos, ok
 			}
 		}
 	case c == '"':
@@ -331,6 +323,22 @@ func (r *byteRun) skip(pos int, level int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// next reads from the end of an item or member to the next one: more is
+// false when closing ends the array or object, pos is then just after it;
+// ok is false when neither a comma nor closing comes.
+func (r *byteRun) next(end int, closing byte) (pos int, more, ok bool) {
+	pos = r.space(end)
+	switch {
+	case pos >= len(r.src):
+		return 0, false, false
+	case r.src[pos] == closing:
+		return pos + 1, false, true
+	case r.src[pos] == ',':
+		return r.space(pos + 1), true, true
+	}
+	return 0, false, false
 }
 
 // value checks the value at pos against n when n is not nil, and only
@@ -397,18 +405,12 @@ func (r *byteRun) array(pos int, n *fastNode, level int) (int, verdict) {
 			}
 			out = v
 			count++
-			pos = r.space(end)
-			if pos >= len(r.src) {
+			var more, ok bool
+			if pos, more, ok = r.next(end, ']'); !ok {
 				return 0, undecided
-			}
-			if r.src[pos] == ']' {
-				pos++
+			} else if !more {
 				break
 			}
-			if r.src[pos] != ',' {
-				return 0, undecided
-			}
-			pos = r.space(pos + 1)
 		}
 	}
 	if out == invalid || n.containsFailures(matched) != 0 || n.itemsFailures(count) != 0 {
@@ -558,18 +560,12 @@ func (r *byteRun) object(pos int, n *fastNode, level int) (int, verdict) {
 				}
 			}
 			out = v
-			pos = r.space(end)
-			if pos >= len(r.src) {
+			var more bool
+			if pos, more, ok = r.next(end, '}'); !ok {
 				return 0, undecided
-			}
-			if r.src[pos] == '}' {
-				pos++
+			} else if !more {
 				break
 			}
-			if r.src[pos] != ',' {
-				return 0, undecided
-			}
-			pos = r.space(pos + 1)
 		}
 	}
 	keys := r.keys[base:]
