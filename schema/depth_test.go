@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -74,4 +75,26 @@ func BenchmarkValidateDeepInvalid(b *testing.B) {
 	for range b.N {
 		s.Validate(v)
 	}
+}
+
+// A MaxDepth far beyond any stack still checks what nests within reach:
+// the nesting of subschema applications is bounded, never negative.
+func TestParseWithHugeMaxDepth(t *testing.T) {
+	for _, depth := range []int{math.MaxInt, math.MaxInt/8 + 1, 1 << 40} {
+		hugeMaxDepth(t, depth)
+	}
+}
+
+func hugeMaxDepth(t *testing.T, depth int) {
+	s, err := schema.ParseWith([]byte(`{"type":"object","properties":{"a":{"type":"integer"}}}`), &schema.ParseOptions{MaxDepth: depth})
+	require.NoError(t, err)
+	assert.Empty(t, s.Validate(map[string]any{"a": 1.0}))
+	vs := s.Validate(map[string]any{"a": "x"})
+	require.Len(t, vs, 1)
+	assert.Equal(t, "type", vs[0].Keyword)
+	vs, err = s.ValidateJSON([]byte(`{"a":"x"}`))
+	require.NoError(t, err)
+	require.Len(t, vs, 1)
+	assert.Equal(t, "type", vs[0].Keyword)
+	assert.Equal(t, "invalid", schema.FastBytesVerdict(s, []byte(`{"a":"x"}`)))
 }

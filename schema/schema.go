@@ -64,7 +64,8 @@ func ParseWith(data []byte, opts *ParseOptions) (*Schema, error) {
 		return nil, &InvalidSchemaError{Path: "$", Reason: cleanAuthorityMessage(err.Error()), Err: err}
 	}
 	if o.MaxDepth > 0 {
-		c.maxApplications = maxDiagnoseDepth + applicationsPerLevel*o.MaxDepth
+		c.maxApplications = maxDiagnoseDepth + applicationsPerLevel*min(o.MaxDepth, maxApplications)
+		c.maxApplications = min(c.maxApplications, maxApplications)
 	}
 	c.fastProgram() // compiled now, so that no check pays for it
 	var min bytes.Buffer
