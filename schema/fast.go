@@ -369,11 +369,17 @@ type fastRun struct {
 	p     *fastProgram
 	depth int
 	memo  map[memoKey]verdict
-	// all: verdicts are kept for every node, not only memo nodes, so that
-	// the diagnostic pass, which asks of each part it descends into, has
-	// each part judged once.
+	// all: verdicts are kept for every node, not only memo nodes, for the
+	// diagnostic pass, which asks of each part it descends into: a part
+	// more than shallowMemo applications below where a question started is
+	// judged once, so a deep value costs time linear in its depth, while a
+	// shallow one (most replies: records in an array) is judged again
+	// rather than through a map.
 	all bool
 }
+
+// shallowMemo: see fastRun.all.
+const shallowMemo = 4
 
 // maxKeptMemo is how many verdicts a run's memo may hold and still be kept
 // for the next run: clearing a map costs its size.
@@ -455,7 +461,7 @@ func (r *fastRun) apply(v any, n *fastNode) verdict {
 	if n.slow {
 		return r.slow(v, n)
 	}
-	if n.memo || r.all {
+	if n.memo || r.all && r.depth > shallowMemo {
 		if pt, ok := partOf(v); ok {
 			key := memoKey{n, pt}
 			if got, seen := r.memo[key]; seen {
