@@ -201,11 +201,26 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *prepa
 		if e.cfg.repair {
 			memo = map[string]schemaVerdict{}
 		}
+		whole := e.whole(ctx, *a, mode, d, out, &memo)
+		if whole != nil {
+			// The common reply: all JSON and valid. Extraction would read it
+			// once more only to find it whole.
+			whole.output, whole.call = out, i
+			if whole.better(best) {
+				best = whole
+			}
+			if whole.final() {
+				break
+			}
+		}
 		cands, inner, err := e.extract(out, e.validator(mode, d, memo))
 		if err != nil && xerr == nil {
 			xerr = err
 		}
 		for j, cand := range cands {
+			if whole != nil && cand.Source == extract.SourceWhole && bytes.Equal(cand.JSON, whole.cand.JSON) {
+				continue // tried already, its validators called once
+			}
 			c := e.try(ctx, *a, mode, d, out, cand, memo, j < inner)
 			c.output, c.call = out, i
 			if c.better(best) {
@@ -383,6 +398,36 @@ type schemaVerdict struct {
 	wrappedIn   string
 	violations  []schema.Violation
 	undecodable error
+}
+
+// whole checks out, less blanks, when it is an array or object, as
+// extraction's first candidate (the whole reply) would be. It returns the
+// checked candidate when that value passes the schema; otherwise nil, the
+// schema's verdict on a value that fails kept in *memo for extraction's
+// candidate of the same bytes, so the reply is decoded once either way.
+func (e *Enforcer) whole(ctx context.Context, a Attempt, mode Mode, d *prepared, out string, memo *map[string]schemaVerdict) *checked {
+	if !e.cfg.extraction {
+		return nil
+	}
+	start := len(out) - len(strings.TrimLeft(out, " \t\r\n"))
+	trimmed := strings.TrimRight(out[start:], " \t\r\n")
+	if trimmed == "" || trimmed[0] != '{' && trimmed[0] != '[' {
+		return nil
+	}
+	raw := []byte(trimmed)
+	sv := e.judge(mode, d, raw, trimmed)
+	if errors.Is(sv.undecodable, schema.ErrNotJSON) {
+		return nil // not one JSON value: extraction finds what is there
+	}
+	if *memo == nil {
+		*memo = map[string]schemaVerdict{}
+	}
+	(*memo)[trimmed] = sv
+	if sv.undecodable != nil || len(sv.violations) > 0 {
+		return nil
+	}
+	cand := extract.Candidate{JSON: raw, Start: start, End: start + len(trimmed), Source: extract.SourceWhole}
+	return e.try(ctx, a, mode, d, out, cand, *memo, true)
 }
 
 // judge decodes raw, transforms it and validates it against the schema.

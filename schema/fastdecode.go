@@ -43,6 +43,18 @@ func (r *decodeRun) value(n *fastNode) (any, verdict, error) {
 		v, err := r.d.Value()
 		return v, valid, err
 	}
+	for n.refOnly {
+		n = n.ref
+	}
+	if n.ref != nil && !n.own && !n.applies && !n.slow && r.depth < r.p.c.maxApplications {
+		// A $ref and nothing else: its target judges the value, read as the
+		// target reads it (a recursive schema's tree is built by the run),
+		// one application deeper, as eval counts it.
+		r.depth++
+		v, got, err := r.value(n.ref)
+		r.depth--
+		return v, got, err
+	}
 	c := r.d.Peek()
 	if (c == '{' || c == '[') && n.fused && r.depth < r.p.c.maxApplications {
 		r.depth++ // as eval does
