@@ -370,12 +370,17 @@ type fastRun struct {
 	depth int
 	memo  map[memoKey]verdict
 	// all: verdicts are kept for every node, not only memo nodes, for the
-	// diagnostic pass, which asks of each part it descends into: a part
-	// more than shallowMemo applications below where a question started is
-	// judged once, so a deep value costs time linear in its depth, while a
-	// shallow one (most replies: records in an array) is judged again
-	// rather than through a map.
+	// diagnostic pass, which asks of each part it descends into: an array,
+	// and a part more than shallowMemo applications below where a question
+	// started, is judged once, so a deep or branching value costs time
+	// linear in its size, while the objects of a shallow one (most replies:
+	// records in an array) are judged again rather than through a map.
 	all bool
+}
+
+func isArray(v any) bool {
+	_, ok := v.([]any)
+	return ok
 }
 
 // shallowMemo: see fastRun.all.
@@ -461,8 +466,8 @@ func (r *fastRun) apply(v any, n *fastNode) verdict {
 	if n.slow {
 		return r.slow(v, n)
 	}
-	if n.memo || r.all && r.depth > shallowMemo {
-		if pt, ok := partOf(v); ok {
+	if n.memo || r.all {
+		if pt, ok := partOf(v); ok && (n.memo || r.depth > shallowMemo || isArray(v)) {
 			key := memoKey{n, pt}
 			if got, seen := r.memo[key]; seen {
 				return got
