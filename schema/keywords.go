@@ -242,9 +242,12 @@ func (n *fastNode) propertiesFailures(count int) failure {
 // required properties n declares the reader already found present, or
 // -1: when it found them all, they are not asked for again.
 func (n *fastNode) missing(has func(string) bool, requiredSeen int, yield func(name, because string) bool) {
-	all := requiredSeen < n.requiredProps
-	for _, name := range n.requiredNames {
-		if (all || n.property(name) == nil) && !has(name) && !yield(name, "") {
+	names := n.requiredNames
+	if requiredSeen >= n.requiredProps {
+		names = n.required // the declared ones are all there
+	}
+	for _, name := range names {
+		if !has(name) && !yield(name, "") {
 			return
 		}
 	}
