@@ -91,7 +91,7 @@ type fastNode struct {
 
 	strings              bool
 	minLength, maxLength *int
-	pattern              *regexp.Regexp
+	pattern              *pattern
 
 	applies             bool // has an in-place applicator below
 	allOf, anyOf, oneOf []*fastNode
@@ -286,7 +286,10 @@ func (p *fastProgram) build(n *fastNode) {
 	}
 	n.minimum, n.maximum, n.exclusiveMin, n.exclusiveMax, n.multipleOf = s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum, s.MultipleOf
 	n.numeric = s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil
-	n.minLength, n.maxLength, n.pattern = s.MinLength, s.MaxLength, in.pattern
+	n.minLength, n.maxLength = s.MinLength, s.MaxLength
+	if in.pattern != nil {
+		n.pattern = newPattern(in.pattern)
+	}
 	n.strings = s.MinLength != nil || s.MaxLength != nil || in.pattern != nil
 
 	n.allOf = append(n.allOf, p.nodeList(s.AllOf)...)

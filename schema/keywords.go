@@ -160,7 +160,7 @@ func stringFailures[T ~string | ~[]byte](n *fastNode, s T) failure {
 		count := runeCount(s)
 		f = bounds(n.minLength, n.maxLength, count, failMinLength, failMaxLength)
 	}
-	if n.pattern != nil && !matches(n, s) {
+	if n.pattern != nil && !match(n.pattern, s) {
 		f |= failPattern
 	}
 	return f
@@ -179,17 +179,6 @@ func runeCount[T ~string | ~[]byte](s T) int {
 		i += size
 	}
 	return count
-}
-
-// matches applies n's pattern to s.
-func matches[T ~string | ~[]byte](n *fastNode, s T) bool {
-	switch x := any(s).(type) {
-	case string:
-		return n.pattern.MatchString(x)
-	case []byte:
-		return n.pattern.Match(x)
-	}
-	return n.pattern.MatchString(string(s))
 }
 
 // bounds applies a pair of minX and maxX keywords to a count.
