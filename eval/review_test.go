@@ -1,0 +1,260 @@
+package eval_test
+
+// Review of issue #42 (eval): reproductions. Each TestReview* test fails on
+// the code as it is when it demonstrates a defect; TestReviewSound* tests
+// record what was checked and found sound (they pass).
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentio/agentio/eval"
+	"github.com/agentio/agentio/provider"
+)
+
+// refWilson is the Wilson score interval computed independently: the two
+// roots of (1+z²/n)p² - (2x/n + z²/n)p + (x/n)² = 0.
+func refWilson(x, n int, z float64) (float64, float64) {
+	ph, nf := float64(x)/float64(n), float64(n)
+	a := 1 + z*z/nf
+	b := -(2*ph + z*z/nf)
+	c := ph * ph
+	disc := math.Max(0, b*b-4*a*c)
+	return (-b - math.Sqrt(disc)) / (2 * a), (-b + math.Sqrt(disc)) / (2 * a)
+}
+
+// refNewcombe is Newcombe's method 10 for p1 - p2.
+func refNewcombe(x1, n1, x2, n2 int, z float64) (float64, float64) {
+	p1, p2 := float64(x1)/float64(n1), float64(x2)/float64(n2)
+	l1, u1 := refWilson(x1, n1, z)
+	l2, u2 := refWilson(x2, n2, z)
+	d := p1 - p2
+	return d - math.Sqrt((p1-l1)*(p1-l1)+(u2-p2)*(u2-p2)), d + math.Sqrt((u1-p1)*(u1-p1)+(p2-l2)*(p2-l2))
+}
+
+// firstOnly is a report of one target "m" with x of n valid on the first
+// call (and every case valid, one call each when valid first, two else).
+func firstOnly(x, n int) *eval.Report {
+	calls := n + (n - x)
+	return &eval.Report{Targets: []eval.TargetReport{{
+		Name: "m", Cases: n, ValidFirst: x, Valid: n, Calls: calls,
+	}}}
+}
+
+// TestReviewSoundNewcombe: Compare's interval of the first-call rates
+// against Newcombe's (1998) published method-10 values and against an
+// independent computation over a grid with 0/n, n/n and tiny samples.
+func TestReviewSoundNewcombe(t *testing.T) {
+	// Newcombe 1998, Stat Med 17:873, Table II, method 10 (current - baseline).
+	published := []struct {
+		x1, n1, x2, n2 int
+		lo, hi         float64
+	}{
+		{56, 70, 48, 80, 0.0524, 0.3339},
+		{9, 10, 3, 10, 0.1705, 0.8090},
+		{6, 7, 2, 7, 0.0316, 0.8105},
+		{5, 56, 0, 29, -0.0381, 0.1926},
+		{0, 10, 0, 20, -0.1611, 0.2775},
+		{0, 10, 0, 10, -0.2775, 0.2775},
+		{10, 10, 0, 20, 0.6791, 1.0000},
+		{10, 10, 0, 10, 0.6075, 1.0000},
+	}
+	opts := &eval.CompareOptions{IgnoreCalls: true}
+	for _, c := range published {
+		v, err := eval.Compare(firstOnly(c.x2, c.n2), firstOnly(c.x1, c.n1), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := v.Targets[0].ValidFirst
+		rl, rh := refNewcombe(c.x1, c.n1, c.x2, c.n2, 1.959963984540054)
+		t.Logf("%d/%d - %d/%d: Compare [%.4f, %.4f], reference [%.4f, %.4f], published [%.4f, %.4f]",
+			c.x1, c.n1, c.x2, c.n2, d.Low, d.High, rl, rh, c.lo, c.hi)
+		if math.Abs(rl-c.lo) > 6e-5 || math.Abs(rh-c.hi) > 6e-5 {
+			t.Logf("  (reference differs from the published value)")
+		}
+		if math.Abs(d.Low-rl) > 1e-9 || math.Abs(d.High-rh) > 1e-9 {
+			t.Errorf("%d/%d - %d/%d: Compare [%v, %v] != reference [%v, %v]", c.x1, c.n1, c.x2, c.n2, d.Low, d.High, rl, rh)
+		}
+	}
+	// A grid, edge cases included, at 90% and 99% as well.
+	for _, level := range []float64{0.9, 0.95, 0.99} {
+		z := math.Sqrt2 * math.Erfinv(level)
+		for _, n1 := range []int{1, 2, 3, 7, 20, 1000} {
+			for _, n2 := range []int{1, 2, 5, 20, 333} {
+				for _, x1 := range []int{0, 1, n1 / 2, n1 - 1, n1} {
+					for _, x2 := range []int{0, 1, n2 / 2, n2 - 1, n2} {
+						if x1 < 0 || x2 < 0 {
+							continue
+						}
+						v, err := eval.Compare(firstOnly(x2, n2), firstOnly(x1, n1), &eval.CompareOptions{Level: level, IgnoreCalls: true})
+						if err != nil {
+							t.Fatal(err)
+						}
+						d := v.Targets[0].ValidFirst
+						rl, rh := refNewcombe(x1, n1, x2, n2, z)
+						if math.Abs(d.Low-rl) > 1e-9 || math.Abs(d.High-rh) > 1e-9 || d.Low < -1-1e-12 || d.High > 1+1e-12 || d.Low > d.High {
+							t.Errorf("level %v %d/%d - %d/%d: [%v, %v], reference [%v, %v]", level, x1, n1, x2, n2, d.Low, d.High, rl, rh)
+						}
+						if d.Worse() != (rh < 0) {
+							t.Errorf("decision differs at %d/%d - %d/%d", x1, n1, x2, n2)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// binom returns the binomial probabilities of 0..n successes.
+func binom(n int, p float64) []float64 {
+	out := make([]float64, n+1)
+	for k := range out {
+		lg := func(x int) float64 { v, _ := math.Lgamma(float64(x + 1)); return v }
+		out[k] = math.Exp(lg(n) - lg(k) - lg(n-k) + float64(k)*math.Log(p) + float64(n-k)*math.Log1p(-p))
+	}
+	return out
+}
+
+// TestReviewFalseFlagRateNearOne computes exactly (by enumeration, not
+// simulation) the probability that the first-call check alone flags an
+// unchanged rate, and logs it beside the stated (1-level)/2 = 2.5% per
+// check. The package doc says the interval "keeps close to its stated
+// coverage down to a few dozen cases" near rates of 0 or 1 "where
+// evaluations of good models sit"; with a large baseline and a small
+// current run at 0.95 or 0.99 it flags 5-9% of unchanged models.
+func TestReviewFalseFlagRateNearOne(t *testing.T) {
+	opts := &eval.CompareOptions{IgnoreCalls: true}
+	worst := 0.0
+	var rows strings.Builder
+	for _, p := range []float64{0.5, 0.8, 0.9, 0.95, 0.99} {
+		for _, nb := range []int{20, 50, 200, 1000} {
+			for _, nc := range []int{10, 20, 50, 200} {
+				pb, pc := binom(nb, p), binom(nc, p)
+				size := 0.0
+				// The flag is monotone in xc for fixed xb: find the largest
+				// flagged xc per xb.
+				for xb := range pb {
+					if pb[xb] < 1e-12 {
+						continue
+					}
+					for xc := range pc {
+						v, _ := eval.Compare(firstOnly(xb, nb), firstOnly(xc, nc), opts)
+						if !v.Regressed {
+							break
+						}
+						size += pb[xb] * pc[xc]
+					}
+				}
+				worst = max(worst, size)
+				fmt.Fprintf(&rows, "p=%.2f baseline %4d current %4d: P(flag | unchanged) = %.4f\n", p, nb, nc, size)
+			}
+		}
+	}
+	t.Log("\n" + rows.String())
+	t.Logf("worst exact false-flag rate of one check: %.4f (stated 0.025)", worst)
+	if worst > 0.05 {
+		t.Errorf("a single check flags an unchanged rate with probability %.4f, twice the stated 2.5%%", worst)
+	}
+}
+
+// TestReviewCompareMissingTarget: a target of the baseline that the current
+// report lacks (its runs were dropped, renamed, or never finished) is not
+// mentioned in the verdict, and the gate passes.
+func TestReviewCompareMissingTarget(t *testing.T) {
+	base := &eval.Report{Targets: []eval.TargetReport{
+		{Name: "a", Cases: 200, ValidFirst: 190, Valid: 200, Calls: 210},
+		{Name: "b", Cases: 200, ValidFirst: 190, Valid: 200, Calls: 210},
+	}}
+	cur := &eval.Report{Targets: []eval.TargetReport{
+		{Name: "a", Cases: 200, ValidFirst: 190, Valid: 200, Calls: 210},
+	}}
+	v, err := eval.Compare(base, cur, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("verdict: regressed=%v, %d targets; Markdown:\n%s", v.Regressed, len(v.Targets), v.Markdown())
+	if !v.Regressed && !strings.Contains(v.Markdown(), "b") {
+		t.Errorf("baseline target \"b\" is missing from the current run, yet the gate passes and the verdict does not name it")
+	}
+}
+
+// TestReviewCompareEmptyCurrent: a current report with no runs at all (an
+// interrupted run that finished nothing: Partial, every run NotRun) passes
+// the gate with an empty verdict.
+func TestReviewCompareEmptyCurrent(t *testing.T) {
+	base := firstOnly(190, 200)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := provider.Func(func(ctx context.Context, req *provider.Request) (*provider.Response, error) {
+		return nil, ctx.Err()
+	})
+	cur, err := eval.Run(ctx, []eval.Case{inline("a", ""), inline("b", "")}, []eval.Target{{Name: "m", Provider: p}})
+	t.Logf("Run: err=%v partial=%v notRun=%d targets=%d", err, cur.Partial, cur.NotRun, len(cur.Targets))
+	v, err := eval.Compare(base, cur, nil)
+	t.Logf("Compare: err=%v regressed=%v targets=%d markdown=%q", err, v.Regressed, len(v.Targets), v.Markdown())
+	if err == nil && !v.Regressed {
+		t.Errorf("Compare passes a partial current report with nothing run against a baseline of 200 cases")
+	}
+}
+
+// TestReviewCompareNaN: a baseline read from JSON whose counts are
+// inconsistent (more valid first-call runs than cases, as a hand-edited or
+// corrupted report may hold) gives a NaN interval; Worse() is false for
+// NaN, so a collapse of the current run passes, with no error.
+func TestReviewCompareNaN(t *testing.T) {
+	base := &eval.Report{Targets: []eval.TargetReport{{Name: "m", Cases: 20, ValidFirst: 30, Valid: 30, Calls: 20}}}
+	cur := &eval.Report{Targets: []eval.TargetReport{{Name: "m", Cases: 200, ValidFirst: 0, Valid: 200, Calls: 400}}}
+	v, err := eval.Compare(base, cur, nil)
+	d, c := v.Targets[0].ValidFirst, v.Targets[0].ValidPerCall
+	t.Logf("err=%v regressed=%v first-call interval [%v, %v] per-call interval [%v, %v] reasons=%q", err, v.Regressed, d.Low, d.High, c.Low, c.High, v.Targets[0].Reasons)
+	if err == nil && !v.Regressed {
+		t.Errorf("an inconsistent baseline (30 valid of 20 cases) is accepted and a current run with 0 of 200 valid on the first call (was 30 of 20) passes the gate")
+	}
+}
+
+// TestReviewHumanDurationRounding: durations that round up to the next
+// unit are written in the smaller one: "1000 µs" rather than "1.0 ms",
+// "60 s" rather than "1.0 min", against the doc's "the largest unit that
+// keeps one before the point" and two or three significant figures.
+func TestReviewHumanDurationRounding(t *testing.T) {
+	for _, d := range []time.Duration{999600 * time.Nanosecond, 59700 * time.Millisecond, 999700 * time.Microsecond} {
+		r := eval.NewReport([]eval.CaseResult{{Case: "a", Target: "m", Valid: true, ValidFirst: true, Calls: 1, Latency: d}})
+		md := r.Markdown()
+		row := md[strings.LastIndex(md, "| m |"):]
+		t.Logf("%v -> %s", d, strings.TrimSpace(row))
+		for _, bad := range []string{"| 1000 µs |", "| 60 s |", "| 1000 ms |"} {
+			if strings.Contains(row, bad) {
+				t.Errorf("%v is written %q", d, strings.Trim(bad, "| "))
+			}
+		}
+	}
+}
+
+// TestReviewCutShortRunLosesPaidCalls: the package doc says of an
+// interrupted Run "Nothing paid for is thrown away". A run whose first
+// call was made and paid for (an invalid reply, 500 tokens), and which the
+// end of the context cut before its re-ask, is dropped whole: the report
+// counts neither its call nor its tokens.
+func TestReviewCutShortRunLosesPaidCalls(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p := provider.Func(func(ctx context.Context, req *provider.Request) (*provider.Response, error) {
+		cancel() // Ctrl-C while the model answers
+		return &provider.Response{Text: `{"n": "not a number"}`, StopReason: provider.StopEnd,
+			Usage: provider.Usage{InputTokens: 250, OutputTokens: 250}}, nil
+	})
+	rep, err := eval.Run(ctx, []eval.Case{inline("a", "")}, []eval.Target{{Name: "m", Provider: p}})
+	calls, tokens := 0, 0
+	for _, tr := range rep.Targets {
+		calls += tr.Calls
+		tokens += tr.Tokens
+	}
+	t.Logf("err=%v partial=%v notRun=%d results=%d calls=%d tokens=%d", err, rep.Partial, rep.NotRun, len(rep.Results), calls, tokens)
+	if tokens != 500 {
+		t.Errorf("one call of 500 tokens was paid for; the partial report counts %d calls and %d tokens", calls, tokens)
+	}
+}
