@@ -89,7 +89,7 @@ func TestReviewQuoteCutsThaiCluster(t *testing.T) {
 	latin, _ := quoteOK(t, "le cafe\u0301 ouvert", "le cafe", 0)
 	t.Logf("Latin: \"le cafe\" of \"le cafe\\u0301 ouvert\": accepted=%v", latin)
 	for _, c := range []struct{ input, quote string }{
-		{"ราคาไม่รวมภาษี", "ราคาไม"},  // ends on ม, its tone mark ่ cut off
+		{"ราคาไม่รวมภาษี", "ราคาไม"},        // ends on ม, its tone mark ่ cut off
 		{"ราคาไม่รวมภาษี", "\u0e48รวมภาษี"}, // starts with the bare tone mark
 	} {
 		ok, msg := quoteOK(t, c.input, c.quote, 0)
@@ -232,22 +232,22 @@ func TestReviewSoundWordBoundaries(t *testing.T) {
 		input, quote string
 		ok           bool
 	}{
-		{"le cafe\u0301 ouvert", "le cafe", false},          // combining mark stays in the word
-		{"le cafe\u0301 ouvert", "le cafe\u0301", true},     // whole
-		{"Model Q3 2024 report", "Q3 2024", true},           // digits next to letters
-		{"Model Q32024 report", "Q3", false},                //
-		{"the 3rd party", "rd party", false},                //
-		{"使用Python开发", "python", true},                      // Latin between Han
-		{"使用Pythonic开发", "python", false},                   //
-		{"コーヒーを飲む", "コーヒー", true},                          // prolonged sound mark
-		{"in 2024年发布", "2024", true},                        //
-		{"in 12024年发布", "2024", false},                      //
-		{"l’homme arrive", "homme arrive", true},            // elision
+		{"le cafe\u0301 ouvert", "le cafe", false},      // combining mark stays in the word
+		{"le cafe\u0301 ouvert", "le cafe\u0301", true}, // whole
+		{"Model Q3 2024 report", "Q3 2024", true},       // digits next to letters
+		{"Model Q32024 report", "Q3", false},            //
+		{"the 3rd party", "rd party", false},            //
+		{"使用Python开发", "python", true},                  // Latin between Han
+		{"使用Pythonic开发", "python", false},               //
+		{"コーヒーを飲む", "コーヒー", true},                       // prolonged sound mark
+		{"in 2024年发布", "2024", true},                    //
+		{"in 12024年发布", "2024", false},                  //
+		{"l’homme arrive", "homme arrive", true},        // elision
 		{"We can't refund the deposit.", "can't refund", true},
-		{"The fee is due.", "", false},                      // empty
-		{"The fee is due.", "  …  ", false},                 // only an ellipsis
-		{"The fee is due.", "is", false},                    // too short
-		{"unsafe unsafe safe", "safe", true},                // later whole occurrence
+		{"The fee is due.", "", false},       // empty
+		{"The fee is due.", "  …  ", false},  // only an ellipsis
+		{"The fee is due.", "is", false},     // too short
+		{"unsafe unsafe safe", "safe", true}, // later whole occurrence
 		{strings.Repeat("unsafe ", 1000) + "safe", "safe", true},
 		{strings.Repeat("unsafe ", 1000), "safe", false},
 	} {
@@ -255,5 +255,50 @@ func TestReviewSoundWordBoundaries(t *testing.T) {
 		if ok != c.ok {
 			t.Errorf("%q of %q: accepted=%v, want %v (%s)", c.quote, c.input[:min(len(c.input), 40)], ok, c.ok, msg)
 		}
+	}
+}
+
+// TestReviewBlankParameterIsNotMissing: "one rule for missing inputs": a
+// QuoteInInput on the rendered text whose Text is blank is a missing
+// input (Grounds fails, nothing is checked), but one on a parameter given
+// blank ("") is present: Grounds accepts it and every quote is judged
+// false, a violation re-asked of the model, which no answer can fix.
+func TestReviewBlankParameterIsNotMissing(t *testing.T) {
+	onText, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errText := onText.Grounds(crosscheck.Inputs{Text: "  "})
+	onParam, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q", Parameter: "contract"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, errParam := onParam.Grounds(crosscheck.Inputs{Text: "Read the contract.", Parameters: map[string]any{"contract": " "}})
+	var vs []string
+	if g != nil {
+		for _, v := range onParam.CheckGrounded(map[string]any{"q": "The fee is due"}, g) {
+			vs = append(vs, v.Message)
+		}
+	}
+	t.Logf("blank Text: Grounds error %v; blank parameter: Grounds error %v, violations %q", errText, errParam, vs)
+	if errText != nil && errParam == nil && len(vs) > 0 {
+		t.Errorf("a blank Text is a missing input, a blank parameter is not: the quote is judged false and re-asked")
+	}
+}
+
+// TestReviewMinQuoteLengthCountsCodePoints: MinQuoteLength counts code
+// points ("characters, spaces not counted"), not what a reader counts as
+// characters, and its rationale ("below three, a quote is a letter, a
+// digit or a two-letter word ... found as a word in nearly any input")
+// holds for Latin only: the two-character Chinese word 违约 ("breach") is
+// rejected as too short, while the one-syllable Thai ไม่ ("not"), three
+// code points (a vowel letter, a consonant and a tone mark), passes.
+func TestReviewMinQuoteLengthCountsCodePoints(t *testing.T) {
+	zh, zhMsg := quoteOK(t, "乙方违约的，应当赔偿损失。", "违约", 0)
+	th, thMsg := quoteOK(t, "ราคาไม่รวมภาษี", "ไม่", 0)
+	t.Logf("违约: accepted=%v %s", zh, zhMsg)
+	t.Logf("ไม่ (%+q): accepted=%v %s", "ไม่", th, thMsg)
+	if !zh && th {
+		t.Errorf("a two-character Chinese word is too short to quote, a one-syllable Thai word with two marks is not")
 	}
 }

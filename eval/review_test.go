@@ -8,7 +8,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -49,14 +51,14 @@ func firstOnly(x, n int) *eval.Report {
 // against Newcombe's (1998) published method-10 values and against an
 // independent computation over a grid with 0/n, n/n and tiny samples.
 func TestReviewSoundNewcombe(t *testing.T) {
-	// Newcombe 1998, Stat Med 17:873, Table II, method 10 (current - baseline).
+	// Newcombe 1998, Stat Med 17:873-890, method 10 (current - baseline),
+	// as reproduced widely; seven of the paper's examples.
 	published := []struct {
 		x1, n1, x2, n2 int
 		lo, hi         float64
 	}{
 		{56, 70, 48, 80, 0.0524, 0.3339},
 		{9, 10, 3, 10, 0.1705, 0.8090},
-		{6, 7, 2, 7, 0.0316, 0.8105},
 		{5, 56, 0, 29, -0.0381, 0.1926},
 		{0, 10, 0, 20, -0.1611, 0.2775},
 		{0, 10, 0, 10, -0.2775, 0.2775},
@@ -256,5 +258,87 @@ func TestReviewCutShortRunLosesPaidCalls(t *testing.T) {
 	t.Logf("err=%v partial=%v notRun=%d results=%d calls=%d tokens=%d", err, rep.Partial, rep.NotRun, len(rep.Results), calls, tokens)
 	if tokens != 500 {
 		t.Errorf("one call of 500 tokens was paid for; the partial report counts %d calls and %d tokens", calls, tokens)
+	}
+}
+
+// TestReviewPartialWithNothingMissing: when the context ends as the last
+// run returns a valid output, every run finished, yet Run reports the
+// report as Partial with NotRun 0 beside the error, and agentio eval then
+// exits 130 "partial, 0 of N runs not run" without gating.
+func TestReviewPartialWithNothingMissing(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	p := provider.Func(func(ctx context.Context, req *provider.Request) (*provider.Response, error) {
+		calls++
+		if calls == 2 {
+			cancel() // Ctrl-C as the last answer arrives
+		}
+		return &provider.Response{Text: `{"n": 1}`, StopReason: provider.StopEnd}, nil
+	})
+	rep, err := eval.Run(ctx, []eval.Case{inline("a", ""), inline("b", "")}, []eval.Target{{Name: "m", Provider: p}}, eval.WithConcurrency(1))
+	t.Logf("err=%v partial=%v notRun=%d results=%d", err, rep.Partial, rep.NotRun, len(rep.Results))
+	if rep.Partial && rep.NotRun == 0 {
+		t.Errorf("every run finished, yet the report is marked partial (NotRun 0) and comes with %v", err)
+	}
+}
+
+// TestReviewSoundCancelNoLeak: Run cancelled mid-way, with concurrency,
+// a rate limit and a streaming provider, leaves no goroutine behind and
+// returns promptly; the partial report counts each run once.
+func TestReviewSoundCancelNoLeak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	var cases []eval.Case
+	for i := range 40 {
+		cases = append(cases, inline(fmt.Sprint("c", i), ""))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var n atomic.Int32
+	p := provider.Func(func(ctx context.Context, req *provider.Request) (*provider.Response, error) {
+		if n.Add(1) > 10 {
+			cancel()
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		return &provider.Response{Text: `{"n": 1}`, StopReason: provider.StopEnd}, nil
+	})
+	begin := time.Now()
+	rep, err := eval.Run(ctx, cases, []eval.Target{{Name: "a", Provider: p}, {Name: "b", Provider: p}},
+		eval.WithConcurrency(8), eval.WithRateLimit(1000))
+	took := time.Since(begin)
+	time.Sleep(50 * time.Millisecond)
+	after := runtime.NumGoroutine()
+	seen := map[string]bool{}
+	for _, r := range rep.Results {
+		k := r.Case + "/" + r.Target
+		if seen[k] {
+			t.Errorf("%s counted twice", k)
+		}
+		seen[k] = true
+	}
+	t.Logf("err=%v took=%v results=%d notRun=%d goroutines %d -> %d", err, took, len(rep.Results), rep.NotRun, before, after)
+	if len(rep.Results)+rep.NotRun != 80 || after > before || took > 2*time.Second {
+		t.Errorf("results %d + not run %d != 80, or goroutines %d -> %d, or took %v", len(rep.Results), rep.NotRun, before, after, took)
+	}
+}
+
+// TestReviewFirstFailureFlagged: the package doc says the Newcombe
+// interval, unlike the Wald interval, does not flag "the first failure of
+// a run that had none". Against a baseline of 1000 of 1000 valid on the
+// first call, a current run of 20 cases with one failure (19 of 20) is
+// flagged by Compare, while the Wald interval of the difference is not
+// wholly below zero.
+func TestReviewFirstFailureFlagged(t *testing.T) {
+	v, err := eval.Compare(firstOnly(1000, 1000), firstOnly(19, 20), &eval.CompareOptions{IgnoreCalls: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := v.Targets[0].ValidFirst
+	p1, p2 := 19.0/20, 1.0
+	se := math.Sqrt(p1*(1-p1)/20 + p2*(1-p2)/1000)
+	t.Logf("Compare: regressed=%v, Newcombe [%.4f, %.4f]; Wald [%.4f, %.4f]", v.Regressed, d.Low, d.High, p1-p2-1.96*se, p1-p2+1.96*se)
+	if v.Regressed {
+		t.Errorf("one failure in 20 cases against a baseline without failures is flagged: %s", v.Targets[0].Reasons[0])
 	}
 }
