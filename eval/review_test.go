@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/eval"
 	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/providertest"
 )
 
 // refWilson is the Wilson score interval computed independently: the two
@@ -137,18 +139,15 @@ func TestReviewFalseFlagRateNearOne(t *testing.T) {
 			for _, nc := range []int{10, 20, 50, 200} {
 				pb, pc := binom(nb, p), binom(nc, p)
 				size := 0.0
-				// The flag is monotone in xc for fixed xb: find the largest
-				// flagged xc per xb.
 				for xb := range pb {
 					if pb[xb] < 1e-12 {
 						continue
 					}
 					for xc := range pc {
 						v, _ := eval.Compare(firstOnly(xb, nb), firstOnly(xc, nc), opts)
-						if !v.Regressed {
-							break
+						if v.Regressed {
+							size += pb[xb] * pc[xc]
 						}
-						size += pb[xb] * pc[xc]
 					}
 				}
 				worst = max(worst, size)
@@ -340,5 +339,33 @@ func TestReviewFirstFailureFlagged(t *testing.T) {
 	t.Logf("Compare: regressed=%v, Newcombe [%.4f, %.4f]; Wald [%.4f, %.4f]", v.Regressed, d.Low, d.High, p1-p2-1.96*se, p1-p2+1.96*se)
 	if v.Regressed {
 		t.Errorf("one failure in 20 cases against a baseline without failures is flagged: %s", v.Targets[0].Reasons[0])
+	}
+}
+
+// TestReviewSoundStreamLatencyUnderRateLimit: with a streaming target
+// under a rate limit, the calls are streamed and each run's latency leaves
+// out the wait for its slot, reported apart.
+func TestReviewSoundStreamLatencyUnderRateLimit(t *testing.T) {
+	var cases []eval.Case
+	var replies []providertest.Reply
+	for i := range 10 {
+		cases = append(cases, inline(fmt.Sprint("c", i), ""))
+		replies = append(replies, providertest.Text(`{"n": 1}`))
+	}
+	p := providertest.New(replies...)
+	rep, err := eval.Run(context.Background(), cases, []eval.Target{{Name: "m", Provider: p}},
+		eval.WithRateLimit(50), eval.WithConcurrency(10),
+		eval.WithEnforceOptions(enforce.WithPartials(func(enforce.Partial) {})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wait, worst time.Duration
+	for _, r := range rep.Results {
+		wait += r.RateLimitWait
+		worst = max(worst, r.Latency)
+	}
+	t.Logf("streamed %d, worst latency %v, waits %v in all", len(p.Streamed()), worst, wait)
+	if len(p.Streamed()) != 10 || worst >= 20*time.Millisecond || wait < 450*time.Millisecond {
+		t.Errorf("streamed %d of 10, worst latency %v, waits %v", len(p.Streamed()), worst, wait)
 	}
 }
