@@ -302,3 +302,15 @@ func TestReviewMinQuoteLengthCountsCodePoints(t *testing.T) {
 		t.Errorf("a two-character Chinese word is too short to quote, a one-syllable Thai word with two marks is not")
 	}
 }
+
+// TestReviewInsideWordMessage: a quote found only inside a longer word is
+// rejected with "the inputs do not contain 'safe'", which is false (they
+// do, inside "unsafe") and gives the model re-asked with it no hint that
+// only whole words count.
+func TestReviewInsideWordMessage(t *testing.T) {
+	ok, msg := quoteOK(t, "The operation is unsafe.", "safe", 0)
+	t.Logf("accepted=%v message=%q", ok, msg)
+	if !ok && strings.Contains(msg, "do not contain") && !strings.Contains(msg, "word") {
+		t.Errorf("the message says the inputs do not contain a text they contain inside a word: %q", msg)
+	}
+}

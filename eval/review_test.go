@@ -369,3 +369,38 @@ func TestReviewSoundStreamLatencyUnderRateLimit(t *testing.T) {
 		t.Errorf("streamed %d of 10, worst latency %v, waits %v", len(p.Streamed()), worst, wait)
 	}
 }
+
+// TestReviewSoundCallsMargin: the calls check's interval is the MOVER
+// (Newcombe) interval of current - baseline/(1+margin) over valid outputs
+// per call, computed independently; a margin of 0 is no margin (the
+// interval of the plain difference), and a current run that needs 10%
+// more calls per valid output is flagged at margin 0 and not at 0.2 when
+// the samples are large.
+func TestReviewSoundCallsMargin(t *testing.T) {
+	z := 1.959963984540054
+	rep := func(valid, calls int) *eval.Report {
+		return &eval.Report{Targets: []eval.TargetReport{{Name: "m", Cases: valid, ValidFirst: valid, Valid: valid, Calls: calls}}}
+	}
+	for _, c := range []struct {
+		vb, cb, vc, cc int
+		margin         float64
+	}{
+		{1000, 1100, 1000, 1210, 0}, {1000, 1100, 1000, 1210, 0.2}, {20, 20, 20, 25, 0}, {5, 9, 3, 9, 0.5}, {50, 50, 0, 10, 0.1},
+	} {
+		v, err := eval.Compare(rep(c.vb, c.cb), rep(c.vc, c.cc), &eval.CompareOptions{CallsMargin: c.margin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := v.Targets[0].ValidPerCall
+		s := 1 / (1 + c.margin)
+		p1, p2 := float64(c.vc)/float64(c.cc), float64(c.vb)/float64(c.cb)
+		l1, u1 := refWilson(c.vc, c.cc, z)
+		l2, u2 := refWilson(c.vb, c.cb, z)
+		lo := p1 - s*p2 - math.Sqrt((p1-l1)*(p1-l1)+s*s*(u2-p2)*(u2-p2))
+		hi := p1 - s*p2 + math.Sqrt((u1-p1)*(u1-p1)+s*s*(p2-l2)*(p2-l2))
+		t.Logf("%d/%d calls vs %d/%d, margin %v: [%.4f, %.4f] ref [%.4f, %.4f] worse=%v", c.vc, c.cc, c.vb, c.cb, c.margin, d.Low, d.High, lo, hi, d.Worse())
+		if math.Abs(d.Low-lo) > 1e-9 || math.Abs(d.High-hi) > 1e-9 {
+			t.Errorf("calls interval differs from the reference")
+		}
+	}
+}
