@@ -124,9 +124,11 @@ func timeCheck(t *testing.T, input, quote string) time.Duration {
 // indexWhole restarts strings.Index one character after each occurrence
 // that is not whole, comparing the part again each time, so a part of m
 // characters that occurs at n overlapping places inside a longer run of
-// word characters costs about n·m. Input and quote both 10x larger: the
-// time grows about 100x. (The first check of each size builds the index:
-// timeCheck reuses the Grounds and keeps the fastest of three.)
+// word characters costs about n·m: input and quote both 10x larger cost
+// well over the 10x that one pass would (the memory compare is fast, so
+// the fixed costs hide part of the product). (timeCheck reuses the
+// Grounds, so the index is built once, and keeps the fastest of three
+// checks.)
 func TestReviewQuoteOrderScanQuadratic(t *testing.T) {
 	mk := func(n, m int) (string, string) {
 		part := strings.Repeat("a", m)
@@ -137,9 +139,9 @@ func TestReviewQuoteOrderScanQuadratic(t *testing.T) {
 	in1, q1 := mk(20_000, 2_000)
 	in2, q2 := mk(200_000, 20_000)
 	t1, t2 := timeCheck(t, in1, q1), timeCheck(t, in2, q2)
-	t.Logf("input %d B, quote %d B: %v; input %d B, quote %d B: %v; ratio %.0fx",
+	t.Logf("input %d B, quote %d B: %v; input %d B, quote %d B: %v; ratio %.1fx",
 		len(in1), len(q1), t1, len(in2), len(q2), t2, float64(t2)/float64(t1))
-	if t2 > 30*t1 && t2 > 50*time.Millisecond {
+	if t2 > 20*t1 {
 		t.Errorf("10x the input and 10x the quote cost %.0fx the time (%v)", float64(t2)/float64(t1), t2)
 	}
 }
