@@ -6,6 +6,7 @@ package eval_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"runtime"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentio/agentio/crosscheck"
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/eval"
 	"github.com/agentio/agentio/provider"
@@ -402,5 +404,35 @@ func TestReviewSoundCallsMargin(t *testing.T) {
 		if math.Abs(d.Low-lo) > 1e-9 || math.Abs(d.High-hi) > 1e-9 {
 			t.Errorf("calls interval differs from the reference")
 		}
+	}
+}
+
+// TestReviewQuoteCheckIgnoresCancel: a case with a quote_in_input
+// invariant, a 200 KB input and a model reply whose quote repeats a part
+// found only inside words (see crosscheck's
+// TestReviewQuoteRepeatedPartsQuadratic): the check of that one reply
+// takes seconds, and Run, cancelled 100 ms in, returns only when it ends:
+// the grounding check does not see the context.
+func TestReviewQuoteCheckIgnoresCancel(t *testing.T) {
+	var b strings.Builder
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "station%d ", i%97)
+	}
+	b.WriteString(strings.Repeat("tion| ", 1000))
+	quote := "tion" + strings.Repeat(" ... tion", 999)
+	reply, _ := json.Marshal(map[string]any{"q": quote})
+	c := eval.Case{ID: "big", Schema: []byte(`{"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}`),
+		Prompt: b.String(), Invariants: []crosscheck.Invariant{{Kind: crosscheck.QuoteInInput, Values: "$.q"}}}
+	p := provider.Func(func(ctx context.Context, req *provider.Request) (*provider.Response, error) {
+		return &provider.Response{Text: string(reply), StopReason: provider.StopEnd}, nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	begin := time.Now()
+	rep, err := eval.Run(ctx, []eval.Case{c}, []eval.Target{{Name: "m", Provider: p}})
+	took := time.Since(begin)
+	t.Logf("err=%v took=%v results=%d notRun=%d", err, took, len(rep.Results), rep.NotRun)
+	if took > time.Second {
+		t.Errorf("Run cancelled after 100 ms returned after %v", took)
 	}
 }
