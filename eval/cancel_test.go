@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentio/agentio/crosscheck"
 	"github.com/agentio/agentio/eval"
 	"github.com/agentio/agentio/provider"
 )
@@ -162,4 +163,28 @@ func TestRunCancelNoLeak(t *testing.T) {
 		seen[k] = true
 	}
 	assert.Equal(t, 80, len(rep.Results)+rep.NotRun)
+}
+
+// TestRunCancelDuringQuoteCheck: a case with a quote_in_input invariant,
+// a 200 KB input and a reply whose quote repeats, 1,000 times, a part
+// found mostly inside words. Run, its context ending 100 ms in, returns
+// soon after: the check is linear, and a cut-short run is not waited for.
+func TestRunCancelDuringQuoteCheck(t *testing.T) {
+	var b strings.Builder
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "station%d ", i%97)
+	}
+	b.WriteString(strings.Repeat("tion| ", 1000))
+	reply, err := json.Marshal(map[string]any{"q": "tion" + strings.Repeat(" ... tion", 999)})
+	require.NoError(t, err)
+	c := eval.Case{ID: "big", Schema: []byte(`{"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}`),
+		Prompt: b.String(), Invariants: []crosscheck.Invariant{{Kind: crosscheck.QuoteInInput, Values: "$.q"}}}
+	p := provider.Func(func(ctx context.Context, req *provider.Request) (*provider.Response, error) {
+		return &provider.Response{Text: string(reply), StopReason: provider.StopEnd}, nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	begin := time.Now()
+	_, _ = eval.Run(ctx, []eval.Case{c}, []eval.Target{{Name: "m", Provider: p}})
+	assert.Less(t, time.Since(begin), time.Second)
 }
