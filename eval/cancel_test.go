@@ -49,11 +49,13 @@ func TestRunCancelledKeepsResults(t *testing.T) {
 	require.NotNil(t, tr)
 	assert.Equal(t, 2, tr.Cases)
 	assert.Equal(t, 2, tr.Valid, "the interrupted run is not counted as a failure")
+	require.Len(t, rep.CutShort, 1, "the interrupted run made its call")
+	assert.Equal(t, "c", rep.CutShort[0].Case)
 	assert.Equal(t, []string{"a", "b"}, progressed)
-	assert.Contains(t, rep.Markdown(), "**Partial report**: interrupted, 4 of 6 runs not run;")
+	assert.Contains(t, rep.Markdown(), "**Partial report**: interrupted, 4 of 6 runs not run (1 cut short after 1 call, 0 tokens, counted in no figure);")
 	var page strings.Builder
 	require.NoError(t, rep.HTML(&page))
-	assert.Contains(t, page.String(), "<strong>Partial report</strong>: interrupted, 4 of 6 runs not run;")
+	assert.Contains(t, page.String(), "<strong>Partial report</strong>: interrupted, 4 of 6 runs not run (1 cut short after 1 call, 0 tokens, counted in no figure);")
 }
 
 // TestRunCancelledBeforeStart: a context that has ended before Run gives a
@@ -103,6 +105,7 @@ func TestRunKeepsCutShortCalls(t *testing.T) {
 	var back eval.Report
 	require.NoError(t, json.Unmarshal(data, &back))
 	assert.Equal(t, rep.CutShort, back.CutShort)
+	assert.Contains(t, rep.Markdown(), "**Partial report**: interrupted, 2 of 2 runs not run (1 cut short after 1 call, 500 tokens, counted in no figure);")
 }
 
 // TestRunCancelledAsLastRunEnds: when the context ends as the last run

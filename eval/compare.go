@@ -26,7 +26,8 @@ type CompareOptions struct {
 	// Level is the two-sided confidence level of the intervals of the
 	// differences, in (0, 1); 0 means 0.95. A check flags a target only
 	// when the whole interval lies on the worse side, so that each check
-	// flags an unchanged target with probability about (1-Level)/2.
+	// flags an unchanged target with probability at most about
+	// (1-Level)/2 (see the package doc, Regression gate, for the figures).
 	Level float64
 	// CallsMargin is the rise of calls per valid output, as a fraction of
 	// the baseline's, that is tolerated: 0 tolerates none (a rise the

@@ -183,7 +183,25 @@ func (r *Report) Target(name string) *TargetReport {
 
 // notRunText says "3 of 5 runs not run".
 func (r *Report) notRunText() string {
-	return fmt.Sprintf("%d of %d runs not run", r.NotRun, r.NotRun+len(r.Results))
+	text := fmt.Sprintf("%d of %d runs not run", r.NotRun, r.NotRun+len(r.Results))
+	if len(r.CutShort) > 0 {
+		calls, tokens := 0, 0
+		for _, c := range r.CutShort {
+			calls += c.Calls
+			tokens += c.Tokens
+		}
+		text += fmt.Sprintf(" (%d cut short after %d %s, %d tokens, counted in no figure)",
+			len(r.CutShort), calls, plural(calls, "call"), tokens)
+	}
+	return text
+}
+
+// plural writes "1 call", "2 calls".
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // markdownTop is how many failure entries Markdown lists per target.
