@@ -34,12 +34,13 @@ const (
 	// "30 days" none of "300 days" or "1,300 days", "We can" none of "We
 	// can't" and "refundable" none of "non-refundable": letters and digits
 	// of one word are not split, nor a number at its separators ("3.25"),
-	// a word at its apostrophe (except after an elision: "l'homme") or at
-	// a hyphen between letters, nor a letter from its marks; in scripts
-	// written without spaces, such as Chinese, Japanese and Thai, every
-	// character (with its marks) stands alone. An ellipsis
-	// ("...", "…") inside a quote splits it into parts that must each
-	// occur so, in order ([QuoteParts]). An empty or blank quote, one that
+	// a word at its apostrophe (except after an elision, "l'homme", and
+	// before a possessive's "s", "the Supplier's") or at a hyphen between
+	// letters, nor a letter from its marks; in scripts written without
+	// spaces, such as Chinese, Japanese and Thai, every character (with
+	// its marks) stands alone. An ellipsis ("...", "…") inside a quote
+	// splits it into parts that must each occur so, in order
+	// ([QuoteParts]). An empty or blank quote, one that
 	// is only an ellipsis, and one shorter than MinQuoteLength are
 	// violations: they ground nothing.
 	QuoteInInput = "quote_in_input"

@@ -36,8 +36,9 @@ func extends(r rune) bool { return unicode.IsMark(r) || r == '\u0e33' || r == '\
 // a number ("1,300", "3.25", "10.2.1"), of an apostrophe inside a word
 // ("can't"), or of a hyphen between letters ("non-refundable"). An
 // apostrophe after one or two letters that start a word marks an elision
-// ("l'homme", "d'accord", "qu'il") and is a boundary, as a dash set
-// between words ("safe—unless") is.
+// ("l'homme", "d'accord", "qu'il"), and one before a final "s" a
+// possessive ("the Supplier's") or a shortened "is" ("it's"): both are
+// boundaries, as a dash set between words ("safe—unless") is.
 func (c *corpus) boundary(i int) bool {
 	text := c.text
 	if i <= 0 || i >= len(text) {
@@ -82,8 +83,23 @@ func (c *corpus) joined(j int) bool {
 	case '-':
 		return letters
 	default: // an apostrophe
-		return digits || letters && !c.elision(j)
+		return digits || letters && !c.elision(j) && !c.possessive(j)
 	}
+}
+
+// possessive reports whether the apostrophe at offset j of c.text is
+// followed by an "s" that ends the word: a possessive ("the Supplier's")
+// or "is" and "has" shortened ("it's"), where the word before stands
+// alone, unlike the "n't" of a negation.
+func (c *corpus) possessive(j int) bool {
+	if j+2 > len(c.text) || c.text[j+1] != 's' {
+		return false
+	}
+	if j+2 == len(c.text) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(c.text[j+2:])
+	return !isWordRune(r)
 }
 
 // elision reports whether the apostrophe at offset j of c.text follows a
