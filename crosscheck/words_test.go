@@ -160,24 +160,47 @@ func TestMissingParameters(t *testing.T) {
 	require.Len(t, vs, 2, "given, both are checked")
 }
 
-// oracleBoundary is the word-boundary rule written out for inputs of
-// letters, digits, single spaces and commas, apart from the package's
-// code: a boundary at the ends, beside a space, and beside a comma unless
-// the comma sits between two digits ("1,300"); none between letters and
-// digits.
+// oracleBoundary is the word-boundary rule written out, apart from the
+// package's code, for normalised inputs of the letters a, b and s, the
+// digits 1 and 2, single spaces, commas, apostrophes (written '"') and
+// hyphens: a boundary at the ends and beside a space; none inside a word
+// of letters and digits; beside a separator, none when it joins: a comma
+// between digits, a hyphen between letters, an apostrophe between digits,
+// or between letters unless after a word of one or two characters (an
+// elision) or before a final "s" (a possessive).
 func oracleBoundary(s string, i int) bool {
 	digit := func(j int) bool { return j >= 0 && j < len(s) && s[j] >= '0' && s[j] <= '9' }
+	letter := func(j int) bool { return j >= 0 && j < len(s) && s[j] >= 'a' && s[j] <= 'z' }
+	word := func(j int) bool { return digit(j) || letter(j) }
+	joins := func(j int) bool {
+		if j <= 0 || j >= len(s)-1 {
+			return false
+		}
+		switch s[j] {
+		case ',':
+			return digit(j-1) && digit(j+1)
+		case '-':
+			return letter(j-1) && letter(j+1)
+		case '"':
+			if digit(j-1) && digit(j+1) {
+				return true
+			}
+			n := 0
+			for k := j - 1; word(k); k-- {
+				n++
+			}
+			possessive := s[j+1] == 's' && !word(j+2)
+			return letter(j-1) && letter(j+1) && n > 2 && !possessive
+		}
+		return false
+	}
 	switch {
 	case i <= 0 || i >= len(s):
 		return true
-	case s[i-1] == ' ' || s[i] == ' ':
-		return true
-	case s[i] == ',':
-		return !(digit(i-1) && digit(i+1))
-	case s[i-1] == ',':
-		return !(digit(i-2) && digit(i))
+	case joins(i-1) || joins(i):
+		return false
 	}
-	return false
+	return !word(i-1) || !word(i)
 }
 
 // oracleQuote reports whether quote is a quote of input by oracleBoundary:
@@ -199,9 +222,9 @@ func oracleQuote(input, quote string) bool {
 	}
 }
 
-// fuzzText maps bytes to a text of letters, digits, spaces and commas.
+// fuzzText maps bytes to a text of oracleBoundary's characters.
 func fuzzText(data []byte) string {
-	const alphabet = "ab12 ,"
+	const alphabet = "abs12 ,'-"
 	b := make([]byte, len(data))
 	for i, c := range data {
 		b[i] = alphabet[int(c)%len(alphabet)]
@@ -211,14 +234,15 @@ func fuzzText(data []byte) string {
 
 // FuzzQuoteWholeWords checks the word-boundary rule against oracleQuote,
 // which states it apart: any substring of an input of letters, digits,
-// spaces and commas (the cases where it starts or ends inside a word or a
-// number included) is accepted as a quote exactly when the oracle accepts
-// it. TestQuoteOracleCatchesSubstrings shows the property fails for a
+// spaces, commas, apostrophes and hyphens (the cases where it starts or
+// ends inside a word, a number, a contraction or a hyphenated word
+// included) is accepted as a quote exactly when the oracle accepts it. TestQuoteOracleCatchesSubstrings shows the property fails for a
 // matcher without the rule.
 func FuzzQuoteWholeWords(f *testing.F) {
 	f.Add([]byte("aab 1,22 b2"), uint16(1), uint16(4))
 	f.Add([]byte("ab ab,ab 12,21"), uint16(3), uint16(5))
 	f.Add([]byte("1,2,1 aa"), uint16(2), uint16(3))
+	f.Add([]byte("bab'a ab's a'bb ab-ba"), uint16(2), uint16(6))
 	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$", MinQuoteLength: 1})
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, data []byte, from, n uint16) {
