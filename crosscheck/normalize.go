@@ -2,6 +2,7 @@ package crosscheck
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -143,10 +144,13 @@ func quoteParts(quote string) []part {
 
 // A corpus is a normalised text prepared for quotes: the text and where
 // in it an apostrophe or a hyphen joins a word. Building it takes time
-// linear in the text.
+// linear in the text. A corpus is safe for concurrent use.
 type corpus struct {
 	text  string
 	joins bitset
+
+	mu    sync.Mutex
+	first map[string]int // first whole match of a part from the start, or -1
 }
 
 func newCorpus(text string) *corpus {
@@ -196,18 +200,44 @@ const (
 // text ([corpus.indexWhole]), so that placing every part takes time linear
 // in the text plus the quote, whatever the parts are: a part repeated, or
 // found at many places inside words, costs no more.
-// Only the part that cannot be placed is then looked for in the whole
-// text, once, to say why.
+// The first part's place is remembered ([corpus.firstWhole]). Only the
+// part that cannot be placed is then looked for in the whole text, once,
+// to say why.
 func (c *corpus) find(parts []part) (m miss, ok bool) {
 	at := 0
-	for _, p := range parts {
-		j := c.indexWhole(p.norm, at)
+	for i, p := range parts {
+		var j int
+		if i == 0 {
+			j = c.firstWhole(p.norm)
+		} else {
+			j = c.indexWhole(p.norm, at)
+		}
 		if j < 0 {
 			return c.why(p), false
 		}
 		at = j + len(p.norm)
 	}
 	return miss{}, true
+}
+
+// firstWhole is c.indexWhole(p, 0), remembered: every quote's first part
+// is looked for from the start, and a model that repeats a quote (or
+// quotes the same words in many fields, or attempts) pays for it once.
+func (c *corpus) firstWhole(p string) int {
+	c.mu.Lock()
+	j, ok := c.first[p]
+	c.mu.Unlock()
+	if ok {
+		return j
+	}
+	j = c.indexWhole(p, 0)
+	c.mu.Lock()
+	if c.first == nil {
+		c.first = map[string]int{}
+	}
+	c.first[p] = j
+	c.mu.Unlock()
+	return j
 }
 
 // why says why part p has no whole match after some offset of c.

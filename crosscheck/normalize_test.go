@@ -74,3 +74,34 @@ func BenchmarkQuoteOverlappingMatches(b *testing.B) {
 	input := "start " + strings.Repeat("a", 300_000) + " end " + part + " stop"
 	benchQuotes(b, input, []any{"start ... " + part + " ... stop"})
 }
+
+// TestRepeatedQuotesPaidOnce: an output repeating one costly quote (its
+// words found at thousands of places inside longer words before their
+// whole occurrence) in many fields costs about what one such quote costs.
+func TestRepeatedQuotesPaidOnce(t *testing.T) {
+	var b strings.Builder
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "station%d ", i%97)
+	}
+	b.WriteString("tion at the end")
+	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q[*]"})
+	require.NoError(t, err)
+	check := func(n int) time.Duration {
+		qs := make([]any, n)
+		for i := range qs {
+			qs[i] = "tion at the end"
+		}
+		best := time.Duration(1 << 62)
+		for range 5 {
+			g := crosscheck.NewGrounds(crosscheck.Inputs{Text: b.String()})
+			begin := time.Now()
+			vs := invs.CheckGrounded(map[string]any{"q": qs}, g)
+			best = min(best, time.Since(begin))
+			require.Empty(t, vs)
+		}
+		return best
+	}
+	one, many := check(1), check(1000)
+	t.Logf("one quote %v, the same quote 1,000 times %v", one, many)
+	assert.Less(t, many, 10*one+5*time.Millisecond)
+}
