@@ -64,11 +64,12 @@
 // sit: with a large baseline and a small current run at a rate of 0.95 or
 // 0.99 it flags 5% to 9.4% of unchanged models. With it, as a decision,
 // the interval is a one-sided test at no more than (1-level)/2: at most
-// 2.5% of false flags per check at the default, for any rate and sizes
-// below. A run without failures bounds the baseline's failure rate, so
-// that one failure in 20 cases against 1,000 of 1,000 is flagged.
-// The verdict ([TargetVerdict]) carries both rates, both sample sizes and
-// the interval.
+// 2.5% of false flags per check at the default, at every rate from 0.5 to
+// 0.99 and every pair of sizes computed below. A run without failures
+// bounds the baseline's failure rate (below 0.5% for 1,000 cases), so
+// that one failure in 20 cases against 1,000 of 1,000 is flagged. The
+// verdict ([TargetVerdict]) carries both rates, both sample sizes and the
+// interval.
 //
 // A target of the baseline that the current report lacks, or ran without
 // cases, is flagged: the gate does not pass on what it did not see.
