@@ -29,7 +29,7 @@ type Inputs struct {
 }
 
 // Grounds are [Inputs] prepared for checking: the texts quotes are looked
-// up in are normalised and indexed once, on first use, however many
+// up in are normalised once, on first use, however many
 // outputs (attempts) are checked against them. Grounds are immutable and
 // safe for concurrent use.
 type Grounds struct {
@@ -51,11 +51,14 @@ func NewGrounds(in Inputs) *Grounds {
 
 // DefaultMinQuoteLength is the fewest characters, spaces not counted, a
 // quote of [QuoteInInput] may have unless the invariant says otherwise.
-// Below three, a quote is a letter, a digit or a two-letter word ("a",
-// "no", "is"), found as a word in nearly any input: it grounds nothing,
-// and would let a model pass the check with a token answer. From three
-// on, short figures and terms that are real evidence ("30%", "Q3 2024",
-// "yes") still pass.
+// Characters are counted as a reader counts them: a letter with its marks
+// is one ("é", Thai "ม่"), and a Chinese or Japanese character or a Korean
+// syllable two, for it carries about as much as a short word. Below three,
+// a quote is a letter, a digit, a two-letter word ("a", "no", "is") or a
+// single ideograph, found as a word in nearly any input: it grounds
+// nothing, and would let a model pass the check with a token answer. From
+// three on, short figures and terms that are real evidence ("30%", "Q3
+// 2024", "yes", "违约") still pass.
 const DefaultMinQuoteLength = 3
 
 // ErrMissingInput is matched (errors.Is) by the [*InputError]s
@@ -64,18 +67,25 @@ const DefaultMinQuoteLength = 3
 var ErrMissingInput = errors.New("crosscheck: grounding input missing")
 
 // An InputError reports a grounding invariant whose input is not among the
-// run's [Inputs]: the parameter it names, or, with Parameter empty, the
+// run's [Inputs]: the parameter it names (absent, or for a QuoteInInput
+// without any text that is not blank), or, with Parameter empty, the
 // rendered text (blank). It matches [ErrMissingInput].
 type InputError struct {
 	// Invariant is the invariant's name.
 	Invariant string
 	// Parameter is the parameter missing; "" for the rendered text.
 	Parameter string
+	// Blank reports a QuoteInInput's parameter given without any text
+	// that is not blank (always so for the rendered text).
+	Blank bool
 }
 
 func (e *InputError) Error() string {
 	if e.Parameter == "" {
 		return fmt.Sprintf("crosscheck: invariant %q quotes the rendered inputs, which are blank", e.Invariant)
+	}
+	if e.Blank {
+		return fmt.Sprintf("crosscheck: invariant %q quotes parameter %q, which is blank", e.Invariant, e.Parameter)
 	}
 	return fmt.Sprintf("crosscheck: invariant %q reads parameter %q, which is not among the inputs", e.Invariant, e.Parameter)
 }
@@ -85,14 +95,18 @@ func (e *InputError) Unwrap() error { return ErrMissingInput }
 
 // Grounds prepares in for [Invariants.CheckGrounded] as [NewGrounds] does,
 // after checking that in holds every input the grounding invariants read:
-// the parameter a QuoteInInput names (or, naming none, a Text that is not
-// blank), and the parameter a ValueInInput's Targets start with. A missing
+// the parameter a QuoteInInput names, with some text that is not blank
+// (or, naming none, a Text that is not blank), and the parameter a
+// ValueInInput's Targets start with. A missing
 // one is a configuration error, not a fault of a model's output: the
 // error joins an [*InputError] per invariant (matching
 // [ErrMissingInput]), and the Grounds are nil.
 //
-// One rule holds for every grounding kind, in CheckGrounded and Check
-// alike: an invariant whose input is missing is not checked. Its
+// One rule holds for every grounding kind and every input, in
+// CheckGrounded and Check alike: an invariant whose input is missing is
+// not checked, and for a quote a blank text (the rendered inputs, or
+// every string of the parameter) is a missing one, since nothing can be
+// quoted from it. Its
 // violations would go back to the model as a re-ask, and no answer can
 // supply an input the caller did not give; judging every quote false or
 // every reference unknown would only spend calls and blame the model.
@@ -103,7 +117,8 @@ func (is *Invariants) Grounds(in Inputs) (*Grounds, error) {
 		for _, ci := range is.list {
 			if !ci.hasInput(in) {
 				name, _ := ci.input()
-				errs = append(errs, &InputError{Invariant: ci.Name, Parameter: name})
+				_, given := in.Parameters[name]
+				errs = append(errs, &InputError{Invariant: ci.Name, Parameter: name, Blank: name == "" || given})
 			}
 		}
 	}
@@ -126,16 +141,17 @@ func (ci *compiledInvariant) input() (name string, reads bool) {
 }
 
 // hasInput reports whether in holds the input the invariant reads: the
-// parameter it names; for a QuoteInInput naming none, a text that is not
-// blank; for a ValueInInput whose Targets name no parameter, parameters.
+// parameter it names, for a QuoteInInput with a text that is not blank;
+// for a QuoteInInput naming none, a rendered text that is not blank; for a
+// ValueInInput whose Targets name no parameter, parameters.
 func (ci *compiledInvariant) hasInput(in Inputs) bool {
 	name, reads := ci.input()
 	switch {
 	case !reads:
 		return true
 	case name != "":
-		_, ok := in.Parameters[name]
-		return ok
+		v, ok := in.Parameters[name]
+		return ok && (ci.Kind != QuoteInInput || hasText(v))
 	case ci.Kind == QuoteInInput:
 		return strings.TrimSpace(in.Text) != ""
 	default:
@@ -146,7 +162,7 @@ func (ci *compiledInvariant) hasInput(in Inputs) bool {
 // given reports whether g holds the input the invariant reads.
 func (ci *compiledInvariant) given(g *Grounds) bool { return g != nil && ci.hasInput(g.in) }
 
-// corpusFor returns the indexed text of the rendered inputs (name "") or of
+// corpusFor returns the prepared text of the rendered inputs (name "") or of
 // the named parameter.
 func (g *Grounds) corpusFor(name string) *corpus {
 	if name == "" {
@@ -163,6 +179,33 @@ func (g *Grounds) corpusFor(name string) *corpus {
 		g.params[name] = c
 	}
 	return c
+}
+
+// hasText reports whether appendStrings writes anything but white space
+// for v.
+func hasText(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x) != ""
+	case []any:
+		for _, e := range x {
+			if hasText(e) {
+				return true
+			}
+		}
+		return false
+	case map[string]any:
+		for _, e := range x {
+			if hasText(e) {
+				return true
+			}
+		}
+		return false
+	case nil:
+		return false
+	default:
+		return true
+	}
 }
 
 // appendStrings writes every string in v, one per line, and numbers as
@@ -245,7 +288,7 @@ func (ci *compiledInvariant) quotes(ms []Match, g *Grounds) []schema.Violation {
 		if c == nil {
 			c = g.corpusFor(ci.Parameter)
 		}
-		missing, order, ok := c.find(parts)
+		miss, ok := c.find(parts)
 		if ok {
 			continue
 		}
@@ -254,10 +297,17 @@ func (ci *compiledInvariant) quotes(ms []Match, g *Grounds) []schema.Violation {
 			where, verb = "parameter "+ci.Parameter, "does"
 		}
 		var msg string
-		if order {
-			msg = fmt.Sprintf("quotes parts of %s out of their order (%s comes too early); %s", where, clipQuote(missing), adviceQuote)
-		} else {
-			msg = fmt.Sprintf("is not a quote: %s %s not contain %s; %s", where, verb, clipQuote(missing), adviceQuote)
+		switch miss.kind {
+		case missOrder:
+			msg = fmt.Sprintf("quotes parts of %s out of their order (%s comes too early); %s", where, clipQuote(miss.part), adviceQuote)
+		case missInsideWord:
+			verb = "contain"
+			if ci.Parameter != "" {
+				verb = "contains"
+			}
+			msg = fmt.Sprintf("is not a quote: %s %s %s only inside a longer word (%s); quote whole words exactly, or leave the quote out", where, verb, clipQuote(miss.part), clipQuote(miss.word))
+		default:
+			msg = fmt.Sprintf("is not a quote: %s %s not contain %s; %s", where, verb, clipQuote(miss.part), adviceQuote)
 		}
 		out = append(out, violation(m.Path, msg))
 	}

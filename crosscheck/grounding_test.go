@@ -73,7 +73,7 @@ func TestQuoteInInput(t *testing.T) {
 		{"unicode ellipsis", "Fees are payable…2% per month", ""},
 		{"ellipsis out of order", "howsoever arising ... The Supplier", "The Supplier"},
 		{"fabricated", "The Supplier shall be liable for all losses", "The Supplier shall be liable for all losses"},
-		{"shortest part missing named", "The Supplier ... uncapped damages ... zebra", "zebra"},
+		{"first part not found named", "The Supplier ... uncapped damages ... zebra", "uncapped damages"},
 		{"paraphrase", "Either side can end the contract with 90 days notice", "Either side can end the contract with 90 days notice"},
 		{"blank", "  ", "is an empty quote"},
 	}
@@ -237,8 +237,8 @@ func TestQuoteInInputLong(t *testing.T) {
 	assert.Equal(t, "$.q[1001]", vs[0].Path)
 }
 
-// BenchmarkQuoteInInput checks 1,000 quotes against a 1 MB input, the
-// index of the input built once per run as [crosscheck.NewGrounds] does.
+// BenchmarkQuoteInInput checks 1,000 quotes against a 1 MB input,
+// normalised once per run as [crosscheck.NewGrounds] does.
 func BenchmarkQuoteInInput(b *testing.B) {
 	text, qs := longInput(1<<20, 1000)
 	benchQuotes(b, text, qs)
@@ -257,7 +257,7 @@ func BenchmarkQuoteInInputCommonParts(b *testing.B) {
 }
 
 // benchQuotes checks the quotes qs, all faithful, against text, from a
-// fresh index each time.
+// fresh Grounds each time.
 func benchQuotes(b *testing.B, text string, qs []any) {
 	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q[*]"})
 	require.NoError(b, err)
@@ -273,7 +273,7 @@ func benchQuotes(b *testing.B, text string, qs []any) {
 // BenchmarkQuoteInInputFloor is the floor BenchmarkQuoteInInput is read
 // against: normalising the 1 MB input once, which any check of quotes
 // against it must do. The ratio of the two, taken in one run, is the cost
-// of indexing the input and finding the 1,000 quotes.
+// of preparing the input and finding the 1,000 quotes.
 func BenchmarkQuoteInInputFloor(b *testing.B) {
 	text, _ := longInput(1<<20, 1000)
 	b.SetBytes(int64(len(text)))
@@ -344,4 +344,59 @@ func TestCheckPart(t *testing.T) {
 	assert.Empty(t, is.CheckPart("$.findings[3].evidence", 42.0, g), "not a string")
 	assert.Empty(t, is.CheckPart("$.summary", "TBD", g), "placeholders wait for the whole output")
 	assert.Empty(t, is.CheckPart("$.findings[3].evidence", "invented", nil), "no inputs")
+}
+
+// TestGroundsBlankInput: one rule for blank inputs. A quote_in_input on
+// the rendered text whose text is blank, and one on a parameter whose
+// strings are all blank, both miss their input: Grounds reports it, and
+// CheckGrounded leaves the invariant unchecked rather than judge every
+// quote false, which no answer could fix.
+func TestGroundsBlankInput(t *testing.T) {
+	tests := []struct {
+		name      string
+		parameter string
+		in        crosscheck.Inputs
+		message   string
+	}{
+		{"blank text", "", crosscheck.Inputs{Text: "  "}, "quotes the rendered inputs, which are blank"},
+		{"blank parameter", "contract", crosscheck.Inputs{Text: "Read it.", Parameters: map[string]any{"contract": " "}}, `quotes parameter "contract", which is blank`},
+		{"parameter of blank strings", "contract", crosscheck.Inputs{Text: "Read it.", Parameters: map[string]any{"contract": []any{"", map[string]any{"a": "\n"}, nil}}}, `quotes parameter "contract", which is blank`},
+		{"absent parameter", "contract", crosscheck.Inputs{Text: "Read it."}, `reads parameter "contract", which is not among the inputs`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q", Parameter: tt.parameter})
+			require.NoError(t, err)
+			g, err := invs.Grounds(tt.in)
+			assert.Nil(t, g)
+			require.ErrorIs(t, err, crosscheck.ErrMissingInput)
+			var ie *crosscheck.InputError
+			require.ErrorAs(t, err, &ie)
+			assert.Equal(t, tt.parameter, ie.Parameter)
+			assert.ErrorContains(t, err, tt.message)
+			assert.Empty(t, invs.CheckGrounded(map[string]any{"q": "The fee is due"}, crosscheck.NewGrounds(tt.in)))
+		})
+	}
+	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q", Parameter: "n"})
+	require.NoError(t, err)
+	_, err = invs.Grounds(crosscheck.Inputs{Parameters: map[string]any{"n": 1300.0}})
+	assert.NoError(t, err, "a number is text to quote")
+}
+
+// TestQuoteInsideWordMessage: a quote found only inside longer words is
+// told so, with the word, so that the model re-asked learns that only
+// whole words count; one absent from the inputs is told it is not there.
+func TestQuoteInsideWordMessage(t *testing.T) {
+	tests := []struct{ input, quote, message string }{
+		{"The operation is unsafe.", "safe", "is not a quote: the inputs contain 'safe' only inside a longer word ('unsafe'); quote whole words exactly, or leave the quote out"},
+		{"Refunds within 1,300 days.", "300 days", "the inputs contain '300 days' only inside a longer word ('1,300 days')"},
+		{"The operation is unsafe.", "risky", "is not a quote: the inputs do not contain 'risky'; quote the inputs exactly, or leave the quote out"},
+	}
+	invs, err := crosscheck.CompileInvariants(crosscheck.Invariant{Kind: crosscheck.QuoteInInput, Values: "$.q"})
+	require.NoError(t, err)
+	for _, tt := range tests {
+		vs := invs.CheckGrounded(map[string]any{"q": tt.quote}, crosscheck.NewGrounds(crosscheck.Inputs{Text: tt.input}))
+		require.Len(t, vs, 1)
+		assert.Contains(t, vs[0].Message, tt.message)
+	}
 }

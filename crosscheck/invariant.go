@@ -30,12 +30,17 @@ const (
 	// (the rendered prompt, or the strings of the parameter Parameter):
 	// it occurs there once both are normalised ([Normalize]: case, white
 	// space, quotation marks, dashes), starting and ending at word
-	// boundaries of the inputs, so that "safe" is no quote of "unsafe"
-	// and "30 days" none of "300 days" (letters and digits of one word are
-	// not split; in scripts written without spaces, such as Chinese,
-	// Japanese and Thai, every character stands alone). An ellipsis
-	// ("...", "…") inside a quote splits it into parts that must each
-	// occur so, in order ([QuoteParts]). An empty or blank quote, one that
+	// boundaries of the inputs, so that "safe" is no quote of "unsafe",
+	// "30 days" none of "300 days" or "1,300 days", "We can" none of "We
+	// can't" and "refundable" none of "non-refundable": letters and digits
+	// of one word are not split, nor a number at its separators ("3.25"),
+	// a word at its apostrophe (except after an elision, "l'homme", and
+	// before a possessive's "s", "the Supplier's") or at a hyphen between
+	// letters, nor a letter from its marks; in scripts written without
+	// spaces, such as Chinese, Japanese and Thai, every character (with
+	// its marks) stands alone. An ellipsis ("...", "…") inside a quote
+	// splits it into parts that must each occur so, in order
+	// ([QuoteParts]). An empty or blank quote, one that
 	// is only an ellipsis, and one shorter than MinQuoteLength are
 	// violations: they ground nothing.
 	QuoteInInput = "quote_in_input"
@@ -100,7 +105,8 @@ type Invariant struct {
 	// for a parameter that is not among the inputs.
 	Parameter string `json:"parameter,omitempty"`
 	// MinQuoteLength, with QuoteInInput, is the fewest characters a quote
-	// may have, spaces not counted; 0 means [DefaultMinQuoteLength]. It
+	// may have, spaces not counted and counted as [DefaultMinQuoteLength]
+	// says; 0 means DefaultMinQuoteLength. It
 	// must not be negative.
 	MinQuoteLength int `json:"min_quote_length,omitempty"`
 	// Placeholders, with NotPlaceholder, are rejected besides

@@ -1,10 +1,24 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
 )
+
+// ErrPartialReport is matched (errors.Is) by the error [Compare] returns
+// when the baseline or the current report is partial ([Report].Partial):
+// the runs an interruption left out are not a sample of the dataset (the
+// slow and the late are missing), so the two cannot be compared.
+var ErrPartialReport = errors.New("eval: partial report")
+
+// ErrInvalidReport is matched (errors.Is) by the error [Compare] returns
+// for a report whose counts cannot come from a run: a negative count, more
+// valid outputs than cases, more valid on the first call than valid, fewer
+// calls than valid outputs, or a target name used twice (a report edited
+// by hand, or damaged). Its rates and intervals would mean nothing.
+var ErrInvalidReport = errors.New("eval: invalid report")
 
 // CompareOptions tunes [Compare]. A nil *CompareOptions is the zero value,
 // and each zero field means the documented default.
@@ -12,7 +26,8 @@ type CompareOptions struct {
 	// Level is the two-sided confidence level of the intervals of the
 	// differences, in (0, 1); 0 means 0.95. A check flags a target only
 	// when the whole interval lies on the worse side, so that each check
-	// flags an unchanged target with probability about (1-Level)/2.
+	// flags an unchanged target with probability at most about
+	// (1-Level)/2 (see the package doc, Regression gate, for the figures).
 	Level float64
 	// CallsMargin is the rise of calls per valid output, as a fraction of
 	// the baseline's, that is tolerated: 0 tolerates none (a rise the
@@ -32,7 +47,8 @@ type Verdict struct {
 	// CallsMargin is the tolerated rise of calls per valid output.
 	CallsMargin float64 `json:"calls_margin"`
 	// Targets are the verdicts of the targets in the current report, in
-	// its order.
+	// its order, then of the baseline's targets missing from it, in the
+	// baseline's order.
 	Targets []TargetVerdict `json:"targets"`
 }
 
@@ -44,6 +60,10 @@ type TargetVerdict struct {
 	// least one case; without it the target cannot regress, and the
 	// differences are zero.
 	InBaseline bool `json:"in_baseline"`
+	// Missing reports a target of the baseline, with cases there, that the
+	// current report lacks: it regressed, since nothing shows it still
+	// works.
+	Missing bool `json:"missing,omitempty"`
 	// Regressed reports a regression; Reasons say which, with the rates,
 	// the sample sizes and the interval.
 	Regressed bool     `json:"regressed"`
@@ -73,7 +93,8 @@ type Difference struct {
 	BaselineN int     `json:"baseline_n"`
 	CurrentN  int     `json:"current_n"`
 	// Low and High bound the difference Current - Baseline at the
-	// verdict's Level (Newcombe's hybrid score interval).
+	// verdict's Level (Newcombe's hybrid score interval with continuity
+	// correction, his method 11).
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
 }
@@ -87,11 +108,15 @@ func (d Difference) Worse() bool { return d.High < 0 }
 // whose calls per valid output rose by more than CallsMargin, by more than
 // the two samples' sizes explain (see the package doc, Regression gate).
 // A target missing from the baseline, or with no case there, is reported,
-// not flagged; so is a current target without cases. A nil report counts
+// not flagged. A target of the baseline with cases there is flagged when
+// the current report lacks it ([TargetVerdict].Missing) or ran none of its
+// cases: a gate must not pass on what it did not see. A nil report counts
 // as one without targets; opts may be nil.
 //
-// The error, matching [ErrInvalidOption], is for a Level outside (0, 1) or
-// a negative, infinite or NaN CallsMargin; the Verdict is then zero.
+// The error, with a zero Verdict, matches [ErrInvalidOption] for a Level
+// outside (0, 1) or a negative, infinite or NaN CallsMargin,
+// [ErrPartialReport] when either report is partial, and
+// [ErrInvalidReport] when either holds counts no run can give.
 // Compare is a pure function and does not modify its reports.
 func Compare(baseline, current *Report, opts *CompareOptions) (Verdict, error) {
 	var o CompareOptions
@@ -107,11 +132,19 @@ func Compare(baseline, current *Report, opts *CompareOptions) (Verdict, error) {
 	if !(o.CallsMargin >= 0) || math.IsInf(o.CallsMargin, 0) {
 		return Verdict{}, fmt.Errorf("%w: calls margin must be finite and not negative, got %v", ErrInvalidOption, o.CallsMargin)
 	}
+	for _, r := range []struct {
+		which string
+		rep   *Report
+	}{{"baseline", baseline}, {"current report", current}} {
+		if err := checkReport(r.rep); err != nil {
+			return Verdict{}, fmt.Errorf("%s: %w", r.which, err)
+		}
+	}
+	if current == nil {
+		current = &Report{}
+	}
 	z := quantile(o.Level)
 	v := Verdict{Level: o.Level, CallsMargin: o.CallsMargin}
-	if current == nil {
-		return v, nil
-	}
 	for _, cur := range current.Targets {
 		tv := TargetVerdict{Name: cur.Name, CurrentCallsPerValid: cur.CallsPerValid}
 		var base *TargetReport
@@ -121,7 +154,9 @@ func Compare(baseline, current *Report, opts *CompareOptions) (Verdict, error) {
 		if base != nil && base.Cases > 0 {
 			tv.InBaseline = true
 			tv.BaselineCallsPerValid = base.CallsPerValid
-			if cur.Cases > 0 {
+			if cur.Cases == 0 {
+				tv.Reasons = append(tv.Reasons, fmt.Sprintf("no cases run (%d in the baseline)", base.Cases))
+			} else {
 				tv.ValidFirst = difference(base.ValidFirst, base.Cases, cur.ValidFirst, cur.Cases, 1, z)
 				if tv.ValidFirst.Worse() {
 					tv.Reasons = append(tv.Reasons, "valid on first call fell: "+tv.ValidFirst.describe(o.Level, "cases"))
@@ -138,7 +173,52 @@ func Compare(baseline, current *Report, opts *CompareOptions) (Verdict, error) {
 		v.Regressed = v.Regressed || tv.Regressed
 		v.Targets = append(v.Targets, tv)
 	}
+	if baseline != nil {
+		for _, base := range baseline.Targets {
+			if base.Cases == 0 || current.Target(base.Name) != nil {
+				continue
+			}
+			v.Targets = append(v.Targets, TargetVerdict{
+				Name: base.Name, InBaseline: true, Missing: true, Regressed: true,
+				Reasons:               []string{fmt.Sprintf("not in the current run (%d cases in the baseline)", base.Cases)},
+				BaselineCallsPerValid: base.CallsPerValid,
+			})
+			v.Regressed = true
+		}
+	}
 	return v, nil
+}
+
+// checkReport returns an error matching ErrPartialReport or
+// ErrInvalidReport for a report Compare cannot judge; nil is fine.
+func checkReport(r *Report) error {
+	if r == nil {
+		return nil
+	}
+	if r.Partial {
+		return fmt.Errorf("%w: %d runs not run", ErrPartialReport, r.NotRun)
+	}
+	seen := make(map[string]bool, len(r.Targets))
+	for _, t := range r.Targets {
+		var bad string
+		switch {
+		case seen[t.Name]:
+			bad = "its name is used twice"
+		case t.Cases < 0 || t.ValidFirst < 0 || t.Valid < 0 || t.Calls < 0:
+			bad = "a count is negative"
+		case t.Valid > t.Cases:
+			bad = fmt.Sprintf("%d valid of %d cases", t.Valid, t.Cases)
+		case t.ValidFirst > t.Valid:
+			bad = fmt.Sprintf("%d valid on the first call of %d valid", t.ValidFirst, t.Valid)
+		case t.Calls < t.Valid:
+			bad = fmt.Sprintf("%d calls for %d valid outputs", t.Calls, t.Valid)
+		}
+		if bad != "" {
+			return fmt.Errorf("%w: target %q: %s", ErrInvalidReport, t.Name, bad)
+		}
+		seen[t.Name] = true
+	}
+	return nil
 }
 
 // difference compares x2 of n2 (current) with scale times x1 of n1

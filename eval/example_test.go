@@ -78,8 +78,8 @@ func ExampleCompare() {
 	// Output:
 	// regressed: false
 	// regressed: true
-	// - valid on first call fell: 80.0% of 500 cases against 92.0% of 500, difference -12.0 points (95% interval -16.3 to -7.8)
-	// - calls per valid output rose: 1.20 (600 calls, 500 valid) against 1.08 (540 calls, 500 valid); valid outputs per call 83.3% against 92.6%, difference -9.3 points (95% interval -13.0 to -5.5)
+	// - valid on first call fell: 80.0% of 500 cases against 92.0% of 500, difference -12.0 points (95% interval -16.4 to -7.6)
+	// - calls per valid output rose: 1.20 (600 calls, 500 valid) against 1.08 (540 calls, 500 valid); valid outputs per call 83.3% against 92.6%, difference -9.3 points (95% interval -13.1 to -5.4)
 	// regressed: false
 }
 

@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -91,4 +92,59 @@ func TestCompareSimulation(t *testing.T) {
 		power.WriteString("\n")
 	}
 	t.Log("\n" + power.String())
+}
+
+// binomial returns the probabilities of 0..n successes in n trials of
+// probability p.
+func binomial(n int, p float64) []float64 {
+	lg := func(x int) float64 { v, _ := math.Lgamma(float64(x + 1)); return v }
+	out := make([]float64, n+1)
+	for k := range out {
+		out[k] = math.Exp(lg(n) - lg(k) - lg(n-k) + float64(k)*math.Log(p) + float64(n-k)*math.Log1p(-p))
+	}
+	return out
+}
+
+// TestCompareFalseFlagExact computes, by enumerating every pair of
+// outcomes rather than by simulation, the probability that the
+// first-call check flags an unchanged rate, for rates from 0.5 to 0.99
+// and baselines of 20 to 1,000 cases against current runs of 10 to 1,000:
+// it holds the check to the stated (1-Level)/2 = 2.5%. The tables it logs
+// (go test ./eval -run TestCompareFalseFlagExact -v) are those of the
+// package doc.
+func TestCompareFalseFlagExact(t *testing.T) {
+	opts := &eval.CompareOptions{IgnoreCalls: true}
+	baselines, currents := []int{20, 50, 200, 1000}, []int{10, 20, 50, 200, 1000}
+	for _, rate := range []float64{0.5, 0.6, 0.8, 0.9, 0.95, 0.99} {
+		var table strings.Builder
+		fmt.Fprintf(&table, "rate %.2f", rate)
+		for _, nc := range currents {
+			fmt.Fprintf(&table, " %6d", nc)
+		}
+		table.WriteString("\n")
+		for _, nb := range baselines {
+			fmt.Fprintf(&table, "%9d", nb)
+			pb := binomial(nb, rate)
+			for _, nc := range currents {
+				pc := binomial(nc, rate)
+				size := 0.0
+				for xb := range pb {
+					for xc := range pc {
+						if pb[xb]*pc[xc] < 1e-15 {
+							continue
+						}
+						v, err := eval.Compare(firstOnly(xb, nb), firstOnly(xc, nc), opts)
+						require.NoError(t, err)
+						if v.Regressed {
+							size += pb[xb] * pc[xc]
+						}
+					}
+				}
+				fmt.Fprintf(&table, " %5.2f%%", 100*size)
+				assert.LessOrEqual(t, size, 0.025, "rate %v, baseline %d, current %d", rate, nb, nc)
+			}
+			table.WriteString("\n")
+		}
+		t.Log("\n" + table.String())
+	}
 }

@@ -162,7 +162,7 @@ type htmlCompareRow struct {
 type htmlDifference struct {
 	Baseline, Current string // "92.0% of 500"
 	Difference        string // "-12.0"
-	Interval          string // "-16.3 to -7.8"
+	Interval          string // "-16.4 to -7.6"
 	Worse             bool
 }
 

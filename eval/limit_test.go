@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -53,4 +54,29 @@ func TestRunStreamsUnderRateLimit(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, rep.Target("m").Valid)
 	assert.Len(t, p.Streamed(), 2, "both calls streamed")
+}
+
+// TestRunStreamLatencyUnderRateLimit: a streaming target under a rate
+// limit is streamed from, and each run's latency leaves out the wait for
+// its slot, which is reported apart.
+func TestRunStreamLatencyUnderRateLimit(t *testing.T) {
+	var cases []eval.Case
+	var replies []providertest.Reply
+	for i := range 10 {
+		cases = append(cases, inline(fmt.Sprint("c", i), ""))
+		replies = append(replies, providertest.Text(`{"n": 1}`))
+	}
+	p := providertest.New(replies...)
+	rep, err := eval.Run(context.Background(), cases, []eval.Target{{Name: "m", Provider: p}},
+		eval.WithRateLimit(50), eval.WithConcurrency(10),
+		eval.WithEnforceOptions(enforce.WithPartials(func(enforce.Partial) {})))
+	require.NoError(t, err)
+	var wait, worst time.Duration
+	for _, r := range rep.Results {
+		wait += r.RateLimitWait
+		worst = max(worst, r.Latency)
+	}
+	assert.Len(t, p.Streamed(), 10)
+	assert.Less(t, worst, 20*time.Millisecond, "no run's latency holds its wait")
+	assert.GreaterOrEqual(t, wait, 450*time.Millisecond, "ten calls 20 ms apart wait 0+20+...+180 ms in all")
 }

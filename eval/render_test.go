@@ -78,7 +78,7 @@ func TestHTMLComparison(t *testing.T) {
 	assert.Contains(t, s, `<td class="bad">regressed</td>`)
 	assert.Contains(t, s, "92.0% of 500")
 	assert.Contains(t, s, "80.0% of 500")
-	assert.Contains(t, s, "-16.3 to -7.8")
+	assert.Contains(t, s, "-16.4 to -7.6")
 	page.Reset()
 	require.NoError(t, cur.HTML(&page))
 	assert.NotContains(t, page.String(), "Against the baseline")

@@ -26,6 +26,12 @@ type Report struct {
 	// short, and are in no figure of the report.
 	Partial bool `json:"partial,omitempty"`
 	NotRun  int  `json:"not_run,omitempty"`
+	// CutShort are the runs of a partial report that the interruption cut
+	// short after at least one call, in case order then target order:
+	// their calls and tokens were paid for, and are kept here, in no
+	// figure of the report. Error holds what their last call returned, if
+	// it failed.
+	CutShort []CaseResult `json:"cut_short,omitempty"`
 }
 
 // A TargetReport aggregates one target's results. Rates are fractions in
@@ -177,7 +183,25 @@ func (r *Report) Target(name string) *TargetReport {
 
 // notRunText says "3 of 5 runs not run".
 func (r *Report) notRunText() string {
-	return fmt.Sprintf("%d of %d runs not run", r.NotRun, r.NotRun+len(r.Results))
+	text := fmt.Sprintf("%d of %d runs not run", r.NotRun, r.NotRun+len(r.Results))
+	if len(r.CutShort) > 0 {
+		calls, tokens := 0, 0
+		for _, c := range r.CutShort {
+			calls += c.Calls
+			tokens += c.Tokens
+		}
+		text += fmt.Sprintf(" (%d cut short after %d %s, %d tokens, counted in no figure)",
+			len(r.CutShort), calls, plural(calls, "call"), tokens)
+	}
+	return text
+}
+
+// plural writes "1 call", "2 calls".
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // markdownTop is how many failure entries Markdown lists per target.
@@ -285,28 +309,37 @@ func ci95(k, n int) string {
 func rateCI(k, n int) string { return pct(ratio(k, n)) + " " + ci95(k, n) }
 
 // human writes a duration rounded for people: two or three significant
-// figures in the largest unit that keeps one before the point ("850 µs",
-// "6.2 ms", "1.7 s", "42 s", "3.5 min").
+// figures in the largest unit that keeps one before the point once
+// rounded ("850 µs", "6.2 ms", "1.7 s", "42 s", "3.5 min"; 999.7 ms is
+// "1.0 s", not "1000 ms").
 func human(d time.Duration) string {
 	if d == 0 {
 		return "0"
 	}
-	unit, size := "µs", time.Microsecond
-	switch {
-	case d >= time.Minute:
-		unit, size = "min", time.Minute
-	case d >= time.Second:
-		unit, size = "s", time.Second
-	case d >= time.Millisecond:
-		unit, size = "ms", time.Millisecond
-	case d < time.Microsecond:
-		unit, size = "ns", time.Nanosecond
+	units := []struct {
+		name string
+		size time.Duration
+		next float64 // how many make the next unit
+	}{
+		{"ns", time.Nanosecond, 1000}, {"µs", time.Microsecond, 1000}, {"ms", time.Millisecond, 1000},
+		{"s", time.Second, 60}, {"min", time.Minute, math.Inf(1)},
 	}
-	v := float64(d) / float64(size)
-	if v < 10 {
-		return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
+	i := 0
+	for i < len(units)-1 && d >= units[i+1].size {
+		i++
 	}
-	return strconv.FormatFloat(v, 'f', 0, 64) + " " + unit
+	for {
+		v := float64(d) / float64(units[i].size)
+		text := strconv.FormatFloat(v, 'f', 1, 64)
+		if v >= 9.95 {
+			text = strconv.FormatFloat(v, 'f', 0, 64)
+		}
+		if r, _ := strconv.ParseFloat(text, 64); r >= units[i].next {
+			i++
+			continue
+		}
+		return text + " " + units[i].name
+	}
 }
 
 // mdEscape keeps a name from breaking a table row.

@@ -108,3 +108,29 @@ func TestRunGroundedInvariant(t *testing.T) {
 	assert.Equal(t, "$.evidence", r.Violations[0].Path)
 	assert.Contains(t, p.Requests()[0].Messages[0].Content, "<inputs>", "parameters rendered before the prompt")
 }
+
+// TestHumanDuration: durations are written with two or three significant
+// figures in the largest unit that keeps one before the point once
+// rounded, so that one rounding up to the next unit is written in it.
+func TestHumanDuration(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{850 * time.Microsecond, "850 µs"},
+		{999600 * time.Nanosecond, "1.0 ms"},
+		{999 * time.Nanosecond, "999 ns"},
+		{999700 * time.Microsecond, "1.0 s"},
+		{9960 * time.Microsecond, "10 ms"},
+		{6200 * time.Microsecond, "6.2 ms"},
+		{42 * time.Second, "42 s"},
+		{59700 * time.Millisecond, "1.0 min"},
+		{210 * time.Second, "3.5 min"},
+	}
+	for _, tt := range tests {
+		r := eval.NewReport([]eval.CaseResult{{Case: "a", Target: "m", Valid: true, ValidFirst: true, Calls: 1, Latency: tt.d}})
+		md := r.Markdown()
+		row := md[strings.LastIndex(md, "| m |"):]
+		assert.Contains(t, row, "| "+tt.want+" |", "%v", tt.d)
+	}
+}

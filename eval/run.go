@@ -110,12 +110,15 @@ type Violation struct {
 // for a bad option, a target without a name or provider, or a name used
 // twice (matching [ErrInvalidOption]).
 //
-// When ctx ends, Run stops starting runs, waits for those under way (whose
-// calls see the ended ctx) and returns the report of the runs that
-// finished, with Partial set and NotRun counting the others, beside
-// ctx.Err() wrapped: what was paid for is kept. A run cut short by the
-// end of ctx is counted as not run, not as a failure. Run does not modify
-// cases or targets.
+// When ctx ends before every run finished, Run stops starting runs, waits
+// for those under way (whose calls see the ended ctx) and returns the
+// report of the runs that finished, with Partial set and NotRun counting
+// the others, beside ctx.Err() wrapped. A run cut short by the end of ctx
+// is counted as not run, not as a failure; one cut short after a call was
+// made is kept in Report.CutShort, with its calls and tokens, so that
+// what was paid for is not lost. When ctx ends as the last run finishes,
+// nothing is missing: the report is whole and the error nil. Run does
+// not modify cases or targets.
 func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*Report, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
@@ -141,7 +144,7 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 	}
 
 	results := make([]CaseResult, len(cases)*len(targets))
-	done := make([]bool, len(results)) // done[j]: results[j] finished
+	state := make([]runState, len(results))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex // guards progress
@@ -153,10 +156,12 @@ func Run(ctx context.Context, cases []Case, targets []Target, opts ...Option) (*
 			for j := range jobs {
 				c, t := prepared[j/len(targets)], j%len(targets)
 				r, finished := c.run(ctx, targets[t], limiters[t], cfg.enforce)
+				results[j] = r
 				if !finished {
+					state[j] = runCutShort
 					continue
 				}
-				results[j], done[j] = r, true
+				state[j] = runFinished
 				if cfg.progress != nil {
 					mu.Lock()
 					progress.Done++
@@ -184,19 +189,32 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		finished := make([]CaseResult, 0, len(results))
-		for j, r := range results {
-			if done[j] {
-				finished = append(finished, r)
-			}
+	finished := make([]CaseResult, 0, len(results))
+	var cutShort []CaseResult
+	for j, r := range results {
+		switch {
+		case state[j] == runFinished:
+			finished = append(finished, r)
+		case state[j] == runCutShort && r.Calls > 0:
+			cutShort = append(cutShort, r)
 		}
-		rep := NewReport(finished)
-		rep.Partial, rep.NotRun = true, len(results)-len(finished)
-		return rep, fmt.Errorf("eval: %w", err)
 	}
-	return NewReport(results), nil
+	if len(finished) == len(results) {
+		return NewReport(results), nil
+	}
+	rep := NewReport(finished)
+	rep.Partial, rep.NotRun, rep.CutShort = true, len(results)-len(finished), cutShort
+	return rep, fmt.Errorf("eval: %w", ctx.Err())
 }
+
+// runState is how far one run of [Run] went.
+type runState uint8
+
+const (
+	runNotStarted runState = iota
+	runCutShort            // started, cut short by the end of ctx
+	runFinished
+)
 
 // prepared is a case made ready to run: its schema, blueprint and
 // invariants compiled once for every target.
@@ -277,6 +295,9 @@ func (p *prepared) run(ctx context.Context, t Target, limit *limiter, extra []en
 		return r, true
 	}
 	if ctx.Err() != nil {
+		if err != nil {
+			r.Error = err.Error()
+		}
 		return r, false
 	}
 	if err == nil {

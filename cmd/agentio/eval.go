@@ -220,7 +220,8 @@ func replayTargets(dir string, live *eval.Target) ([]eval.Target, error) {
 	return targets, nil
 }
 
-// readReport reads a JSON report written by an earlier eval.
+// readReport reads a JSON report written by an earlier eval, whole: a
+// partial one (an interrupted run) is no baseline.
 func readReport(path string) (*eval.Report, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -231,6 +232,9 @@ func readReport(path string) (*eval.Report, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("%s: not an eval report: %w", path, err)
+	}
+	if r.Partial {
+		return nil, fmt.Errorf("%s: %w: %d of %d runs not run; run the baseline to the end", path, eval.ErrPartialReport, r.NotRun, r.NotRun+len(r.Results))
 	}
 	return &r, nil
 }

@@ -246,3 +246,51 @@ func TestEvalInterrupted(t *testing.T) {
 	assert.Contains(t, string(html), "Partial report")
 	assert.Contains(t, stdout.String(), "Partial report")
 }
+
+// TestEvalGateMissingTarget: the baseline has model-a and model-b; the run
+// compared with it has only model-a (model-b's recordings are missing).
+// The gate fails (exit 1) and names model-b.
+func TestEvalGateMissingTarget(t *testing.T) {
+	dir := t.TempDir()
+	dataset := filepath.Join(dir, "cases.jsonl")
+	require.NoError(t, os.WriteFile(dataset, []byte(evalCases(40)), 0o644))
+	both, onlyA := filepath.Join(dir, "both"), filepath.Join(dir, "only-a")
+	recordTarget(t, both, dataset, "model-a", providertest.Text(`{"total": 5}`))
+	recordTarget(t, both, dataset, "model-b", providertest.Text(`{"total": 5}`))
+	recordTarget(t, onlyA, dataset, "model-a", providertest.Text(`{"total": 5}`))
+	base := filepath.Join(dir, "base.json")
+	_, errs, code := agentio(t, "", "eval", "-dataset", dataset, "-recordings", both, "-out", base)
+	require.Equal(t, 0, code, errs)
+	out, errs, code := agentio(t, "", "eval", "-dataset", dataset, "-recordings", onlyA, "-baseline", base, "-markdown")
+	assert.Equal(t, 1, code, errs)
+	assert.Contains(t, errs, "model-b: regression: not in the current run (40 cases in the baseline)")
+	assert.Contains(t, out, "- **model-b regressed**: not in the current run (40 cases in the baseline)")
+}
+
+// TestEvalPartialBaseline: a partial report (an interrupted run's, marked
+// "partial") given as -baseline is refused before anything runs, with a
+// message that says so.
+func TestEvalPartialBaseline(t *testing.T) {
+	dir := t.TempDir()
+	dataset := filepath.Join(dir, "cases.jsonl")
+	require.NoError(t, os.WriteFile(dataset, []byte(evalCases(40)), 0o644))
+	recs := filepath.Join(dir, "recs")
+	recordTarget(t, recs, dataset, "model-a", providertest.Text(`{"total": 5}`))
+	base := filepath.Join(dir, "base.json")
+	_, errs, code := agentio(t, "", "eval", "-dataset", dataset, "-recordings", recs, "-out", base)
+	require.Equal(t, 0, code, errs)
+	data, err := os.ReadFile(base)
+	require.NoError(t, err)
+	var whole eval.Report
+	require.NoError(t, json.Unmarshal(data, &whole))
+	partial := eval.NewReport(whole.Results[:3]) // 3 runs finished, 37 not
+	partial.Partial, partial.NotRun = true, 37
+	data, err = json.Marshal(partial)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(base, data, 0o644))
+	out, errs, code := agentio(t, "", "eval", "-dataset", dataset, "-recordings", recs, "-baseline", base, "-markdown")
+	assert.NotZero(t, code)
+	assert.NotEqual(t, 1, code, "a refused baseline is no regression")
+	assert.Contains(t, errs, "base.json: eval: partial report: 37 of 40 runs not run")
+	assert.Empty(t, out)
+}
