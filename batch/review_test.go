@@ -5,14 +5,19 @@ package batch_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/batch"
+	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/provider/record"
+	"github.com/agentio/agentio/schema"
 )
 
 // reviewNoFinder hides FindBatch: a Batcher that cannot find a batch by
@@ -76,4 +81,109 @@ func TestReviewShutdownAfterSubmitLosesBatchID(t *testing.T) {
 		t.Logf("CancelBatches cancelled %v", pt.Canceled())
 		assert.Equal(t, []string{pt.Submissions()[0].Batch}, pt.Canceled(), "the batch submitted before the shutdown is cancelled")
 	})
+}
+
+// toolCaps is a provider that calls tools, for enforce.ModeTool.
+var toolCaps = provider.Capabilities{Tools: true, ForcedTool: true}
+
+// TestReviewResumedToolReaskMissesReplay: an item's log keeps tool call
+// arguments as JSON values, so a run that resumes a pending tool-mode
+// re-ask rebuilds its request with the arguments compacted
+// (`{"label":"eggs","score":3}` for the model's `{"label": "eggs",
+// "score": 3}`). The request sent after a resume is then not the one an
+// uninterrupted run sends: a replay of a recorded job (provider/record
+// keys raw JSON byte for byte) misses when the replaying run is resumed
+// between the round that asked for the re-ask and its submission, though
+// the same replay run without the interruption matches.
+func TestReviewResumedToolReaskMissesReplay(t *testing.T) {
+	script := func(_ string, n int) providertest.Reply {
+		if n == 0 {
+			return providertest.CallTool("submit_result", `{"label": "eggs", "score": 3}`)
+		}
+		return providertest.CallTool("submit_result", `{"label": "ham", "score": 3}`)
+	}
+	e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
+	its := []batch.Item{{ID: "m0", Request: enforce.Request{Prompt: "Label message 0."}}}
+	dir := t.TempDir()
+	rec, err := record.New(providertest.NewBatcher(script, &providertest.BatcherOptions{Capabilities: toolCaps}), dir, record.ModeRecord, nil)
+	require.NoError(t, err)
+	want, err := collect(t, newRunner(t, rec.(provider.Batcher), batch.NewMemory(nil), batch.WithEnforcer(e)), its)
+	require.NoError(t, err)
+	require.NoError(t, want["m0"].Err)
+	require.Len(t, want["m0"].Result.Attempts, 2)
+
+	replay := func() provider.Batcher {
+		rep, err := record.New(nil, dir, record.ModeReplay, nil)
+		require.NoError(t, err)
+		return rep.(provider.Batcher)
+	}
+	// Control: an uninterrupted replay matches.
+	got, err := collect(t, newRunner(t, replay(), batch.NewMemory(nil), batch.WithEnforcer(e)), its)
+	require.NoError(t, err)
+	require.NoError(t, got["m0"].Err)
+
+	// The replay stops once round 1 is settled (the re-ask is pending in
+	// the store), then resumes.
+	st := batch.NewMemory(nil)
+	r := newRunner(t, replay(), st, batch.WithEnforcer(e))
+	checked := false
+	batch.SetCrash(r, func(p string) error {
+		switch {
+		case p == "checked":
+			checked = true
+		case p == "after save" && checked:
+			return errCrash
+		}
+		return nil
+	})
+	_, err = collect(t, r, its)
+	require.ErrorIs(t, err, errCrash)
+	for rec := range st.Items(ctx, batch.Filter{}) {
+		t.Logf("store: %s %s attempt %d", rec.ID, rec.Status, rec.Attempt)
+	}
+	got, err = collect(t, newRunner(t, replay(), st, batch.WithEnforcer(e)), its)
+	t.Logf("resumed replay: %v", err)
+	require.NoError(t, err, "the resumed replay sends the re-ask the recording holds")
+	require.NoError(t, got["m0"].Err)
+}
+
+// TestReviewToolModeStorage: TestStorageLinearInAttempts holds a run's
+// writes within 1.2 times its content (the first request, the replies and
+// the messages each re-ask adds) in prompt mode only. In tool mode each
+// attempt's log entry holds the model's submit_result arguments three
+// times: in the reply's tool call, as "json" and as "text" (besides the
+// copy the re-ask's assistant message adds, which is content), so a job
+// of long outputs writes about twice its content. Still linear in k.
+func TestReviewToolModeStorage(t *testing.T) {
+	const k = 8
+	summary := strings.Repeat("The customer asks where the order is and wants a refund. ", 5)
+	sc, err := schema.Parse([]byte(reviewSchema))
+	require.NoError(t, err)
+	e, err := enforce.New(sc, enforce.WithMaxRetries(k), enforce.WithMode(enforce.ModeTool))
+	require.NoError(t, err)
+	st := &countingStore{Store: batch.NewMemory(nil)}
+	b := providertest.NewBatcher(func(_ string, n int) providertest.Reply {
+		label := "ham"
+		if n < k {
+			label = fmt.Sprintf("eggs-%d", n)
+		}
+		return providertest.CallTool("submit_result", fmt.Sprintf(`{"label": %q, "score": 3, "summary": %q}`, label, summary))
+	}, &providertest.BatcherOptions{Capabilities: toolCaps})
+	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), []batch.Item{{ID: "m0", Request: enforce.Request{Prompt: "Label this document and summarise it."}}})
+	require.NoError(t, err)
+	s := got["m0"]
+	require.NoError(t, s.Err)
+	require.Len(t, s.Result.Attempts, k+1)
+	first := s.Result.Attempts[0].Request
+	content := jsonLen(t, first)
+	for i, a := range s.Result.Attempts {
+		content += jsonLen(t, a.Response)
+		if i > 0 {
+			for _, m := range a.Request.Messages[len(first.Messages):] {
+				content += jsonLen(t, m)
+			}
+		}
+	}
+	t.Logf("tool mode, %d re-asks: written %d bytes, content %d, ratio %.2f", k, st.items, content, float64(st.items)/float64(content))
+	assert.LessOrEqual(t, float64(st.items), 1.2*float64(content), "bytes within 1.2x of the run's content, as in prompt mode")
 }
