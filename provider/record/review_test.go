@@ -16,9 +16,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/batch"
+	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 	"github.com/agentio/agentio/provider/record"
+	"github.com/agentio/agentio/schema"
 )
 
 // TestReviewRecordMissingReplaysExpiredBatch: in ModeRecordMissing (the
@@ -132,3 +134,52 @@ func TestReviewHungCancelBlocksPolls(t *testing.T) {
 	assert.Less(t, took, time.Second, "a poll is not held up by another batch's hung cancel")
 	<-done
 }
+
+// TestReviewRecordMissingReplaysRejectedSubmission: the same in
+// ModeRecordMissing for a submission the provider refused for a moment
+// (429): the refusal is recorded, and every later run of the job gets the
+// recorded refusal instead of asking the provider again, so the job never
+// gets past it, while against the provider the second run succeeds.
+func TestReviewRecordMissingReplaysRejectedSubmission(t *testing.T) {
+	const n = 2
+	opts := func() *providertest.BatcherOptions {
+		return &providertest.BatcherOptions{Faults: map[int]providertest.BatchFault{1: {
+			Reject: &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"}}}}
+	}
+	jobOnStore := func(t *testing.T, b provider.Batcher, st batch.Store) error {
+		r, err := batch.New(b, st, batch.WithEnforcer(labelEnforcer(t)), batch.WithPollInterval(0))
+		require.NoError(t, err)
+		for _, err := range r.Run(context.Background(), []batch.Item{
+			{ID: "m0", Request: enforceRequest("Label message 0.")},
+			{ID: "m1", Request: enforceRequest("Label message 1.")},
+		}[:n]) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	direct := providertest.NewBatcher(labeller(), opts())
+	st := batch.NewMemory(nil)
+	require.Error(t, jobOnStore(t, direct, st), "the first run stops on the 429")
+	require.NoError(t, jobOnStore(t, direct, st), "the next run, against the provider, goes on")
+
+	sb := providertest.NewBatcher(labeller(), opts())
+	rec := newRecorder(t, sb, t.TempDir(), record.ModeRecordMissing, nil).(provider.Batcher)
+	st = batch.NewMemory(nil)
+	require.Error(t, jobOnStore(t, rec, st), "the first run stops on the 429")
+	err := jobOnStore(t, rec, st)
+	t.Logf("second run through the recorder: %v; submissions the provider saw: %d", err, len(sb.Submissions()))
+	assert.NoError(t, err, "the next run through the recorder goes on")
+}
+
+func labelEnforcer(t *testing.T) *enforce.Enforcer {
+	s, err := schema.Parse([]byte(`{"type": "object", "required": ["label"], "properties": {"label": {"enum": ["spam", "ham"]}}}`))
+	require.NoError(t, err)
+	e, err := enforce.New(s, enforce.WithMaxRetries(2))
+	require.NoError(t, err)
+	return e
+}
+
+func enforceRequest(prompt string) enforce.Request { return enforce.Request{Prompt: prompt} }
