@@ -5,6 +5,7 @@ package batch_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"os"
@@ -356,4 +357,22 @@ func TestReviewEmptyToolArgumentsStopTheJob(t *testing.T) {
 			assert.Len(t, got, 3)
 		}
 	}
+}
+
+// TestReviewEmptyToolArgumentsInMessages: the same at the start of a job
+// for an item whose conversation holds a tool call without input: its
+// first request cannot be logged, and no item of the job is started.
+func TestReviewEmptyToolArgumentsInMessages(t *testing.T) {
+	b := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
+	its := items(3)
+	its[0].Request = enforce.Request{Messages: []provider.Message{
+		provider.UserMessage("What time is it?"),
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "now", Arguments: json.RawMessage("")}}},
+		{Role: provider.RoleTool, ToolCallID: "c1", Content: "12:00"},
+		provider.UserMessage("Label this conversation."),
+	}}
+	got, err := collect(t, newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t))), its)
+	t.Logf("%d outcomes, err: %v", len(got), err)
+	require.NoError(t, err)
+	assert.Len(t, got, 3)
 }
