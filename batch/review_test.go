@@ -1,0 +1,378 @@
+package batch_test
+
+// Reproductions of defects found reviewing issue #37's change (review-37).
+// Each test fails on the code as it is.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/batch"
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/provider/record"
+	"github.com/agentio/agentio/schema"
+)
+
+// reviewNoFinder hides FindBatch: a Batcher that cannot find a batch by
+// its key, as the Anthropic adapter is (only openai and gemini implement
+// provider.BatchFinder).
+type reviewNoFinder struct{ provider.Batcher }
+
+// TestReviewShutdownAfterSubmitLosesBatchID: a shutdown (ctx ends) that
+// comes just after SubmitBatch returned the batch, before the runner
+// wrote its ID, drops the ID the runner holds: the write is made with the
+// ended ctx and fails. The remote batch keeps running (paid), the next run
+// submits the same requests again in a second batch, and CancelBatches
+// cannot reach the first one. The runner already has a detached,
+// WithStopTimeout-bounded write for delivery marks; it does not use it for
+// the one write that makes a shutdown lose paid work.
+func TestReviewShutdownAfterSubmitLosesBatchID(t *testing.T) {
+	// first runs a job of 3 items until a shutdown just after SubmitBatch
+	// returned.
+	first := func(t *testing.T) (*providertest.Batcher, provider.Batcher, *batch.Memory) {
+		cctx, cancel := context.WithCancel(ctx)
+		t.Cleanup(cancel)
+		pt := providertest.NewBatcher(reasks(func(int) int { return 0 }), &providertest.BatcherOptions{
+			Polls: 2,
+			Hook: func(e providertest.BatchEvent) error {
+				if e.Op == providertest.OpSubmitted {
+					cancel() // SIGTERM arrives with the provider's answer
+				}
+				return nil
+			},
+		})
+		b := reviewNoFinder{pt}
+		st := batch.NewMemory(nil)
+		r, err := batch.New(b, st, batch.WithEnforcer(newEnforcer(t)), batch.WithPollInterval(0))
+		require.NoError(t, err)
+		for _, err := range r.Run(cctx, items(3)) {
+			require.ErrorIs(t, err, context.Canceled)
+		}
+		require.Len(t, pt.Submissions(), 1)
+		t.Logf("provider: batch %s created for %v", pt.Submissions()[0].Batch, pt.Submissions()[0].IDs)
+		for rec, err := range st.Batches(ctx) {
+			require.NoError(t, err)
+			t.Logf("store after the shutdown: batch key %s, ID %q", rec.Key, rec.ID)
+		}
+		return pt, b, st
+	}
+
+	t.Run("the next run resumes the batch", func(t *testing.T) {
+		pt, b, st := first(t)
+		got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))), items(3))
+		require.NoError(t, err)
+		assert.Len(t, got, 3)
+		t.Logf("submissions over both runs: %d, requests submitted: %v", len(pt.Submissions()), pt.Submitted())
+		for id, n := range pt.Submitted() {
+			assert.Equal(t, 1, n, "%s submitted once: the run resumes the batch the shutdown left running", id)
+		}
+	})
+
+	t.Run("CancelBatches reaches the batch", func(t *testing.T) {
+		pt, b, st := first(t)
+		require.NoError(t, newRunner(t, b, st).CancelBatches(ctx))
+		t.Logf("CancelBatches cancelled %v", pt.Canceled())
+		assert.Equal(t, []string{pt.Submissions()[0].Batch}, pt.Canceled(), "the batch submitted before the shutdown is cancelled")
+	})
+}
+
+// toolCaps is a provider that calls tools, for enforce.ModeTool.
+var toolCaps = provider.Capabilities{Tools: true, ForcedTool: true}
+
+// TestReviewResumedToolReaskMissesReplay: an item's log keeps tool call
+// arguments as JSON values, so a run that resumes a pending tool-mode
+// re-ask rebuilds its request with the arguments compacted
+// (`{"label":"eggs","score":3}` for the model's `{"label": "eggs",
+// "score": 3}`). The request sent after a resume is then not the one an
+// uninterrupted run sends: a replay of a recorded job (provider/record
+// keys raw JSON byte for byte) misses when the replaying run is resumed
+// between the round that asked for the re-ask and its submission, though
+// the same replay run without the interruption matches.
+func TestReviewResumedToolReaskMissesReplay(t *testing.T) {
+	script := func(_ string, n int) providertest.Reply {
+		if n == 0 {
+			return providertest.CallTool("submit_result", `{"label": "eggs", "score": 3}`)
+		}
+		return providertest.CallTool("submit_result", `{"label": "ham", "score": 3}`)
+	}
+	e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
+	its := []batch.Item{{ID: "m0", Request: enforce.Request{Prompt: "Label message 0."}}}
+	dir := t.TempDir()
+	rec, err := record.New(providertest.NewBatcher(script, &providertest.BatcherOptions{Capabilities: toolCaps}), dir, record.ModeRecord, nil)
+	require.NoError(t, err)
+	want, err := collect(t, newRunner(t, rec.(provider.Batcher), batch.NewMemory(nil), batch.WithEnforcer(e)), its)
+	require.NoError(t, err)
+	require.NoError(t, want["m0"].Err)
+	require.Len(t, want["m0"].Result.Attempts, 2)
+
+	replay := func() provider.Batcher {
+		rep, err := record.New(nil, dir, record.ModeReplay, nil)
+		require.NoError(t, err)
+		return rep.(provider.Batcher)
+	}
+	// Control: an uninterrupted replay matches.
+	got, err := collect(t, newRunner(t, replay(), batch.NewMemory(nil), batch.WithEnforcer(e)), its)
+	require.NoError(t, err)
+	require.NoError(t, got["m0"].Err)
+
+	// The replay stops once round 1 is settled (the re-ask is pending in
+	// the store), then resumes.
+	st := batch.NewMemory(nil)
+	r := newRunner(t, replay(), st, batch.WithEnforcer(e))
+	checked := false
+	batch.SetCrash(r, func(p string) error {
+		switch {
+		case p == "checked":
+			checked = true
+		case p == "after save" && checked:
+			return errCrash
+		}
+		return nil
+	})
+	_, err = collect(t, r, its)
+	require.ErrorIs(t, err, errCrash)
+	for rec := range st.Items(ctx, batch.Filter{}) {
+		t.Logf("store: %s %s attempt %d", rec.ID, rec.Status, rec.Attempt)
+	}
+	got, err = collect(t, newRunner(t, replay(), st, batch.WithEnforcer(e)), its)
+	t.Logf("resumed replay: %v", err)
+	require.NoError(t, err, "the resumed replay sends the re-ask the recording holds")
+	require.NoError(t, got["m0"].Err)
+}
+
+// TestReviewToolModeStorage: TestStorageLinearInAttempts holds a run's
+// writes within 1.2 times its content (the first request, the replies and
+// the messages each re-ask adds) in prompt mode only. In tool mode each
+// attempt's log entry holds the model's submit_result arguments three
+// times: in the reply's tool call, as "json" and as "text" (besides the
+// copy the re-ask's assistant message adds, which is content), so a job
+// of long outputs writes about twice its content. Still linear in k.
+func TestReviewToolModeStorage(t *testing.T) {
+	const k = 8
+	summary := strings.Repeat("The customer asks where the order is and wants a refund. ", 5)
+	sc, err := schema.Parse([]byte(reviewSchema))
+	require.NoError(t, err)
+	e, err := enforce.New(sc, enforce.WithMaxRetries(k), enforce.WithMode(enforce.ModeTool))
+	require.NoError(t, err)
+	st := &countingStore{Store: batch.NewMemory(nil)}
+	b := providertest.NewBatcher(func(_ string, n int) providertest.Reply {
+		label := "ham"
+		if n < k {
+			label = fmt.Sprintf("eggs-%d", n)
+		}
+		return providertest.CallTool("submit_result", fmt.Sprintf(`{"label": %q, "score": 3, "summary": %q}`, label, summary))
+	}, &providertest.BatcherOptions{Capabilities: toolCaps})
+	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), []batch.Item{{ID: "m0", Request: enforce.Request{Prompt: "Label this document and summarise it."}}})
+	require.NoError(t, err)
+	s := got["m0"]
+	require.NoError(t, s.Err)
+	require.Len(t, s.Result.Attempts, k+1)
+	first := s.Result.Attempts[0].Request
+	content := jsonLen(t, first)
+	for i, a := range s.Result.Attempts {
+		content += jsonLen(t, a.Response)
+		if i > 0 {
+			for _, m := range a.Request.Messages[len(first.Messages):] {
+				content += jsonLen(t, m)
+			}
+		}
+	}
+	t.Logf("tool mode, %d re-asks: written %d bytes, content %d, ratio %.2f", k, st.items, content, float64(st.items)/float64(content))
+	assert.LessOrEqual(t, float64(st.items), 1.2*float64(content), "bytes within 1.2x of the run's content, as in prompt mode")
+}
+
+// TestReviewRecordWriteErrorDropsSubmittedBatch: provider/record's
+// SubmitBatch returns the batch the provider created together with an
+// error when its recording cannot be written ("an error beside the
+// batch"); the runner treats any error as a failed submission and drops
+// the batch it was given, so its ID is never stored. Over a Batcher that
+// cannot find batches (Anthropic), the next run submits the same requests
+// again: two paid batches, the first beyond CancelBatches' reach.
+func TestReviewRecordWriteErrorDropsSubmittedBatch(t *testing.T) {
+	pt := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
+	dir := t.TempDir()
+	block := filepath.Join(dir, "capabilities.json")
+	require.NoError(t, os.Mkdir(block, 0o755)) // a full disk, a read-only mount...
+	rec, err := record.New(reviewNoFinder{pt}, dir, record.ModeRecord, nil)
+	require.NoError(t, err)
+	st := batch.NewMemory(nil)
+	_, err = collect(t, newRunner(t, rec.(provider.Batcher), st, batch.WithEnforcer(newEnforcer(t))), items(2))
+	t.Logf("first run: %v", err)
+	require.Error(t, err)
+	require.Len(t, pt.Submissions(), 1, "the provider created the batch")
+	for rec, err := range st.Batches(ctx) {
+		require.NoError(t, err)
+		t.Logf("store: batch key %s, ID %q (the provider's: %s)", rec.Key, rec.ID, pt.Submissions()[0].Batch)
+	}
+
+	require.NoError(t, os.Remove(block))
+	got, err := collect(t, newRunner(t, rec.(provider.Batcher), st, batch.WithEnforcer(newEnforcer(t))), items(2))
+	require.NoError(t, err)
+	assert.Len(t, got, 2)
+	t.Logf("submissions: %d, requests submitted: %v", len(pt.Submissions()), pt.Submitted())
+	for id, n := range pt.Submitted() {
+		assert.Equal(t, 1, n, "%s submitted once", id)
+	}
+}
+
+// firstCancelHangs is a Batcher whose first CancelBatch call hangs until
+// its ctx ends (one batch the provider does not answer for); the others
+// are answered at once.
+type firstCancelHangs struct {
+	*providertest.Batcher
+	calls *int
+}
+
+func (f firstCancelHangs) CancelBatch(ctx context.Context, id string) error {
+	if *f.calls++; *f.calls == 1 {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return f.Batcher.CancelBatch(ctx, id)
+}
+
+// TestReviewCancelBatchesOneHungStarvesRest: CancelBatches cancels the
+// batches one after the other under the one ctx it is given, so a
+// provider that does not answer for one batch spends the whole deadline
+// on it and every other batch's cancel fails with the deadline: of three
+// batches in flight, none is cancelled, though the provider would have
+// cancelled two at once.
+func TestReviewCancelBatchesOneHungStarvesRest(t *testing.T) {
+	pt := providertest.NewBatcher(reasks(func(int) int { return 0 }), &providertest.BatcherOptions{Polls: 100, Limits: provider.BatchLimits{MaxRequests: 1}})
+	st := batch.NewMemory(nil)
+	r := newRunner(t, pt, st, batch.WithEnforcer(newEnforcer(t)))
+	batch.SetCrash(r, func(p string) error {
+		if p == "polled" {
+			return errCrash
+		}
+		return nil
+	})
+	_, err := collect(t, r, items(3))
+	require.ErrorIs(t, err, errCrash)
+	require.Len(t, pt.Submissions(), 3)
+
+	calls := 0
+	dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	err = newRunner(t, firstCancelHangs{pt, &calls}, st).CancelBatches(dctx)
+	t.Logf("CancelBatches: %d calls, cancelled %v, err: %v", calls, pt.Canceled(), err)
+	assert.Len(t, pt.Canceled(), 2, "the batches the provider answers for are cancelled")
+}
+
+// bufferedResults is a Batcher whose BatchResults downloads the whole
+// results first (under ctx), then yields them from memory without
+// looking at ctx, as provider/gemini's BatchResults does (the inlined
+// responses come with the batch, in one response).
+type bufferedResults struct{ *providertest.Batcher }
+
+func (b bufferedResults) BatchResults(ctx context.Context, id string) iter.Seq2[provider.BatchResult, error] {
+	return func(yield func(provider.BatchResult, error) bool) {
+		var all []provider.BatchResult
+		for r, err := range b.Batcher.BatchResults(ctx, id) {
+			if err != nil {
+				yield(r, err)
+				return
+			}
+			all = append(all, r)
+		}
+		for _, r := range all {
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+}
+
+// TestReviewShutdownKeepsChecking: once ctx has ended, the runner's
+// results loop does not look at ctx: over a Batcher whose results are
+// already downloaded, it goes on checking results (calling the items'
+// validators) until its next write, up to 512 results later, and only
+// that write's failure stops it. With a validator that takes 4 ms, the run
+// returns about 2 s after the shutdown, and every check made after it is
+// thrown away (the next run makes them again).
+func TestReviewShutdownKeepsChecking(t *testing.T) {
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var ended time.Time
+	calls, after := 0, 0
+	e := newEnforcer(t, enforce.WithValidator(func(context.Context, enforce.Attempt, any) []schema.Violation {
+		calls++
+		if calls == 1 {
+			cancel() // SIGTERM while the first results are checked
+			ended = time.Now()
+		} else if !ended.IsZero() {
+			after++
+		}
+		time.Sleep(4 * time.Millisecond) // a check that does some work
+		return nil
+	}))
+	b := bufferedResults{providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)}
+	var err error
+	for _, e := range newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(e)).Run(cctx, items(600)) {
+		if e != nil {
+			err = e
+		}
+	}
+	took := time.Since(ended)
+	require.ErrorIs(t, err, context.Canceled)
+	t.Logf("the run returned %v after ctx ended, having checked %d more results", took.Round(time.Millisecond), after)
+	assert.Less(t, took, time.Second, "a shutdown stops the checks (the 2 s budget of a SIGTERM)")
+}
+
+// TestReviewEmptyToolArgumentsStopTheJob: commit 89cf81d keeps tool call
+// arguments that are not JSON in a log entry "instead of stopping the job
+// with an encoding error", but arguments that are empty (a model's tool
+// call without input: the OpenAI adapter's json.RawMessage("")) are left
+// out of that (callsOut skips len 0) and encoding/json refuses to write an
+// empty json.RawMessage: the run stops with "batch: encode item log", and
+// every later run re-reads the same result and stops the same way, so no
+// item of the job is ever settled.
+func TestReviewEmptyToolArgumentsStopTheJob(t *testing.T) {
+	script := func(item string, n int) providertest.Reply {
+		if item == "m0" && n == 0 {
+			return providertest.CallTool("submit_result", "") // a call without input
+		}
+		return providertest.CallTool("submit_result", `{"label": "ham", "score": 3}`)
+	}
+	b := providertest.NewBatcher(script, &providertest.BatcherOptions{Capabilities: toolCaps})
+	e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
+	st := batch.NewMemory(nil)
+	for run := 1; run <= 2; run++ {
+		got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), items(3))
+		t.Logf("run %d: %d outcomes, err: %v", run, len(got), err)
+		if run == 2 {
+			require.NoError(t, err, "the item is re-asked (or settled) like any broken tool call")
+			assert.Len(t, got, 3)
+		}
+	}
+}
+
+// TestReviewEmptyToolArgumentsInMessages: the same at the start of a job
+// for an item whose conversation holds a tool call without input: its
+// first request cannot be logged, and no item of the job is started.
+func TestReviewEmptyToolArgumentsInMessages(t *testing.T) {
+	b := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
+	its := items(3)
+	its[0].Request = enforce.Request{Messages: []provider.Message{
+		provider.UserMessage("What time is it?"),
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "now", Arguments: json.RawMessage("")}}},
+		{Role: provider.RoleTool, ToolCallID: "c1", Content: "12:00"},
+		provider.UserMessage("Label this conversation."),
+	}}
+	got, err := collect(t, newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t))), its)
+	t.Logf("%d outcomes, err: %v", len(got), err)
+	require.NoError(t, err)
+	assert.Len(t, got, 3)
+}
