@@ -366,7 +366,7 @@ func argsOut(msgs []provider.Message, where string, raw map[string]string) ([]pr
 func callsOut(calls []provider.ToolCall, where string, raw map[string]string) ([]provider.ToolCall, bool) {
 	var out []provider.ToolCall
 	for j, tc := range calls {
-		if len(tc.Arguments) == 0 || json.Valid(tc.Arguments) {
+		if tc.Arguments == nil || json.Valid(tc.Arguments) {
 			continue
 		}
 		if out == nil {

@@ -5,7 +5,6 @@ package batch_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
 	"os"
@@ -329,50 +328,4 @@ func TestReviewShutdownKeepsChecking(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	t.Logf("the run returned %v after ctx ended, having checked %d more results", took.Round(time.Millisecond), after)
 	assert.Less(t, took, time.Second, "a shutdown stops the checks (the 2 s budget of a SIGTERM)")
-}
-
-// TestReviewEmptyToolArgumentsStopTheJob: commit 89cf81d keeps tool call
-// arguments that are not JSON in a log entry "instead of stopping the job
-// with an encoding error", but arguments that are empty (a model's tool
-// call without input: the OpenAI adapter's json.RawMessage("")) are left
-// out of that (callsOut skips len 0) and encoding/json refuses to write an
-// empty json.RawMessage: the run stops with "batch: encode item log", and
-// every later run re-reads the same result and stops the same way, so no
-// item of the job is ever settled.
-func TestReviewEmptyToolArgumentsStopTheJob(t *testing.T) {
-	script := func(item string, n int) providertest.Reply {
-		if item == "m0" && n == 0 {
-			return providertest.CallTool("submit_result", "") // a call without input
-		}
-		return providertest.CallTool("submit_result", `{"label": "ham", "score": 3}`)
-	}
-	b := providertest.NewBatcher(script, &providertest.BatcherOptions{Capabilities: toolCaps})
-	e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
-	st := batch.NewMemory(nil)
-	for run := 1; run <= 2; run++ {
-		got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), items(3))
-		t.Logf("run %d: %d outcomes, err: %v", run, len(got), err)
-		if run == 2 {
-			require.NoError(t, err, "the item is re-asked (or settled) like any broken tool call")
-			assert.Len(t, got, 3)
-		}
-	}
-}
-
-// TestReviewEmptyToolArgumentsInMessages: the same at the start of a job
-// for an item whose conversation holds a tool call without input: its
-// first request cannot be logged, and no item of the job is started.
-func TestReviewEmptyToolArgumentsInMessages(t *testing.T) {
-	b := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
-	its := items(3)
-	its[0].Request = enforce.Request{Messages: []provider.Message{
-		provider.UserMessage("What time is it?"),
-		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "now", Arguments: json.RawMessage("")}}},
-		{Role: provider.RoleTool, ToolCallID: "c1", Content: "12:00"},
-		provider.UserMessage("Label this conversation."),
-	}}
-	got, err := collect(t, newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t))), its)
-	t.Logf("%d outcomes, err: %v", len(got), err)
-	require.NoError(t, err)
-	assert.Len(t, got, 3)
 }

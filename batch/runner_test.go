@@ -2,6 +2,7 @@ package batch_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"testing"
@@ -314,47 +315,88 @@ type failingStore struct{ *batch.Memory }
 
 func (failingStore) Save(context.Context, batch.Change) error { return errCrash }
 
-// TestBrokenToolArguments: a tool call whose arguments are not JSON (in
-// tool mode, the very reply a re-ask is for) is stored and read back byte
-// for byte, in the reply and in the next request's messages, rather than
-// stopping the job with an encoding error.
-func TestBrokenToolArguments(t *testing.T) {
-	const broken = `{"label": "ham",, "score": `
-	b := providertest.NewBatcher(func(_ string, n int) providertest.Reply {
-		if n == 0 {
-			return providertest.CallTool(enforce.ToolName, broken)
-		}
-		return providertest.CallTool(enforce.ToolName, valid)
-	}, &providertest.BatcherOptions{Capabilities: provider.Capabilities{Tools: true, ForcedTool: true}, Polls: 1})
-	e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
-	st := batch.NewMemory(nil)
-	r := newRunner(t, b, st, batch.WithEnforcer(e))
-	polls := 0
-	batch.SetCrash(r, func(p string) error {
-		if p == "polled" {
-			if polls++; polls == 3 { // the re-ask is in flight
-				return errCrash
+// TestToolArgumentsKeptByteForByte: the arguments of a model's tool call
+// (in tool mode, the very reply a re-ask is for) are stored and read back
+// byte for byte, in the reply and in the next request's messages, whatever
+// they are: not JSON, or empty (a call without input), rather than
+// stopping the job with an encoding error. The run is resumed while the
+// re-ask is in flight, so what it reads back is what it goes on with.
+func TestToolArgumentsKeptByteForByte(t *testing.T) {
+	for _, tc := range []struct{ name, args string }{
+		{"not JSON", `{"label": "ham",, "score": `},
+		{"empty", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := providertest.NewBatcher(func(_ string, n int) providertest.Reply {
+				if n == 0 {
+					return providertest.CallTool(enforce.ToolName, tc.args)
+				}
+				return providertest.CallTool(enforce.ToolName, valid)
+			}, &providertest.BatcherOptions{Capabilities: provider.Capabilities{Tools: true, ForcedTool: true}, Polls: 1})
+			e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
+			st := batch.NewMemory(nil)
+			r := newRunner(t, b, st, batch.WithEnforcer(e))
+			polls := 0
+			batch.SetCrash(r, func(p string) error {
+				if p == "polled" {
+					if polls++; polls == 3 { // the re-ask is in flight
+						return errCrash
+					}
+				}
+				return nil
+			})
+			_, err := collect(t, r, items(1))
+			require.ErrorIs(t, err, errCrash)
+			require.Len(t, b.Submissions(), 2, "the re-ask was submitted before the crash")
+			got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), items(1))
+			require.NoError(t, err)
+			s := got["m0"]
+			require.NoError(t, s.Err)
+			require.Len(t, s.Result.Attempts, 2)
+			assert.Equal(t, tc.args, string(s.Result.Attempts[0].Response.ToolCalls[0].Arguments), "the reply, read back from the store")
+			var sent []string
+			for _, m := range s.Result.Attempts[1].Request.Messages {
+				for _, c := range m.ToolCalls {
+					sent = append(sent, string(c.Arguments))
+				}
 			}
-		}
-		return nil
-	})
-	_, err := collect(t, r, items(1))
-	require.ErrorIs(t, err, errCrash)
-	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), items(1))
-	require.NoError(t, err)
-	s := got["m0"]
-	require.NoError(t, s.Err)
-	require.Len(t, s.Result.Attempts, 2)
-	assert.Equal(t, broken, string(s.Result.Attempts[0].Response.ToolCalls[0].Arguments), "the reply, read back from the store")
-	var sent []string
-	for _, m := range s.Result.Attempts[1].Request.Messages {
-		for _, c := range m.ToolCalls {
-			sent = append(sent, string(c.Arguments))
-		}
+			assert.Equal(t, []string{tc.args}, sent, "the re-ask's messages, read back from the store")
+			n := 0
+			for r, err := range newRunner(t, b, st, batch.WithEnforcer(e)).Results(ctx) {
+				require.NoError(t, err)
+				assert.Equal(t, tc.args, string(r.Result.Attempts[0].Response.ToolCalls[0].Arguments))
+				n++
+			}
+			assert.Equal(t, 1, n)
+		})
 	}
-	assert.Equal(t, []string{broken}, sent, "the re-ask's messages, read back from the store")
-	for r, err := range newRunner(t, b, st, batch.WithEnforcer(e)).Results(ctx) {
+}
+
+// TestToolCallWithoutArgumentsInMessages: a caller's conversation holding
+// a tool call without input (empty arguments, as an adapter gives them)
+// is logged with the item's first request and the job runs.
+func TestToolCallWithoutArgumentsInMessages(t *testing.T) {
+	b := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
+	its := items(3)
+	its[0].Request = enforce.Request{Messages: []provider.Message{
+		provider.UserMessage("What time is it?"),
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "now", Arguments: json.RawMessage("")}}},
+		{Role: provider.RoleTool, ToolCallID: "c1", Content: "12:00"},
+		provider.UserMessage("Label this conversation."),
+	}}
+	st := batch.NewMemory(nil)
+	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))), its)
+	require.NoError(t, err)
+	assert.Len(t, got, 3)
+	for id, s := range got {
+		assert.NoError(t, s.Err, id)
+	}
+	for r, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Results(ctx) {
 		require.NoError(t, err)
-		assert.Equal(t, broken, string(r.Result.Attempts[0].Response.ToolCalls[0].Arguments))
+		if r.ID == "m0" {
+			args := r.Result.Attempts[0].Request.Messages[1].ToolCalls[0].Arguments
+			assert.NotNil(t, args)
+			assert.Empty(t, args, "the call without input, read back from the store")
+		}
 	}
 }
