@@ -104,22 +104,26 @@ func (ru *run) deliver(ctx context.Context, out []Settled) error {
 // stopped: with ctx while it lasts, else with a context detached from it
 // and bounded by the stop timeout.
 func (ru *run) markDelivered(ctx context.Context) error {
-	if len(ru.delivered) == 0 {
+	if len(ru.delivered) == 0 || (ctx.Err() != nil && ru.r.stopTimeout == 0) {
 		return nil
 	}
-	if ctx.Err() != nil {
-		if ru.r.stopTimeout == 0 {
-			return nil
-		}
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), ru.r.stopTimeout)
-		defer cancel()
-	}
+	ctx, cancel := ru.stopContext(ctx)
+	defer cancel()
 	if err := ru.r.store.Save(ctx, Change{Delivered: ru.delivered}); err != nil {
 		return fmt.Errorf("batch: save: %w", err)
 	}
 	ru.delivered = ru.delivered[:0]
 	return nil
+}
+
+// stopContext returns ctx while it lasts; once it has ended, a context
+// detached from it and bounded by the stop timeout, for the writes a
+// shutdown must still make.
+func (ru *run) stopContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx.Err() == nil || ru.r.stopTimeout == 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), ru.r.stopTimeout)
 }
 
 // run is the whole run: load, start, resume, then rounds until done.
@@ -544,8 +548,16 @@ func (ru *run) submit(ctx context.Context, f *inFlight, members []*entry) error 
 	if err := ru.point("submitted"); err != nil {
 		return err
 	}
+	// The provider created the batch: its ID is written even when ctx
+	// ended meanwhile (a shutdown), else the next run pays for its
+	// requests twice and CancelBatches cannot reach it.
 	f.rec.ID = b.ID
-	return ru.save(ctx, Change{Batches: []BatchRecord{f.rec}})
+	sctx, cancel := ru.stopContext(ctx)
+	defer cancel()
+	if err := ru.save(sctx, Change{Batches: []BatchRecord{f.rec}}); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // wait waits the poll interval, or until ctx ends.

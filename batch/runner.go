@@ -116,10 +116,13 @@ func WithMaxResubmits(n int) Option {
 }
 
 // WithStopTimeout sets how long [Runner.Run] may take, once its ctx has
-// ended, to record in the store which outcomes it had handed out (default
-// [DefaultStopTimeout]), so that a resumed run does not hand them out
-// again. 0 records nothing then: the next run hands those outcomes out
-// again. A negative d is an error.
+// ended, to record in the store which outcomes it had handed out, so that
+// a resumed run does not hand them out again, and the ID of a batch the
+// provider created as ctx ended, so that the next run takes it up rather
+// than submitting its requests again (default [DefaultStopTimeout]). 0
+// records nothing then: the next run hands those outcomes out again, and
+// finds that batch only through a [provider.BatchFinder]. A negative d is
+// an error.
 func WithStopTimeout(d time.Duration) Option {
 	return func(r *Runner) error {
 		if d < 0 {
