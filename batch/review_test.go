@@ -7,8 +7,6 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -127,40 +125,6 @@ func TestReviewToolModeStorage(t *testing.T) {
 	}
 	t.Logf("tool mode, %d re-asks: written %d bytes, content %d, ratio %.2f", k, st.items, content, float64(st.items)/float64(content))
 	assert.LessOrEqual(t, float64(st.items), 1.2*float64(content), "bytes within 1.2x of the run's content, as in prompt mode")
-}
-
-// TestReviewRecordWriteErrorDropsSubmittedBatch: provider/record's
-// SubmitBatch returns the batch the provider created together with an
-// error when its recording cannot be written ("an error beside the
-// batch"); the runner treats any error as a failed submission and drops
-// the batch it was given, so its ID is never stored. Over a Batcher that
-// cannot find batches (Anthropic), the next run submits the same requests
-// again: two paid batches, the first beyond CancelBatches' reach.
-func TestReviewRecordWriteErrorDropsSubmittedBatch(t *testing.T) {
-	pt := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
-	dir := t.TempDir()
-	block := filepath.Join(dir, "capabilities.json")
-	require.NoError(t, os.Mkdir(block, 0o755)) // a full disk, a read-only mount...
-	rec, err := record.New(noFinder{pt}, dir, record.ModeRecord, nil)
-	require.NoError(t, err)
-	st := batch.NewMemory(nil)
-	_, err = collect(t, newRunner(t, rec.(provider.Batcher), st, batch.WithEnforcer(newEnforcer(t))), items(2))
-	t.Logf("first run: %v", err)
-	require.Error(t, err)
-	require.Len(t, pt.Submissions(), 1, "the provider created the batch")
-	for rec, err := range st.Batches(ctx) {
-		require.NoError(t, err)
-		t.Logf("store: batch key %s, ID %q (the provider's: %s)", rec.Key, rec.ID, pt.Submissions()[0].Batch)
-	}
-
-	require.NoError(t, os.Remove(block))
-	got, err := collect(t, newRunner(t, rec.(provider.Batcher), st, batch.WithEnforcer(newEnforcer(t))), items(2))
-	require.NoError(t, err)
-	assert.Len(t, got, 2)
-	t.Logf("submissions: %d, requests submitted: %v", len(pt.Submissions()), pt.Submitted())
-	for id, n := range pt.Submitted() {
-		assert.Equal(t, 1, n, "%s submitted once", id)
-	}
 }
 
 // firstCancelHangs is a Batcher whose first CancelBatch call hangs until

@@ -543,18 +543,28 @@ func (ru *run) submit(ctx context.Context, f *inFlight, members []*entry) error 
 	}
 	b, err := ru.r.b.SubmitBatch(ctx, f.rec.Key, reqs)
 	if err != nil {
-		return fmt.Errorf("batch: submit %s (%d requests): %w", f.rec.Key, len(reqs), err)
+		err = fmt.Errorf("batch: submit %s (%d requests): %w", f.rec.Key, len(reqs), err)
 	}
-	if err := ru.point("submitted"); err != nil {
+	if b == nil || b.ID == "" {
+		if err == nil {
+			err = fmt.Errorf("batch: submit %s (%d requests): the provider returned no batch ID", f.rec.Key, len(reqs))
+		}
 		return err
 	}
-	// The provider created the batch: its ID is written even when ctx
-	// ended meanwhile (a shutdown), else the next run pays for its
+	if perr := ru.point("submitted"); perr != nil {
+		return perr
+	}
+	// The provider created the batch, even when an error comes beside it
+	// (a wrapper that failed after the call) or ctx ended meanwhile (a
+	// shutdown): its ID is written, else the next run pays for its
 	// requests twice and CancelBatches cannot reach it.
 	f.rec.ID = b.ID
 	sctx, cancel := ru.stopContext(ctx)
 	defer cancel()
-	if err := ru.save(sctx, Change{Batches: []BatchRecord{f.rec}}); err != nil {
+	if serr := ru.save(sctx, Change{Batches: []BatchRecord{f.rec}}); serr != nil {
+		return errors.Join(err, serr)
+	}
+	if err != nil {
 		return err
 	}
 	return ctx.Err()

@@ -204,7 +204,9 @@ func New(b provider.Batcher, store Store, opts ...Option) (*Runner, error) {
 // as intended but without the provider's ID is looked up by its key when
 // the Batcher is a [provider.BatchFinder] (and submitted otherwise: a
 // Batcher that cannot find batches may then run those requests twice,
-// though each result is settled once). Items already handed out are not
+// though each result is settled once). A batch SubmitBatch returns beside
+// an error was created: its ID is written before the run stops with the
+// error. Items already handed out are not
 // handed out again; [Runner.Results] lists every outcome the store keeps.
 // items must hold every item the store has pending (else
 // [ErrUnknownItem]); items the store does not know yet are started.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"testing"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/provider/record"
 )
 
 // TestReaskRounds: items that need k re-asks take exactly k+1
@@ -398,5 +401,38 @@ func TestToolCallWithoutArgumentsInMessages(t *testing.T) {
 			assert.NotNil(t, args)
 			assert.Empty(t, args, "the call without input, read back from the store")
 		}
+	}
+}
+
+// TestSubmitErrorBesideBatchKeepsID: a batch SubmitBatch returns beside
+// an error (provider/record's recording could not be written: a full
+// disk, a read-only mount) was created at the provider: the run writes its
+// ID before it stops with the error, and the next run takes the batch up,
+// over a Batcher that cannot find batches, instead of submitting its
+// requests again.
+func TestSubmitErrorBesideBatchKeepsID(t *testing.T) {
+	pt := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
+	dir := t.TempDir()
+	block := filepath.Join(dir, "capabilities.json")
+	require.NoError(t, os.Mkdir(block, 0o755)) // a full disk, a read-only mount...
+	rec, err := record.New(noFinder{pt}, dir, record.ModeRecord, nil)
+	require.NoError(t, err)
+	st := batch.NewMemory(nil)
+	_, err = collect(t, newRunner(t, rec.(provider.Batcher), st, batch.WithEnforcer(newEnforcer(t))), items(2))
+	t.Logf("first run: %v", err)
+	require.Error(t, err)
+	require.Len(t, pt.Submissions(), 1, "the provider created the batch")
+	for rec, err := range st.Batches(ctx) {
+		require.NoError(t, err)
+		t.Logf("store: batch key %s, ID %q (the provider's: %s)", rec.Key, rec.ID, pt.Submissions()[0].Batch)
+	}
+
+	require.NoError(t, os.Remove(block))
+	got, err := collect(t, newRunner(t, rec.(provider.Batcher), st, batch.WithEnforcer(newEnforcer(t))), items(2))
+	require.NoError(t, err)
+	assert.Len(t, got, 2)
+	t.Logf("submissions: %d, requests submitted: %v", len(pt.Submissions()), pt.Submitted())
+	for id, n := range pt.Submitted() {
+		assert.Equal(t, 1, n, "%s submitted once", id)
 	}
 }
