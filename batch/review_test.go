@@ -171,12 +171,6 @@ func TestReviewCancelBatchesOneHungStarvesRest(t *testing.T) {
 	assert.Len(t, pt.Canceled(), 2, "the batches the provider answers for are cancelled")
 }
 
-// bufferedResults is a Batcher whose BatchResults downloads the whole
-// results first (under ctx), then yields them from memory without
-// looking at ctx, as provider/gemini's BatchResults does (the inlined
-// responses come with the batch, in one response).
-type bufferedResults struct{ *providertest.Batcher }
-
 func (b bufferedResults) BatchResults(ctx context.Context, id string) iter.Seq2[provider.BatchResult, error] {
 	return func(yield func(provider.BatchResult, error) bool) {
 		var all []provider.BatchResult
@@ -193,40 +187,4 @@ func (b bufferedResults) BatchResults(ctx context.Context, id string) iter.Seq2[
 			}
 		}
 	}
-}
-
-// TestReviewShutdownKeepsChecking: once ctx has ended, the runner's
-// results loop does not look at ctx: over a Batcher whose results are
-// already downloaded, it goes on checking results (calling the items'
-// validators) until its next write, up to 512 results later, and only
-// that write's failure stops it. With a validator that takes 4 ms, the run
-// returns about 2 s after the shutdown, and every check made after it is
-// thrown away (the next run makes them again).
-func TestReviewShutdownKeepsChecking(t *testing.T) {
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var ended time.Time
-	calls, after := 0, 0
-	e := newEnforcer(t, enforce.WithValidator(func(context.Context, enforce.Attempt, any) []schema.Violation {
-		calls++
-		if calls == 1 {
-			cancel() // SIGTERM while the first results are checked
-			ended = time.Now()
-		} else if !ended.IsZero() {
-			after++
-		}
-		time.Sleep(4 * time.Millisecond) // a check that does some work
-		return nil
-	}))
-	b := bufferedResults{providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)}
-	var err error
-	for _, e := range newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(e)).Run(cctx, items(600)) {
-		if e != nil {
-			err = e
-		}
-	}
-	took := time.Since(ended)
-	require.ErrorIs(t, err, context.Canceled)
-	t.Logf("the run returned %v after ctx ended, having checked %d more results", took.Round(time.Millisecond), after)
-	assert.Less(t, took, time.Second, "a shutdown stops the checks (the 2 s budget of a SIGTERM)")
 }

@@ -620,6 +620,11 @@ func (ru *run) settle(ctx context.Context, f *inFlight, b *provider.Batch) error
 			if err != nil {
 				return fmt.Errorf("batch: results of %s: %w", f.rec.ID, err)
 			}
+			if ctx.Err() != nil {
+				// A shutdown: no more checks (a Batcher that downloaded
+				// the results would yield them all), those made are kept.
+				return ru.halt(ctx, &p)
+			}
 			en := ru.member(res.ID, f.rec.Key)
 			if en == nil {
 				continue // settled already, or not of this batch: a stale or repeated result
@@ -655,6 +660,18 @@ func (ru *run) settle(ctx context.Context, f *inFlight, b *provider.Batch) error
 	}
 	p.c.Closed = []string{f.rec.Key}
 	return ru.flush(ctx, &p)
+}
+
+// halt ends a run whose ctx has ended: it writes what p holds, within
+// the stop timeout, so that the next run does not make its checks again,
+// and returns ctx's error. What p settles is handed out by the next run.
+func (ru *run) halt(ctx context.Context, p *pending) error {
+	if ru.r.stopTimeout == 0 {
+		return ctx.Err()
+	}
+	sctx, cancel := ru.stopContext(ctx)
+	defer cancel()
+	return errors.Join(ctx.Err(), ru.save(sctx, p.c))
 }
 
 // retryable reports whether a per-request error is worth submitting the

@@ -14,8 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/batch"
+	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/schema"
 )
 
 // failAfter is a store whose Save fails once armed.
@@ -315,4 +317,45 @@ func TestShutdownAfterSubmitKeepsBatchID(t *testing.T) {
 		t.Logf("CancelBatches cancelled %v", pt.Canceled())
 		assert.Equal(t, []string{pt.Submissions()[0].Batch}, pt.Canceled(), "the batch submitted before the shutdown is cancelled")
 	})
+}
+
+// bufferedResults is a Batcher whose BatchResults downloads the whole
+// results first (under ctx), then yields them from memory without
+// looking at ctx, as provider/gemini's BatchResults does (the inlined
+// responses come with the batch, in one response).
+type bufferedResults struct{ *providertest.Batcher }
+
+// TestShutdownStopsChecks: once ctx has ended, the run checks no more
+// results, though the Batcher has them all downloaded, and keeps the
+// checks it made: over both runs each result is checked once, and every
+// item is handed out.
+func TestShutdownStopsChecks(t *testing.T) {
+	const n = 600 // more than one save's worth
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	calls, after := 0, 0
+	e := newEnforcer(t, enforce.WithValidator(func(context.Context, enforce.Attempt, any) []schema.Violation {
+		calls++
+		switch {
+		case calls == 1:
+			cancel() // SIGTERM while the first results are checked
+		case cctx.Err() != nil:
+			after++
+		}
+		return nil
+	}))
+	b := bufferedResults{providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)}
+	st := batch.NewMemory(nil)
+	var err error
+	for _, e := range newRunner(t, b, st, batch.WithEnforcer(e)).Run(cctx, items(n)) {
+		if e != nil {
+			err = e
+		}
+	}
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Zero(t, after, "checks made after the shutdown")
+	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), items(n))
+	require.NoError(t, err)
+	assert.Len(t, got, n)
+	assert.Equal(t, n, calls, "each result checked once over both runs")
 }
