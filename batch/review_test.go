@@ -9,7 +9,6 @@ import (
 	"iter"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -125,50 +124,6 @@ func TestReviewToolModeStorage(t *testing.T) {
 	}
 	t.Logf("tool mode, %d re-asks: written %d bytes, content %d, ratio %.2f", k, st.items, content, float64(st.items)/float64(content))
 	assert.LessOrEqual(t, float64(st.items), 1.2*float64(content), "bytes within 1.2x of the run's content, as in prompt mode")
-}
-
-// firstCancelHangs is a Batcher whose first CancelBatch call hangs until
-// its ctx ends (one batch the provider does not answer for); the others
-// are answered at once.
-type firstCancelHangs struct {
-	*providertest.Batcher
-	calls *int
-}
-
-func (f firstCancelHangs) CancelBatch(ctx context.Context, id string) error {
-	if *f.calls++; *f.calls == 1 {
-		<-ctx.Done()
-		return ctx.Err()
-	}
-	return f.Batcher.CancelBatch(ctx, id)
-}
-
-// TestReviewCancelBatchesOneHungStarvesRest: CancelBatches cancels the
-// batches one after the other under the one ctx it is given, so a
-// provider that does not answer for one batch spends the whole deadline
-// on it and every other batch's cancel fails with the deadline: of three
-// batches in flight, none is cancelled, though the provider would have
-// cancelled two at once.
-func TestReviewCancelBatchesOneHungStarvesRest(t *testing.T) {
-	pt := providertest.NewBatcher(reasks(func(int) int { return 0 }), &providertest.BatcherOptions{Polls: 100, Limits: provider.BatchLimits{MaxRequests: 1}})
-	st := batch.NewMemory(nil)
-	r := newRunner(t, pt, st, batch.WithEnforcer(newEnforcer(t)))
-	batch.SetCrash(r, func(p string) error {
-		if p == "polled" {
-			return errCrash
-		}
-		return nil
-	})
-	_, err := collect(t, r, items(3))
-	require.ErrorIs(t, err, errCrash)
-	require.Len(t, pt.Submissions(), 3)
-
-	calls := 0
-	dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
-	defer cancel()
-	err = newRunner(t, firstCancelHangs{pt, &calls}, st).CancelBatches(dctx)
-	t.Logf("CancelBatches: %d calls, cancelled %v, err: %v", calls, pt.Canceled(), err)
-	assert.Len(t, pt.Canceled(), 2, "the batches the provider answers for are cancelled")
 }
 
 func (b bufferedResults) BatchResults(ctx context.Context, id string) iter.Seq2[provider.BatchResult, error] {

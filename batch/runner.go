@@ -7,6 +7,7 @@ import (
 	"iter"
 	"log/slog"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/agentio/agentio/enforce"
@@ -250,16 +251,21 @@ func (r *Runner) Run(ctx context.Context, items []Item) iter.Seq2[Settled, error
 	}
 }
 
+// cancelParallel is how many batches CancelBatches cancels at once.
+const cancelParallel = 8
+
 // CancelBatches asks the provider to cancel every batch the store has in
-// flight, each with ctx (give it a deadline: a provider that does not
-// answer is waited for until ctx ends). It is for abandoning a job's
+// flight, several at once, each with ctx (give it a deadline: a provider
+// that does not answer for a batch is waited for until ctx ends, and the
+// other batches are cancelled meanwhile). It is for abandoning a job's
 // remote work; a shutdown does not need it. The items of the cancelled
 // batches are submitted again by the next [Runner.Run], those that ran
 // keep their replies. A batch recorded as intended but without the
 // provider's ID is found by its key when the Batcher is a
 // [provider.BatchFinder], and left alone otherwise. It returns the
-// errors of the calls that failed, joined; the others took effect. It
-// must not run beside a Run over the same store.
+// errors of the calls that failed, joined in the store's order; the
+// others took effect. It must not run beside a Run over the same store.
+// Its goroutines end before it returns.
 func (r *Runner) CancelBatches(ctx context.Context) error {
 	var recs []BatchRecord
 	for rec, err := range r.store.Batches(ctx) {
@@ -268,29 +274,42 @@ func (r *Runner) CancelBatches(ctx context.Context) error {
 		}
 		recs = append(recs, rec)
 	}
-	var errs []error
-	for _, rec := range recs {
-		id := rec.ID
-		if id == "" {
-			finder, ok := r.b.(provider.BatchFinder)
-			if !ok {
-				continue
-			}
-			found, err := finder.FindBatch(ctx, rec.Key)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("batch: find batch %s: %w", rec.Key, err))
-				continue
-			}
-			if found == nil {
-				continue
-			}
-			id = found.ID
-		}
-		if err := r.b.CancelBatch(ctx, id); err != nil {
-			errs = append(errs, fmt.Errorf("batch: cancel %s: %w", id, err))
-		}
+	errs := make([]error, len(recs))
+	sem := make(chan struct{}, cancelParallel)
+	var wg sync.WaitGroup
+	for i, rec := range recs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs[i] = r.cancelBatch(ctx, rec)
+		})
 	}
+	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// cancelBatch cancels the batch of rec, found by its key when it has no
+// ID; a batch that cannot be found is left alone.
+func (r *Runner) cancelBatch(ctx context.Context, rec BatchRecord) error {
+	id := rec.ID
+	if id == "" {
+		finder, ok := r.b.(provider.BatchFinder)
+		if !ok {
+			return nil
+		}
+		found, err := finder.FindBatch(ctx, rec.Key)
+		if err != nil {
+			return fmt.Errorf("batch: find batch %s: %w", rec.Key, err)
+		}
+		if found == nil {
+			return nil
+		}
+		id = found.ID
+	}
+	if err := r.b.CancelBatch(ctx, id); err != nil {
+		return fmt.Errorf("batch: cancel %s: %w", id, err)
+	}
+	return nil
 }
 
 // Results yields the outcome of every settled item the store keeps,

@@ -170,6 +170,63 @@ func TestCancelBatches(t *testing.T) {
 	})
 }
 
+// oneCancelHangs is a Batcher that does not answer the first cancel it
+// gets until the others have been answered (or its ctx ends): one batch
+// the provider is slow to cancel.
+type oneCancelHangs struct {
+	*providertest.Batcher
+	others      int // how many other cancels to wait for
+	calls, done atomic.Int32
+	answered    chan struct{} // closed once the others are answered
+}
+
+func (h *oneCancelHangs) CancelBatch(ctx context.Context, id string) error {
+	if h.calls.Add(1) == 1 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-h.answered:
+			return &provider.Error{Kind: provider.ErrorOverloaded, Provider: "test", Message: "no answer to the cancel"}
+		}
+	}
+	err := h.Batcher.CancelBatch(ctx, id)
+	if h.done.Add(1) == int32(h.others) {
+		close(h.answered)
+	}
+	return err
+}
+
+// TestCancelBatchesOneHangs: a batch the provider does not answer for
+// does not keep CancelBatches from cancelling the others: they are
+// cancelled while it waits, and its failure comes back alone.
+func TestCancelBatchesOneHangs(t *testing.T) {
+	for _, n := range []int{2, 3, 20} {
+		t.Run(fmt.Sprintf("%d batches", n), func(t *testing.T) {
+			pt := providertest.NewBatcher(reasks(func(int) int { return 0 }), &providertest.BatcherOptions{Polls: 100, Limits: provider.BatchLimits{MaxRequests: 1}})
+			st := batch.NewMemory(nil)
+			r := newRunner(t, pt, st, batch.WithEnforcer(newEnforcer(t)))
+			batch.SetCrash(r, func(p string) error {
+				if p == "polled" {
+					return errCrash
+				}
+				return nil
+			})
+			_, err := collect(t, r, items(n))
+			require.ErrorIs(t, err, errCrash)
+			require.Len(t, pt.Submissions(), n)
+
+			h := &oneCancelHangs{Batcher: pt, others: n - 1, answered: make(chan struct{})}
+			dctx, cancel := context.WithTimeout(ctx, 5*time.Second) // a deadline, as the doc asks
+			defer cancel()
+			err = newRunner(t, h, st).CancelBatches(dctx)
+			var pe *provider.Error
+			require.ErrorAs(t, err, &pe, "the cancel that got no answer")
+			assert.Equal(t, provider.ErrorOverloaded, pe.Kind)
+			assert.Len(t, pt.Canceled(), n-1, "the batches the provider answers for are cancelled")
+		})
+	}
+}
+
 // TestStopOptions: the stop timeout and the logger are checked by New.
 func TestStopOptions(t *testing.T) {
 	b := providertest.NewBatcher(nil, nil)
