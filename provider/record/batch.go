@@ -421,6 +421,16 @@ func (br *batchRecorder) Batch(ctx context.Context, id string) (*provider.Batch,
 	return b, nil
 }
 
+// ended reports whether the recording shows the batch over: cancelled,
+// or done in its last recorded state.
+func (f *batchFile) ended() bool {
+	last := f.Batch
+	if n := len(f.Polls); n > 0 {
+		last = &f.Polls[n-1]
+	}
+	return f.Canceled || last != nil && last.Status.Done()
+}
+
 // sameBatch reports whether two recorded states are the same.
 func sameBatch(a, b *wireBatch) bool {
 	x, errX := json.Marshal(a)
@@ -500,8 +510,11 @@ func (br *batchRecorder) BatchResults(ctx context.Context, id string) iter.Seq2[
 }
 
 // CancelBatch asks the wrapped Batcher to cancel the batch and records
-// that it did; a replay of a recorded batch succeeds without a call, and
-// of an unknown one misses.
+// that it did. In [ModeReplay] a recorded batch is cancelled without a
+// call, and an unknown one misses. In [ModeRecordMissing] a batch whose
+// recording ends done or cancelled is cancelled without a call (it is
+// replayed, there is nothing left to cancel); any other is live, and the
+// provider is asked.
 func (br *batchRecorder) CancelBatch(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -512,7 +525,7 @@ func (br *batchRecorder) CancelBatch(ctx context.Context, id string) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if br.mode != ModeRecord && f != nil {
+	if f != nil && (br.mode == ModeReplay || br.mode == ModeRecordMissing && f.ended()) {
 		return nil
 	}
 	if br.mode == ModeReplay {

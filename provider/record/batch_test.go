@@ -23,11 +23,7 @@ import (
 // returns the outcomes by ID.
 func runJob(t *testing.T, b provider.Batcher, n int) (map[string]batch.Settled, error) {
 	t.Helper()
-	s, err := schema.Parse([]byte(`{"type": "object", "required": ["label"], "properties": {"label": {"enum": ["spam", "ham"]}}}`))
-	require.NoError(t, err)
-	e, err := enforce.New(s, enforce.WithMaxRetries(2))
-	require.NoError(t, err)
-	r, err := batch.New(b, batch.NewMemory(nil), batch.WithEnforcer(e), batch.WithPollInterval(0))
+	r, err := batch.New(b, batch.NewMemory(nil), batch.WithEnforcer(labelEnforcer(t)), batch.WithPollInterval(0))
 	require.NoError(t, err)
 	var its []batch.Item
 	for i := range n {
@@ -221,4 +217,62 @@ func TestBatchFileErrors(t *testing.T) {
 	_, err = newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
 	require.ErrorAs(t, err, &fe)
 	assert.Contains(t, fe.Error(), "does not match")
+}
+
+// TestRecordMissingCancelsLiveBatch: in ModeRecordMissing, CancelBatch
+// of a live batch (its recording not done) asks the provider and records
+// the cancellation; once recorded as cancelled, or done, a cancel is
+// answered from the recording.
+func TestRecordMissingCancelsLiveBatch(t *testing.T) {
+	sb := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 100})
+	dir := t.TempDir()
+	rec := newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+	ctx := context.Background()
+	b, err := rec.SubmitBatch(ctx, "k1", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
+	require.NoError(t, err)
+	got, err := rec.Batch(ctx, b.ID)
+	require.NoError(t, err)
+	require.Equal(t, provider.BatchInProgress, got.Status)
+
+	require.NoError(t, rec.CancelBatch(ctx, b.ID))
+	assert.Equal(t, []string{b.ID}, sb.Canceled(), "the live batch is cancelled at the provider")
+
+	again := newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+	require.NoError(t, again.CancelBatch(ctx, b.ID))
+	assert.Len(t, sb.Canceled(), 1, "a batch recorded cancelled is not cancelled again")
+}
+
+// TestRecordMissingCancelBatchesThroughRunner: the same through
+// batch.Runner.CancelBatches after a shutdown while the batch runs.
+func TestRecordMissingCancelBatchesThroughRunner(t *testing.T) {
+	cctx, shutdown := context.WithCancel(context.Background())
+	defer shutdown()
+	polls := 0
+	sb := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 100, Hook: func(e providertest.BatchEvent) error {
+		if e.Op == providertest.OpPoll {
+			if polls++; polls == 2 {
+				shutdown() // SIGTERM while the batch runs
+			}
+		}
+		return nil
+	}})
+	rec := newRecorder(t, sb, t.TempDir(), record.ModeRecordMissing, nil).(provider.Batcher)
+	st := batch.NewMemory(nil)
+	r, err := batch.New(rec, st, batch.WithEnforcer(labelEnforcer(t)), batch.WithPollInterval(0))
+	require.NoError(t, err)
+	for _, err := range r.Run(cctx, []batch.Item{{ID: "m0", Request: enforce.Request{Prompt: "Label message 0."}}}) {
+		require.ErrorIs(t, err, context.Canceled)
+	}
+	require.Len(t, sb.Submissions(), 1)
+	require.NoError(t, r.CancelBatches(context.Background()))
+	assert.Len(t, sb.Canceled(), 1, "the batch in flight is cancelled at the provider")
+}
+
+// labelEnforcer returns the Enforcer of the jobs: a label, two re-asks.
+func labelEnforcer(t *testing.T) *enforce.Enforcer {
+	s, err := schema.Parse([]byte(`{"type": "object", "required": ["label"], "properties": {"label": {"enum": ["spam", "ham"]}}}`))
+	require.NoError(t, err)
+	e, err := enforce.New(s, enforce.WithMaxRetries(2))
+	require.NoError(t, err)
+	return e
 }

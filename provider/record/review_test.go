@@ -20,7 +20,6 @@ import (
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
 	"github.com/agentio/agentio/provider/record"
-	"github.com/agentio/agentio/schema"
 )
 
 // TestReviewRecordMissingReplaysExpiredBatch: in ModeRecordMissing (the
@@ -174,54 +173,4 @@ func TestReviewRecordMissingReplaysRejectedSubmission(t *testing.T) {
 	assert.NoError(t, err, "the next run through the recorder goes on")
 }
 
-func labelEnforcer(t *testing.T) *enforce.Enforcer {
-	s, err := schema.Parse([]byte(`{"type": "object", "required": ["label"], "properties": {"label": {"enum": ["spam", "ham"]}}}`))
-	require.NoError(t, err)
-	e, err := enforce.New(s, enforce.WithMaxRetries(2))
-	require.NoError(t, err)
-	return e
-}
-
 func enforceRequest(prompt string) enforce.Request { return enforce.Request{Prompt: prompt} }
-
-// TestReviewRecordMissingCancelIsNoOp: in ModeRecordMissing, CancelBatch
-// of a batch the recorder itself submitted live (and so recorded) returns
-// nil without calling the provider ("a replay of a recorded batch
-// succeeds without a call"): Runner.CancelBatches through the recorder
-// reports success while every batch keeps running, and billed.
-func TestReviewRecordMissingCancelIsNoOp(t *testing.T) {
-	sb := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 100})
-	rec := newRecorder(t, sb, t.TempDir(), record.ModeRecordMissing, nil).(provider.Batcher)
-	ctx := context.Background()
-	b, err := rec.SubmitBatch(ctx, "k1", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
-	require.NoError(t, err)
-	got, err := rec.Batch(ctx, b.ID)
-	require.NoError(t, err)
-	require.Equal(t, provider.BatchInProgress, got.Status)
-
-	err = rec.CancelBatch(ctx, b.ID)
-	t.Logf("CancelBatch: err %v; batches the provider cancelled: %v", err, sb.Canceled())
-	require.NoError(t, err)
-	assert.Equal(t, []string{b.ID}, sb.Canceled(), "the live batch is cancelled at the provider")
-}
-
-// TestReviewRecordMissingCancelBatchesThroughRunner: the same through
-// batch.Runner.CancelBatches after a shutdown.
-func TestReviewRecordMissingCancelBatchesThroughRunner(t *testing.T) {
-	sb := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 100})
-	rec := newRecorder(t, sb, t.TempDir(), record.ModeRecordMissing, nil).(provider.Batcher)
-	st := batch.NewMemory(nil)
-	cctx, shutdown := context.WithCancel(context.Background())
-	defer shutdown()
-	r, err := batch.New(rec, st, batch.WithEnforcer(labelEnforcer(t)), batch.WithPollInterval(time.Millisecond))
-	require.NoError(t, err)
-	go func() { time.Sleep(50 * time.Millisecond); shutdown() }()
-	for _, err := range r.Run(cctx, []batch.Item{{ID: "m0", Request: enforceRequest("Label message 0.")}}) {
-		require.ErrorIs(t, err, context.Canceled)
-	}
-	require.Len(t, sb.Submissions(), 1)
-	err = r.CancelBatches(context.Background())
-	t.Logf("Runner.CancelBatches: err %v; batches the provider cancelled: %v", err, sb.Canceled())
-	require.NoError(t, err)
-	assert.Len(t, sb.Canceled(), 1, "the batch in flight is cancelled at the provider")
-}
