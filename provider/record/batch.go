@@ -386,9 +386,9 @@ func (br *batchRecorder) Batch(ctx context.Context, id string) (*provider.Batch,
 		return nil, err
 	}
 	br.mu.Lock()
-	defer br.mu.Unlock()
 	f, err := br.byID(id)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		br.mu.Unlock()
 		return nil, err
 	}
 	if br.mode != ModeRecord && f != nil {
@@ -396,19 +396,30 @@ func (br *batchRecorder) Batch(ctx context.Context, id string) (*provider.Batch,
 		switch {
 		case n < len(f.Polls):
 			br.polls[id] = n + 1
+			br.mu.Unlock()
 			return f.Polls[n].batch(), nil
 		case len(f.Polls) > 0 && f.Polls[len(f.Polls)-1].Status.Done():
+			br.mu.Unlock()
 			return f.Polls[len(f.Polls)-1].batch(), nil
 		case br.mode == ModeReplay:
+			br.mu.Unlock()
 			return nil, br.batchMiss(f.Key, fmt.Sprintf("the recording of batch %s stops after %d polls, before it was done", id, len(f.Polls)))
 		}
 	}
+	br.mu.Unlock()
 	if f == nil && br.mode == ModeReplay {
 		return nil, br.batchMiss(idFile(id), fmt.Sprintf("no recording of batch %s", id))
 	}
+	// The provider is called without the lock: a call it does not answer
+	// holds up no other batch's.
 	b, err := br.b.Batch(ctx, id)
 	if err != nil || f == nil {
 		return b, err // an unrecorded batch's polls are not recorded
+	}
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	if f, err = br.byID(id); err != nil { // as other calls left it
+		return b, err
 	}
 	w := toWireBatch(b)
 	if n := len(f.Polls); n == 0 || !sameBatch(&f.Polls[n-1], w) {
@@ -520,8 +531,8 @@ func (br *batchRecorder) CancelBatch(ctx context.Context, id string) error {
 		return err
 	}
 	br.mu.Lock()
-	defer br.mu.Unlock()
 	f, err := br.byID(id)
+	br.mu.Unlock()
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -531,7 +542,13 @@ func (br *batchRecorder) CancelBatch(ctx context.Context, id string) error {
 	if br.mode == ModeReplay {
 		return br.batchMiss(idFile(id), fmt.Sprintf("no recording of batch %s", id))
 	}
+	// The provider is called without the lock, as in Batch.
 	if err := br.b.CancelBatch(ctx, id); err != nil || f == nil {
+		return err
+	}
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	if f, err = br.byID(id); err != nil {
 		return err
 	}
 	f.Canceled = true

