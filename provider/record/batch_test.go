@@ -347,3 +347,84 @@ func TestSlowCancelHoldsUpNoPoll(t *testing.T) {
 	}
 	assert.Equal(t, map[string]bool{"k1": true, "k2": false}, canceled)
 }
+
+// TestResubmissionAfterExpiredBatch: a batch that expired before it ran
+// is submitted again by the job with the same requests; through a
+// ModeRecordMissing recorder the resubmission reaches the provider (the
+// recording of the expired batch does not answer it), the job ends as it
+// does against the provider, and a replay of the recording, which holds
+// both submissions, runs the job alike without a provider.
+func TestResubmissionAfterExpiredBatch(t *testing.T) {
+	const n = 3
+	faults := &providertest.BatcherOptions{Faults: map[int]providertest.BatchFault{1: {Status: provider.BatchExpired}}}
+
+	direct, err := runJob(t, providertest.NewBatcher(labeller(), faults), n)
+	require.NoError(t, err)
+	for id, s := range direct {
+		require.NoError(t, s.Err, "%s without the recorder", id)
+	}
+
+	sb := providertest.NewBatcher(labeller(), faults)
+	dir := t.TempDir()
+	rec := newRecorder(t, sb, dir, record.ModeRecordMissing, nil)
+	got, err := runJob(t, rec.(provider.Batcher), n)
+	require.NoError(t, err)
+	for id, s := range got {
+		assert.NoError(t, s.Err, "%s through the recorder", id)
+	}
+
+	replay, err := runJob(t, newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher), n)
+	require.NoError(t, err)
+	for id, s := range replay {
+		require.NoError(t, s.Err, "%s replayed", id)
+		assert.Equal(t, string(got[id].Result.JSON), string(s.Result.JSON), id)
+	}
+}
+
+// TestResubmissionAfterRefusal: a submission the provider refused for a
+// moment (429) stops the run; through a ModeRecordMissing recorder the
+// next run's submission of the same requests reaches the provider (the
+// recorded refusal does not answer it), in the same process or a new one,
+// as it does against the provider directly.
+func TestResubmissionAfterRefusal(t *testing.T) {
+	const n = 2
+	opts := func() *providertest.BatcherOptions {
+		return &providertest.BatcherOptions{Faults: map[int]providertest.BatchFault{1: {
+			Reject: &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"}}}}
+	}
+	jobOnStore := func(t *testing.T, b provider.Batcher, st batch.Store) error {
+		r, err := batch.New(b, st, batch.WithEnforcer(labelEnforcer(t)), batch.WithPollInterval(0))
+		require.NoError(t, err)
+		for _, err := range r.Run(context.Background(), []batch.Item{
+			{ID: "m0", Request: enforce.Request{Prompt: "Label message 0."}},
+			{ID: "m1", Request: enforce.Request{Prompt: "Label message 1."}},
+		}[:n]) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	direct := providertest.NewBatcher(labeller(), opts())
+	st := batch.NewMemory(nil)
+	require.Error(t, jobOnStore(t, direct, st), "the first run stops on the 429")
+	require.NoError(t, jobOnStore(t, direct, st), "the next run, against the provider, goes on")
+
+	for _, process := range []string{"same", "new"} {
+		t.Run(process+" process", func(t *testing.T) {
+			sb := providertest.NewBatcher(labeller(), opts())
+			dir := t.TempDir()
+			rec := newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+			st := batch.NewMemory(nil)
+			err := jobOnStore(t, rec, st)
+			var pe *provider.Error
+			require.ErrorAs(t, err, &pe, "the first run stops on the 429")
+			require.Equal(t, provider.ErrorRateLimited, pe.Kind)
+			if process == "new" {
+				rec = newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+			}
+			assert.NoError(t, jobOnStore(t, rec, st), "the next run through the recorder goes on")
+		})
+	}
+}
