@@ -45,10 +45,11 @@ type logEntry struct {
 	// Next is the request of the next attempt, as a change of the request
 	// before it (for the first entry, of First).
 	Next *requestChange `json:"next,omitempty"`
-	// RawArgs are the tool call arguments of the entry that are not valid
-	// JSON (a model's broken tool call, which encoding/json refuses to
-	// write), as strings, by where they are (see rawArgs); the entry holds
-	// none in their place.
+	// RawArgs are the tool call arguments of the entry that encoding/json
+	// would not write back byte for byte (a model's broken or empty tool
+	// call, which it refuses to write, or JSON with spaces, which it
+	// compacts), as strings, by where they are (see argsOut); the entry
+	// holds none in their place.
 	RawArgs map[string]string `json:"raw_args,omitempty"`
 }
 
@@ -298,8 +299,8 @@ func encodeEntry(e *logEntry) ([]byte, error) {
 }
 
 // withRawArgs returns e, or, when a tool call of it has arguments that
-// are not valid JSON, a copy of it holding them in RawArgs instead. e is
-// not modified.
+// encoding/json would not write back byte for byte, a copy of it holding
+// them in RawArgs instead. e is not modified.
 func (e *logEntry) withRawArgs() *logEntry {
 	raw := map[string]string{}
 	c := *e
@@ -341,7 +342,7 @@ func (e *logEntry) withRawArgs() *logEntry {
 }
 
 // argsOut returns a copy of msgs without the tool call arguments that are
-// not valid JSON, which it puts in raw under "<where>.<message>.<call>";
+// not kept as JSON (see keptAsJSON), which it puts in raw under "<where>.<message>.<call>";
 // ok is false, and msgs is returned, when there are none.
 func argsOut(msgs []provider.Message, where string, raw map[string]string) ([]provider.Message, bool) {
 	var out []provider.Message
@@ -366,7 +367,7 @@ func argsOut(msgs []provider.Message, where string, raw map[string]string) ([]pr
 func callsOut(calls []provider.ToolCall, where string, raw map[string]string) ([]provider.ToolCall, bool) {
 	var out []provider.ToolCall
 	for j, tc := range calls {
-		if tc.Arguments == nil || json.Valid(tc.Arguments) {
+		if tc.Arguments == nil || keptAsJSON(tc.Arguments) {
 			continue
 		}
 		if out == nil {
@@ -376,6 +377,18 @@ func callsOut(calls []provider.ToolCall, where string, raw map[string]string) ([
 		out[j].Arguments = nil
 	}
 	return out, out != nil
+}
+
+// keptAsJSON reports whether encoding/json writes args back byte for
+// byte: valid JSON, compact, with nothing it escapes. Other arguments go
+// to RawArgs, so that a request rebuilt from the log is the one sent (a
+// replay keys requests by their bytes).
+func keptAsJSON(args json.RawMessage) bool {
+	if !json.Valid(args) {
+		return false
+	}
+	enc, err := json.Marshal(args)
+	return err == nil && bytes.Equal(enc, args)
 }
 
 // argsIn puts the arguments of RawArgs back in e's tool calls. It fails

@@ -17,73 +17,8 @@ import (
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
-	"github.com/agentio/agentio/provider/record"
 	"github.com/agentio/agentio/schema"
 )
-
-// toolCaps is a provider that calls tools, for enforce.ModeTool.
-var toolCaps = provider.Capabilities{Tools: true, ForcedTool: true}
-
-// TestReviewResumedToolReaskMissesReplay: an item's log keeps tool call
-// arguments as JSON values, so a run that resumes a pending tool-mode
-// re-ask rebuilds its request with the arguments compacted
-// (`{"label":"eggs","score":3}` for the model's `{"label": "eggs",
-// "score": 3}`). The request sent after a resume is then not the one an
-// uninterrupted run sends: a replay of a recorded job (provider/record
-// keys raw JSON byte for byte) misses when the replaying run is resumed
-// between the round that asked for the re-ask and its submission, though
-// the same replay run without the interruption matches.
-func TestReviewResumedToolReaskMissesReplay(t *testing.T) {
-	script := func(_ string, n int) providertest.Reply {
-		if n == 0 {
-			return providertest.CallTool("submit_result", `{"label": "eggs", "score": 3}`)
-		}
-		return providertest.CallTool("submit_result", `{"label": "ham", "score": 3}`)
-	}
-	e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
-	its := []batch.Item{{ID: "m0", Request: enforce.Request{Prompt: "Label message 0."}}}
-	dir := t.TempDir()
-	rec, err := record.New(providertest.NewBatcher(script, &providertest.BatcherOptions{Capabilities: toolCaps}), dir, record.ModeRecord, nil)
-	require.NoError(t, err)
-	want, err := collect(t, newRunner(t, rec.(provider.Batcher), batch.NewMemory(nil), batch.WithEnforcer(e)), its)
-	require.NoError(t, err)
-	require.NoError(t, want["m0"].Err)
-	require.Len(t, want["m0"].Result.Attempts, 2)
-
-	replay := func() provider.Batcher {
-		rep, err := record.New(nil, dir, record.ModeReplay, nil)
-		require.NoError(t, err)
-		return rep.(provider.Batcher)
-	}
-	// Control: an uninterrupted replay matches.
-	got, err := collect(t, newRunner(t, replay(), batch.NewMemory(nil), batch.WithEnforcer(e)), its)
-	require.NoError(t, err)
-	require.NoError(t, got["m0"].Err)
-
-	// The replay stops once round 1 is settled (the re-ask is pending in
-	// the store), then resumes.
-	st := batch.NewMemory(nil)
-	r := newRunner(t, replay(), st, batch.WithEnforcer(e))
-	checked := false
-	batch.SetCrash(r, func(p string) error {
-		switch {
-		case p == "checked":
-			checked = true
-		case p == "after save" && checked:
-			return errCrash
-		}
-		return nil
-	})
-	_, err = collect(t, r, its)
-	require.ErrorIs(t, err, errCrash)
-	for rec := range st.Items(ctx, batch.Filter{}) {
-		t.Logf("store: %s %s attempt %d", rec.ID, rec.Status, rec.Attempt)
-	}
-	got, err = collect(t, newRunner(t, replay(), st, batch.WithEnforcer(e)), its)
-	t.Logf("resumed replay: %v", err)
-	require.NoError(t, err, "the resumed replay sends the re-ask the recording holds")
-	require.NoError(t, got["m0"].Err)
-}
 
 // TestReviewToolModeStorage: TestStorageLinearInAttempts holds a run's
 // writes within 1.2 times its content (the first request, the replies and

@@ -34,10 +34,10 @@ type Item struct {
 // *provider.Error), [ErrBatchFailed] or [ErrResubmits], with Result beside
 // it once an attempt was made (nil before, as Run's).
 //
-// Read back from a store after a restart, Result.JSON and each attempt's
-// JSON keep the model's bytes, and so do tool call arguments that are not
-// valid JSON, but the valid JSON values inside requests and replies (tool
-// call arguments, schemas) come back compacted; Err has the same text and
+// Read back from a store after a restart, Result.JSON, each attempt's JSON
+// and the tool call arguments in requests and replies keep the model's
+// bytes, but the other JSON values inside requests (schemas) come back
+// compacted; Err has the same text and
 // matches the same sentinels and typed errors, but no longer wraps the
 // original values (an SDK's error inside a *provider.Error is gone).
 type Settled struct {

@@ -322,12 +322,15 @@ func (failingStore) Save(context.Context, batch.Change) error { return errCrash 
 // (in tool mode, the very reply a re-ask is for) are stored and read back
 // byte for byte, in the reply and in the next request's messages, whatever
 // they are: not JSON, or empty (a call without input), rather than
-// stopping the job with an encoding error. The run is resumed while the
+// stopping the job with an encoding error, or JSON that encoding/json
+// would rewrite (a request rebuilt from the log is the one sent). The run is resumed while the
 // re-ask is in flight, so what it reads back is what it goes on with.
 func TestToolArgumentsKeptByteForByte(t *testing.T) {
 	for _, tc := range []struct{ name, args string }{
 		{"not JSON", `{"label": "ham",, "score": `},
 		{"empty", ""},
+		{"JSON with spaces", invalid},
+		{"JSON encoding/json escapes", `{"label":"<eggs>","score":3}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := providertest.NewBatcher(func(_ string, n int) providertest.Reply {
@@ -435,4 +438,59 @@ func TestSubmitErrorBesideBatchKeepsID(t *testing.T) {
 	for id, n := range pt.Submitted() {
 		assert.Equal(t, 1, n, "%s submitted once", id)
 	}
+}
+
+// toolCaps is a provider that calls tools, for enforce.ModeTool.
+var toolCaps = provider.Capabilities{Tools: true, ForcedTool: true}
+
+// TestResumedToolReaskReplays: a run resumed while a tool-mode re-ask is
+// pending sends the request an uninterrupted run sends, byte for byte
+// (the model's arguments with their spaces), so a replay of a recorded
+// job (provider/record keys requests by their bytes) matches it.
+func TestResumedToolReaskReplays(t *testing.T) {
+	script := func(_ string, n int) providertest.Reply {
+		if n == 0 {
+			return providertest.CallTool("submit_result", `{"label": "eggs", "score": 3}`)
+		}
+		return providertest.CallTool("submit_result", `{"label": "ham", "score": 3}`)
+	}
+	e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
+	its := []batch.Item{{ID: "m0", Request: enforce.Request{Prompt: "Label message 0."}}}
+	dir := t.TempDir()
+	rec, err := record.New(providertest.NewBatcher(script, &providertest.BatcherOptions{Capabilities: toolCaps}), dir, record.ModeRecord, nil)
+	require.NoError(t, err)
+	want, err := collect(t, newRunner(t, rec.(provider.Batcher), batch.NewMemory(nil), batch.WithEnforcer(e)), its)
+	require.NoError(t, err)
+	require.NoError(t, want["m0"].Err)
+	require.Len(t, want["m0"].Result.Attempts, 2)
+
+	replay := func() provider.Batcher {
+		rep, err := record.New(nil, dir, record.ModeReplay, nil)
+		require.NoError(t, err)
+		return rep.(provider.Batcher)
+	}
+	// Control: an uninterrupted replay matches.
+	got, err := collect(t, newRunner(t, replay(), batch.NewMemory(nil), batch.WithEnforcer(e)), its)
+	require.NoError(t, err)
+	require.NoError(t, got["m0"].Err)
+
+	// The replay stops once round 1 is settled (the re-ask is pending in
+	// the store), then resumes.
+	st := batch.NewMemory(nil)
+	r := newRunner(t, replay(), st, batch.WithEnforcer(e))
+	checked := false
+	batch.SetCrash(r, func(p string) error {
+		switch {
+		case p == "checked":
+			checked = true
+		case p == "after save" && checked:
+			return errCrash
+		}
+		return nil
+	})
+	_, err = collect(t, r, its)
+	require.ErrorIs(t, err, errCrash)
+	got, err = collect(t, newRunner(t, replay(), st, batch.WithEnforcer(e)), its)
+	require.NoError(t, err, "the resumed replay sends the re-ask the recording holds")
+	require.NoError(t, got["m0"].Err)
 }
