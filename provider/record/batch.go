@@ -126,11 +126,13 @@ type wireResult struct {
 	Error    *wireError    `json:"error,omitempty"`
 }
 
-func toWireBatch(b *provider.Batch) *wireBatch {
+// wireBatch returns b as it is recorded, its error's secrets redacted.
+func (r *recorder) wireBatch(b *provider.Batch) *wireBatch {
 	w := &wireBatch{Batch: *b}
 	w.Batch.Err = nil
 	if b.Err != nil {
 		w.Err = toWireError(b.Err)
+		r.redact.error(w.Err)
 	}
 	return w
 }
@@ -436,7 +438,7 @@ func (br *batchRecorder) SubmitBatch(ctx context.Context, key string, reqs []pro
 		f.Error = toWireError(err)
 		br.redact.error(f.Error)
 	} else {
-		f.Batch = toWireBatch(b)
+		f.Batch = br.wireBatch(b)
 	}
 	werr := br.writeLimits()
 	if werr == nil {
@@ -535,7 +537,7 @@ func (br *batchRecorder) Batch(ctx context.Context, id string) (*provider.Batch,
 	if f, err = br.byID(id); err != nil { // as other calls left it
 		return b, err
 	}
-	w := toWireBatch(b)
+	w := br.wireBatch(b)
 	if n := len(f.Polls); n == 0 || !sameBatch(&f.Polls[n-1], w) {
 		f.Polls = append(f.Polls, *w)
 		if werr := br.writeBatchFile(f); werr != nil {

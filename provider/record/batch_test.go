@@ -428,3 +428,50 @@ func TestResubmissionAfterRefusal(t *testing.T) {
 		})
 	}
 }
+
+// failedPoll is a Batcher whose batches fail, with an error naming the
+// API key, as a provider's "invalid API key sk-..." would.
+type failedPoll struct {
+	*providertest.Batcher
+	secret string
+}
+
+func (f failedPoll) Batch(ctx context.Context, id string) (*provider.Batch, error) {
+	return &provider.Batch{ID: id, Status: provider.BatchFailed,
+		Err: &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: "p", Message: "invalid API key " + f.secret}}, nil
+}
+
+// TestPollErrorRedacted: the error of a failed batch a poll returns is
+// recorded with its secrets redacted, as SubmitBatch's and BatchResults'
+// are: the caller gets the provider's error, the recording and its replay
+// the redacted one.
+func TestPollErrorRedacted(t *testing.T) {
+	const key = "sk-poll-0123456789"
+	ctx := context.Background()
+	dir := t.TempDir()
+	b := failedPoll{Batcher: providertest.NewBatcher(labeller(), nil), secret: key}
+	rec := newRecorder(t, b, dir, record.ModeRecord, &record.Options{Secrets: []string{key}}).(provider.Batcher)
+	sub, err := rec.SubmitBatch(ctx, "k", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
+	require.NoError(t, err)
+	got, err := rec.Batch(ctx, sub.ID)
+	require.NoError(t, err)
+	require.Equal(t, provider.BatchFailed, got.Status)
+	assert.Contains(t, got.Err.Error(), key, "the caller gets the provider's error")
+
+	files, err := filepath.Glob(filepath.Join(dir, "batches", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		require.NoError(t, err)
+		assert.NotContains(t, string(data), key, name)
+	}
+	rep := newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher)
+	_, err = rep.SubmitBatch(ctx, "k", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
+	require.NoError(t, err)
+	got, err = rep.Batch(ctx, sub.ID)
+	require.NoError(t, err)
+	require.Equal(t, provider.BatchFailed, got.Status)
+	assert.Contains(t, got.Err.Error(), record.Redacted, "the replay's error is the redacted one")
+	assert.NotContains(t, got.Err.Error(), key)
+}

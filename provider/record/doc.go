@@ -64,9 +64,10 @@
 // # Secrets
 //
 // [Options] names request fields to blank out and secret strings (API keys)
-// to replace wherever they occur, in the request, the reply and the error.
-// The key is computed after redaction, so a replay matches; a file that
-// would still contain a secret is not written.
+// to replace wherever they occur in what is recorded: the request, the
+// reply, the error, a batch's states. The caller still gets the provider's
+// values unchanged. The key is computed after redaction, so a replay
+// matches; a file that would still contain a secret is not written.
 //
 // # Limits
 //
