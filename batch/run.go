@@ -361,15 +361,8 @@ func (en *entry) record(p *pending) error {
 func (en *entry) logAttempt(p *pending, a enforce.Attempt, text string, next *provider.Request) error {
 	a.Request = en.next
 	en.attempts = append(en.attempts, a)
-	e := &logEntry{Attempt: storeAttempt(a, len(en.attempts), en.mode)}
-	en.logText = ""
-	if a.Response != nil {
-		en.logText = a.Response.Text
-	}
-	if text != en.logText {
-		e.Text = &text
-		en.logText = text
-	}
+	e := attemptEntry(a, len(en.attempts), en.mode, text)
+	en.logText = text
 	if next != nil {
 		e.Next = changeOf(en.next, next)
 	}

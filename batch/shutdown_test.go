@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"log/slog"
 	"sync/atomic"
 	"testing"
@@ -381,6 +382,24 @@ func TestShutdownAfterSubmitKeepsBatchID(t *testing.T) {
 // looking at ctx, as provider/gemini's BatchResults does (the inlined
 // responses come with the batch, in one response).
 type bufferedResults struct{ *providertest.Batcher }
+
+func (b bufferedResults) BatchResults(ctx context.Context, id string) iter.Seq2[provider.BatchResult, error] {
+	return func(yield func(provider.BatchResult, error) bool) {
+		var all []provider.BatchResult
+		for r, err := range b.Batcher.BatchResults(ctx, id) {
+			if err != nil {
+				yield(r, err)
+				return
+			}
+			all = append(all, r)
+		}
+		for _, r := range all {
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+}
 
 // TestShutdownStopsChecks: once ctx has ended, the run checks no more
 // results, though the Batcher has them all downloaded, and keeps the
