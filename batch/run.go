@@ -540,7 +540,8 @@ func (ru *run) submit(ctx context.Context, f *inFlight, members []*entry) error 
 	}
 	if b == nil || b.ID == "" {
 		if err == nil {
-			err = fmt.Errorf("batch: submit %s (%d requests): the provider returned no batch ID", f.rec.Key, len(reqs))
+			err = fmt.Errorf("batch: submit %s (%d requests): %w", f.rec.Key, len(reqs),
+				&provider.Error{Kind: provider.ErrorOther, Provider: "batch", Message: "SubmitBatch returned no batch ID"})
 		}
 		return err
 	}

@@ -407,6 +407,34 @@ func TestToolCallWithoutArgumentsInMessages(t *testing.T) {
 	}
 }
 
+// noBatch is a Batcher whose SubmitBatch answers neither a batch nor an
+// error, or a batch without an ID: a broken adapter.
+type noBatch struct {
+	*providertest.Batcher
+	b *provider.Batch
+}
+
+func (n noBatch) SubmitBatch(context.Context, string, []provider.BatchRequest) (*provider.Batch, error) {
+	return n.b, nil
+}
+
+// TestSubmitWithoutBatch: a SubmitBatch that answers no batch ID stops
+// the run with an error, not a panic.
+func TestSubmitWithoutBatch(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		b    *provider.Batch
+	}{{"nil", nil}, {"no ID", &provider.Batch{Status: provider.BatchInProgress}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := noBatch{providertest.NewBatcher(reasks(func(int) int { return 0 }), nil), tc.b}
+			_, err := collect(t, newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t))), items(2))
+			var pe *provider.Error
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, provider.ErrorOther, pe.Kind)
+		})
+	}
+}
+
 // TestSubmitErrorBesideBatchKeepsID: a batch SubmitBatch returns beside
 // an error (provider/record's recording could not be written: a full
 // disk, a read-only mount) was created at the provider: the run writes its
