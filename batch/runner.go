@@ -118,12 +118,13 @@ func WithMaxResubmits(n int) Option {
 
 // WithStopTimeout sets how long [Runner.Run] may take, once its ctx has
 // ended, to record in the store which outcomes it had handed out, so that
-// a resumed run does not hand them out again, and the ID of a batch the
-// provider created as ctx ended, so that the next run takes it up rather
-// than submitting its requests again (default [DefaultStopTimeout]). 0
-// records nothing then: the next run hands those outcomes out again, and
-// finds that batch only through a [provider.BatchFinder]. A negative d is
-// an error.
+// a resumed run does not hand them out again, the results it had checked
+// since its last write, so that it does not check them again, and the ID
+// of a batch the provider created as ctx ended, so that the next run
+// takes it up rather than submitting its requests again (default
+// [DefaultStopTimeout]). 0 records nothing then: the next run hands those
+// outcomes out and checks those results again, and finds that batch only
+// through a [provider.BatchFinder]. A negative d is an error.
 func WithStopTimeout(d time.Duration) Option {
 	return func(r *Runner) error {
 		if d < 0 {
