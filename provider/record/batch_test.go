@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -474,4 +476,55 @@ func TestPollErrorRedacted(t *testing.T) {
 	require.Equal(t, provider.BatchFailed, got.Status)
 	assert.Contains(t, got.Err.Error(), record.Redacted, "the replay's error is the redacted one")
 	assert.NotContains(t, got.Err.Error(), key)
+}
+
+// TestSubmissionsInOrder: the same requests submitted again are recorded
+// one file each, in order; a replay answers the n-th submission with the
+// n-th recorded and the last from then on; a new ModeRecord session
+// records over the earlier one's, leaving none of its later files.
+func TestSubmissionsInOrder(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	reqs := []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}}
+	files := func() []string {
+		names, err := filepath.Glob(filepath.Join(dir, "batches", "submit-*.json"))
+		require.NoError(t, err)
+		for i, n := range names {
+			names[i] = strings.TrimSuffix(filepath.Base(n), ".json")
+		}
+		return names
+	}
+	refuse := &providertest.BatcherOptions{Faults: map[int]providertest.BatchFault{1: {
+		Reject: &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"}}}}
+	rec := newRecorder(t, providertest.NewBatcher(labeller(), refuse), dir, record.ModeRecord, nil).(provider.Batcher)
+	_, err := rec.SubmitBatch(ctx, "a", reqs)
+	require.Error(t, err)
+	b2, err := rec.SubmitBatch(ctx, "b", reqs)
+	require.NoError(t, err)
+	b3, err := rec.SubmitBatch(ctx, "c", reqs)
+	require.NoError(t, err)
+	names := files()
+	require.Len(t, names, 3)
+	first := slices.MinFunc(names, func(a, b string) int { return len(a) - len(b) })
+	assert.ElementsMatch(t, []string{first, first + "-2", first + "-3"}, names)
+
+	rep := newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher)
+	_, err = rep.SubmitBatch(ctx, "x", reqs)
+	var pe *provider.Error
+	require.ErrorAs(t, err, &pe, "the first submission was refused")
+	for _, want := range []string{b2.ID, b3.ID, b3.ID} {
+		got, err := rep.SubmitBatch(ctx, "x", reqs)
+		require.NoError(t, err)
+		assert.Equal(t, want, got.ID)
+	}
+
+	again := newRecorder(t, providertest.NewBatcher(labeller(), nil), dir, record.ModeRecord, nil).(provider.Batcher)
+	b, err := again.SubmitBatch(ctx, "d", reqs)
+	require.NoError(t, err)
+	assert.Len(t, files(), 1, "a new session's first submission replaces the earlier session's")
+	missing := providertest.NewBatcher(labeller(), nil)
+	got, err := newRecorder(t, missing, dir, record.ModeRecordMissing, nil).(provider.Batcher).SubmitBatch(ctx, "y", reqs)
+	require.NoError(t, err)
+	assert.Equal(t, b.ID, got.ID)
+	assert.Empty(t, missing.Submissions(), "answered from the recording")
 }
