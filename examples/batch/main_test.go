@@ -45,6 +45,7 @@ func TestSIGTERM(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Positive(t, took)
+	t.Logf("the first process stopped %v after SIGTERM", took)
 	assert.Less(t, took, 2*time.Second, "the first process stops within 2 s of SIGTERM, not at its next poll")
 	assert.Empty(t, b.Canceled(), "no remote batch is cancelled")
 	assert.Len(t, handed, items, "every item is settled and handed out")
