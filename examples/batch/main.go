@@ -191,8 +191,10 @@ func run(w io.Writer, b *providertest.Batcher, h hooks) error {
 	if err != nil {
 		return err
 	}
+	shutDown := false
 	for st, err := range first.Run(ctx, its) {
 		if errors.Is(err, context.Canceled) {
+			shutDown = true
 			break // shut down: the next process resumes
 		}
 		if err != nil {
@@ -205,14 +207,15 @@ func run(w io.Writer, b *providertest.Batcher, h hooks) error {
 		n++
 	}
 	returned := time.Now()
-	var sig signalled
-	select {
-	case sig = <-tb.sent:
-	default:
+	if !tb.armed {
 		return errors.New("the first runner ended without SIGTERM")
 	}
+	sig := <-tb.sent // the timer reports once it has sent the signal
 	if sig.err != nil {
 		return sig.err
+	}
+	if !shutDown {
+		return errors.New("the first runner ended before SIGTERM")
 	}
 	if h.stopped != nil {
 		h.stopped(returned.Sub(sig.at))
