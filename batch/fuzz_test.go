@@ -21,6 +21,10 @@ func FuzzReadItem(f *testing.F) {
 	f.Add([]byte(`null`), []byte(`{"next":{"keep":5}}`), []byte(nil), "pending")
 	f.Add([]byte(`{"state":{"attempts":1}}`), []byte(`{"first":{"Messages":[{"role":"assistant","tool_calls":[{"id":"c","name":"n","arguments":null}]}]},"raw_args":{"first.0.0":"{,"}}`),
 		[]byte(`{"attempt":{"response":{"tool_calls":[{"id":"c","name":"n","arguments":null}]}},"raw_args":{"response.0":"{","response.1":"x","add.0.0":""}}`), "pending")
+	f.Add([]byte(`{"state":{"attempts":1},"outcome":{"valid":true,"started":true}}`), []byte(`{"first":{}}`),
+		[]byte(`{"attempt":{"response":{"tool_calls":[{"id":"c","name":"n","arguments":null}]},"call":1},"next":{"keep":0,"add":[{"role":"assistant","tool_calls":[{"id":"c","name":"n","arguments":null}]}]},"raw_args":{"add.0.0":"{\"a\": 1}"},"raw_same":{"response.0":"add.0.0"}}`), "settled")
+	f.Add([]byte(`{"state":{"attempts":1}}`), []byte(`{"first":{}}`),
+		[]byte(`{"attempt":{"response":{"text":"x"},"call":2},"raw_same":{"response.0":"add.9.9"}}`), "pending")
 	f.Add([]byte(`{"resubmits":-1}`), []byte(`{"first":{}}`), []byte(nil), "pending")
 	f.Fuzz(func(t *testing.T, data, log1, log2 []byte, status string) {
 		rec := Record{ID: "id", Status: Status(status), Data: data}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -45,11 +46,17 @@ type logEntry struct {
 	// Next is the request of the next attempt, as a change of the request
 	// before it (for the first entry, of First).
 	Next *requestChange `json:"next,omitempty"`
-	// RawArgs are the tool call arguments of the entry that are not valid
-	// JSON (a model's broken tool call, which encoding/json refuses to
-	// write), as strings, by where they are (see rawArgs); the entry holds
-	// none in their place.
+	// RawArgs are the tool call arguments of the entry that encoding/json
+	// would not write back byte for byte (a model's broken or empty tool
+	// call, which it refuses to write, or JSON with spaces, which it
+	// compacts), as strings, by where they are (see argsOut); the entry
+	// holds none in their place.
 	RawArgs map[string]string `json:"raw_args,omitempty"`
+	// RawSame names, for tool call arguments of the entry that RawArgs
+	// holds already under another place (the reply's call a tool-mode
+	// re-ask repeats in its assistant message), that place: they are
+	// written once.
+	RawSame map[string]string `json:"raw_same,omitempty"`
 }
 
 // A requestChange turns the request of an attempt into the next one: the
@@ -128,8 +135,12 @@ type storedAttempt struct {
 	// Mode is the attempt's mode when it is not the run's first (the
 	// first log entry's Mode).
 	Mode enforce.Mode `json:"mode,omitempty"`
-	// JSON is the attempt's JSON when it is not its reply's text (which is
-	// then not written twice); NoJSON marks an attempt with a reply and no
+	// Call is the number (from 1) of the reply's tool call whose
+	// arguments are the output the attempt's check read (the
+	// submit_result call in tool mode); 0 when it read the reply's text.
+	Call int `json:"call,omitempty"`
+	// JSON is the attempt's JSON when it is not its output (which is then
+	// not written twice); NoJSON marks an attempt with a reply and no
 	// JSON.
 	JSON   *string      `json:"json,omitempty"`
 	NoJSON bool         `json:"no_json,omitempty"`
@@ -298,8 +309,8 @@ func encodeEntry(e *logEntry) ([]byte, error) {
 }
 
 // withRawArgs returns e, or, when a tool call of it has arguments that
-// are not valid JSON, a copy of it holding them in RawArgs instead. e is
-// not modified.
+// encoding/json would not write back byte for byte, a copy of it holding
+// them in RawArgs instead. e is not modified.
 func (e *logEntry) withRawArgs() *logEntry {
 	raw := map[string]string{}
 	c := *e
@@ -336,12 +347,36 @@ func (e *logEntry) withRawArgs() *logEntry {
 	if len(raw) == 0 {
 		return e
 	}
-	c.RawArgs = raw
+	c.RawArgs, c.RawSame = raw, sameArgs(raw)
 	return &c
 }
 
+// sameArgs moves out of raw the arguments it holds under another place
+// already (the first in order of place), when naming that place is
+// shorter, and returns where each moved one is.
+func sameArgs(raw map[string]string) map[string]string {
+	var same map[string]string
+	first := map[string]string{}
+	for _, at := range slices.Sorted(maps.Keys(raw)) {
+		args := raw[at]
+		from, ok := first[args]
+		if !ok {
+			first[args] = at
+			continue
+		}
+		if len(from) < len(args) {
+			if same == nil {
+				same = map[string]string{}
+			}
+			same[at] = from
+			delete(raw, at)
+		}
+	}
+	return same
+}
+
 // argsOut returns a copy of msgs without the tool call arguments that are
-// not valid JSON, which it puts in raw under "<where>.<message>.<call>";
+// not kept as JSON (see keptAsJSON), which it puts in raw under "<where>.<message>.<call>";
 // ok is false, and msgs is returned, when there are none.
 func argsOut(msgs []provider.Message, where string, raw map[string]string) ([]provider.Message, bool) {
 	var out []provider.Message
@@ -366,7 +401,7 @@ func argsOut(msgs []provider.Message, where string, raw map[string]string) ([]pr
 func callsOut(calls []provider.ToolCall, where string, raw map[string]string) ([]provider.ToolCall, bool) {
 	var out []provider.ToolCall
 	for j, tc := range calls {
-		if len(tc.Arguments) == 0 || json.Valid(tc.Arguments) {
+		if tc.Arguments == nil || keptAsJSON(tc.Arguments) {
 			continue
 		}
 		if out == nil {
@@ -378,52 +413,83 @@ func callsOut(calls []provider.ToolCall, where string, raw map[string]string) ([
 	return out, out != nil
 }
 
-// argsIn puts the arguments of RawArgs back in e's tool calls. It fails
-// when one names a call e does not have.
+// keptAsJSON reports whether encoding/json writes args back byte for
+// byte: valid JSON, compact, with nothing it escapes. Other arguments go
+// to RawArgs, so that a request rebuilt from the log is the one sent (a
+// replay keys requests by their bytes).
+func keptAsJSON(args json.RawMessage) bool {
+	if !json.Valid(args) {
+		return false
+	}
+	enc, err := json.Marshal(args)
+	return err == nil && bytes.Equal(enc, args)
+}
+
+// argsIn puts the arguments of RawArgs and RawSame back in e's tool
+// calls. It fails when one names a call e does not have, or RawSame a
+// place RawArgs does not hold.
 func (e *logEntry) argsIn() error {
 	for at, args := range e.RawArgs {
-		parts := strings.Split(at, ".")
-		var calls []provider.ToolCall
-		var idx []int
-		for _, p := range parts[1:] {
-			n, err := strconv.Atoi(p)
-			if err != nil || n < 0 {
-				return fmt.Errorf("raw arguments at %q", at)
-			}
-			idx = append(idx, n)
+		if err := e.setArgs(at, args); err != nil {
+			return err
 		}
-		var msgs []provider.Message
-		switch {
-		case parts[0] == "first" && e.First != nil:
-			msgs = e.First.Messages
-		case parts[0] == "add" && e.Next != nil:
-			msgs = e.Next.Add
-		case parts[0] == "request" && e.Next != nil && e.Next.Request != nil:
-			msgs = e.Next.Request.Messages
-		case parts[0] == "response" && e.Attempt != nil && e.Attempt.Response != nil && len(idx) == 1:
-			calls = e.Attempt.Response.ToolCalls
-		default:
-			return fmt.Errorf("raw arguments at %q", at)
+	}
+	for at, from := range e.RawSame {
+		args, ok := e.RawArgs[from]
+		if !ok {
+			return fmt.Errorf("raw arguments at %q from %q, which holds none", at, from)
 		}
-		if msgs != nil || parts[0] != "response" {
-			if len(idx) != 2 || idx[0] >= len(msgs) {
-				return fmt.Errorf("raw arguments at %q", at)
-			}
-			calls = msgs[idx[0]].ToolCalls
-			idx = idx[1:]
+		if err := e.setArgs(at, args); err != nil {
+			return err
 		}
-		if idx[0] >= len(calls) {
-			return fmt.Errorf("raw arguments at %q", at)
-		}
-		calls[idx[0]].Arguments = json.RawMessage(args)
 	}
 	return nil
 }
 
-// storeAttempt returns a, the attempt at place n (from 1) of the log of a
-// run started in mode, as the log keeps it.
-func storeAttempt(a enforce.Attempt, n int, mode enforce.Mode) *storedAttempt {
-	s := &storedAttempt{Attempt: a, Error: storeError(a.Err)}
+// setArgs sets the arguments of the tool call at place at (see argsOut).
+func (e *logEntry) setArgs(at, args string) error {
+	parts := strings.Split(at, ".")
+	var calls []provider.ToolCall
+	var idx []int
+	for _, p := range parts[1:] {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return fmt.Errorf("raw arguments at %q", at)
+		}
+		idx = append(idx, n)
+	}
+	var msgs []provider.Message
+	switch {
+	case parts[0] == "first" && e.First != nil:
+		msgs = e.First.Messages
+	case parts[0] == "add" && e.Next != nil:
+		msgs = e.Next.Add
+	case parts[0] == "request" && e.Next != nil && e.Next.Request != nil:
+		msgs = e.Next.Request.Messages
+	case parts[0] == "response" && e.Attempt != nil && e.Attempt.Response != nil && len(idx) == 1:
+		calls = e.Attempt.Response.ToolCalls
+	default:
+		return fmt.Errorf("raw arguments at %q", at)
+	}
+	if msgs != nil || parts[0] != "response" {
+		if len(idx) != 2 || idx[0] >= len(msgs) {
+			return fmt.Errorf("raw arguments at %q", at)
+		}
+		calls = msgs[idx[0]].ToolCalls
+		idx = idx[1:]
+	}
+	if idx[0] >= len(calls) {
+		return fmt.Errorf("raw arguments at %q", at)
+	}
+	calls[idx[0]].Arguments = json.RawMessage(args)
+	return nil
+}
+
+// attemptEntry returns the log entry of a, the attempt at place n (from
+// 1) of the log of a run started in mode, whose check read text: the
+// attempt as the log keeps it, and text when its reply does not give it.
+func attemptEntry(a enforce.Attempt, n int, mode enforce.Mode, text string) *logEntry {
+	s := &storedAttempt{Attempt: a, Error: storeError(a.Err), Call: callOf(a.Response, text)}
 	s.Request = nil
 	if a.Number != n {
 		s.Number = a.Number
@@ -435,15 +501,46 @@ func storeAttempt(a enforce.Attempt, n int, mode enforce.Mode) *storedAttempt {
 		u := a.Usage
 		s.Usage = &u
 	}
+	out := outputOf(a.Response, s.Call)
 	switch {
 	case a.JSON == nil:
 		s.NoJSON = a.Response != nil
-	case a.Response != nil && string(a.JSON) == a.Response.Text:
+	case a.Response != nil && string(a.JSON) == out:
 	default:
 		j := string(a.JSON)
 		s.JSON = &j
 	}
-	return s
+	e := &logEntry{Attempt: s}
+	if text != out {
+		e.Text = &text
+	}
+	return e
+}
+
+// callOf returns the number (from 1) of the first tool call of r whose
+// arguments are text, when r's text is not; 0 when none is.
+func callOf(r *provider.Response, text string) int {
+	if r == nil || r.Text == text {
+		return 0
+	}
+	for i, c := range r.ToolCalls {
+		if string(c.Arguments) == text {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// outputOf returns the output an attempt's reply r gives: the arguments
+// of its tool call number call (from 1), or, for 0, its text.
+func outputOf(r *provider.Response, call int) string {
+	switch {
+	case r == nil:
+		return ""
+	case call > 0:
+		return string(r.ToolCalls[call-1].Arguments)
+	}
+	return r.Text
 }
 
 // An item is an item read back from its record and log.
@@ -503,6 +600,10 @@ func readItem(rec Record) (*item, error) {
 				return nil, fmt.Errorf("log entry %d: an attempt without a request", i)
 			}
 			a := e.Attempt.Attempt
+			if c := e.Attempt.Call; c < 0 || c > 0 && (a.Response == nil || c > len(a.Response.ToolCalls)) {
+				return nil, fmt.Errorf("log entry %d: output in tool call %d of a reply without it", i, c)
+			}
+			out := outputOf(a.Response, e.Attempt.Call)
 			a.Request = it.next
 			a.Number, a.Mode = len(it.attempts)+1, it.mode
 			if e.Attempt.Number != 0 {
@@ -521,16 +622,13 @@ func readItem(rec Record) (*item, error) {
 			case e.Attempt.JSON != nil:
 				a.JSON = json.RawMessage(*e.Attempt.JSON)
 			case a.Response != nil && !e.Attempt.NoJSON:
-				a.JSON = json.RawMessage(a.Response.Text)
+				a.JSON = json.RawMessage(out)
 			}
 			if e.Attempt.Error != nil {
 				a.Err = e.Attempt.Error.restore(nil)
 			}
 			it.attempts = append(it.attempts, a)
-			text := ""
-			if a.Response != nil {
-				text = a.Response.Text
-			}
+			text := out
 			if e.Text != nil {
 				text = *e.Text
 			}
@@ -720,15 +818,8 @@ func (it *item) migrate(id string) ([]LogEntry, error) {
 	reqs = append(reqs, it.next)
 	entries := []*logEntry{{First: it.first, Mode: it.mode, Next: changeOf(it.first, reqs[0])}}
 	for i, a := range it.attempts {
-		e := &logEntry{Attempt: storeAttempt(a, i+1, it.mode), Next: changeOf(reqs[i], reqs[i+1])}
-		text := ""
-		if a.Response != nil {
-			text = a.Response.Text
-		}
-		if it.texts[i] != text {
-			t := it.texts[i]
-			e.Text = &t
-		}
+		e := attemptEntry(a, i+1, it.mode, it.texts[i])
+		e.Next = changeOf(reqs[i], reqs[i+1])
 		entries = append(entries, e)
 	}
 	out := make([]LogEntry, len(entries))

@@ -104,22 +104,26 @@ func (ru *run) deliver(ctx context.Context, out []Settled) error {
 // stopped: with ctx while it lasts, else with a context detached from it
 // and bounded by the stop timeout.
 func (ru *run) markDelivered(ctx context.Context) error {
-	if len(ru.delivered) == 0 {
+	if len(ru.delivered) == 0 || (ctx.Err() != nil && ru.r.stopTimeout == 0) {
 		return nil
 	}
-	if ctx.Err() != nil {
-		if ru.r.stopTimeout == 0 {
-			return nil
-		}
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), ru.r.stopTimeout)
-		defer cancel()
-	}
+	ctx, cancel := ru.stopContext(ctx)
+	defer cancel()
 	if err := ru.r.store.Save(ctx, Change{Delivered: ru.delivered}); err != nil {
 		return fmt.Errorf("batch: save: %w", err)
 	}
 	ru.delivered = ru.delivered[:0]
 	return nil
+}
+
+// stopContext returns ctx while it lasts; once it has ended, a context
+// detached from it and bounded by the stop timeout, for the writes a
+// shutdown must still make.
+func (ru *run) stopContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx.Err() == nil || ru.r.stopTimeout == 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), ru.r.stopTimeout)
 }
 
 // run is the whole run: load, start, resume, then rounds until done.
@@ -357,15 +361,8 @@ func (en *entry) record(p *pending) error {
 func (en *entry) logAttempt(p *pending, a enforce.Attempt, text string, next *provider.Request) error {
 	a.Request = en.next
 	en.attempts = append(en.attempts, a)
-	e := &logEntry{Attempt: storeAttempt(a, len(en.attempts), en.mode)}
-	en.logText = ""
-	if a.Response != nil {
-		en.logText = a.Response.Text
-	}
-	if text != en.logText {
-		e.Text = &text
-		en.logText = text
-	}
+	e := attemptEntry(a, len(en.attempts), en.mode, text)
+	en.logText = text
 	if next != nil {
 		e.Next = changeOf(en.next, next)
 	}
@@ -539,13 +536,32 @@ func (ru *run) submit(ctx context.Context, f *inFlight, members []*entry) error 
 	}
 	b, err := ru.r.b.SubmitBatch(ctx, f.rec.Key, reqs)
 	if err != nil {
-		return fmt.Errorf("batch: submit %s (%d requests): %w", f.rec.Key, len(reqs), err)
+		err = fmt.Errorf("batch: submit %s (%d requests): %w", f.rec.Key, len(reqs), err)
 	}
-	if err := ru.point("submitted"); err != nil {
+	if b == nil || b.ID == "" {
+		if err == nil {
+			err = fmt.Errorf("batch: submit %s (%d requests): %w", f.rec.Key, len(reqs),
+				&provider.Error{Kind: provider.ErrorOther, Provider: "batch", Message: "SubmitBatch returned no batch ID"})
+		}
 		return err
 	}
+	if perr := ru.point("submitted"); perr != nil {
+		return perr
+	}
+	// The provider created the batch, even when an error comes beside it
+	// (a wrapper that failed after the call) or ctx ended meanwhile (a
+	// shutdown): its ID is written, else the next run pays for its
+	// requests twice and CancelBatches cannot reach it.
 	f.rec.ID = b.ID
-	return ru.save(ctx, Change{Batches: []BatchRecord{f.rec}})
+	sctx, cancel := ru.stopContext(ctx)
+	defer cancel()
+	if serr := ru.save(sctx, Change{Batches: []BatchRecord{f.rec}}); serr != nil {
+		return errors.Join(err, serr)
+	}
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // wait waits the poll interval, or until ctx ends.
@@ -598,6 +614,11 @@ func (ru *run) settle(ctx context.Context, f *inFlight, b *provider.Batch) error
 			if err != nil {
 				return fmt.Errorf("batch: results of %s: %w", f.rec.ID, err)
 			}
+			if ctx.Err() != nil {
+				// A shutdown: no more checks (a Batcher that downloaded
+				// the results would yield them all), those made are kept.
+				return ru.halt(ctx, &p)
+			}
 			en := ru.member(res.ID, f.rec.Key)
 			if en == nil {
 				continue // settled already, or not of this batch: a stale or repeated result
@@ -633,6 +654,18 @@ func (ru *run) settle(ctx context.Context, f *inFlight, b *provider.Batch) error
 	}
 	p.c.Closed = []string{f.rec.Key}
 	return ru.flush(ctx, &p)
+}
+
+// halt ends a run whose ctx has ended: it writes what p holds, within
+// the stop timeout, so that the next run does not make its checks again,
+// and returns ctx's error. What p settles is handed out by the next run.
+func (ru *run) halt(ctx context.Context, p *pending) error {
+	if ru.r.stopTimeout == 0 {
+		return ctx.Err()
+	}
+	sctx, cancel := ru.stopContext(ctx)
+	defer cancel()
+	return errors.Join(ctx.Err(), ru.save(sctx, p.c))
 }
 
 // retryable reports whether a per-request error is worth submitting the

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"log/slog"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/agentio/agentio/enforce"
@@ -33,10 +34,10 @@ type Item struct {
 // *provider.Error), [ErrBatchFailed] or [ErrResubmits], with Result beside
 // it once an attempt was made (nil before, as Run's).
 //
-// Read back from a store after a restart, Result.JSON and each attempt's
-// JSON keep the model's bytes, and so do tool call arguments that are not
-// valid JSON, but the valid JSON values inside requests and replies (tool
-// call arguments, schemas) come back compacted; Err has the same text and
+// Read back from a store after a restart, Result.JSON, each attempt's JSON
+// and the tool call arguments in requests and replies keep the model's
+// bytes, but the other JSON values inside requests (schemas) come back
+// compacted; Err has the same text and
 // matches the same sentinels and typed errors, but no longer wraps the
 // original values (an SDK's error inside a *provider.Error is gone).
 type Settled struct {
@@ -116,10 +117,14 @@ func WithMaxResubmits(n int) Option {
 }
 
 // WithStopTimeout sets how long [Runner.Run] may take, once its ctx has
-// ended, to record in the store which outcomes it had handed out (default
-// [DefaultStopTimeout]), so that a resumed run does not hand them out
-// again. 0 records nothing then: the next run hands those outcomes out
-// again. A negative d is an error.
+// ended, to record in the store which outcomes it had handed out, so that
+// a resumed run does not hand them out again, the results it had checked
+// since its last write, so that it does not check them again, and the ID
+// of a batch the provider created as ctx ended, so that the next run
+// takes it up rather than submitting its requests again (default
+// [DefaultStopTimeout]). 0 records nothing then: the next run hands those
+// outcomes out and checks those results again, and finds that batch only
+// through a [provider.BatchFinder]. A negative d is an error.
 func WithStopTimeout(d time.Duration) Option {
 	return func(r *Runner) error {
 		if d < 0 {
@@ -201,7 +206,9 @@ func New(b provider.Batcher, store Store, opts ...Option) (*Runner, error) {
 // as intended but without the provider's ID is looked up by its key when
 // the Batcher is a [provider.BatchFinder] (and submitted otherwise: a
 // Batcher that cannot find batches may then run those requests twice,
-// though each result is settled once). Items already handed out are not
+// though each result is settled once). A batch SubmitBatch returns beside
+// an error was created: its ID is written before the run stops with the
+// error. Items already handed out are not
 // handed out again; [Runner.Results] lists every outcome the store keeps.
 // items must hold every item the store has pending (else
 // [ErrUnknownItem]); items the store does not know yet are started.
@@ -245,16 +252,21 @@ func (r *Runner) Run(ctx context.Context, items []Item) iter.Seq2[Settled, error
 	}
 }
 
+// cancelParallel is how many batches CancelBatches cancels at once.
+const cancelParallel = 8
+
 // CancelBatches asks the provider to cancel every batch the store has in
-// flight, each with ctx (give it a deadline: a provider that does not
-// answer is waited for until ctx ends). It is for abandoning a job's
+// flight, several at once, each with ctx (give it a deadline: a provider
+// that does not answer for a batch is waited for until ctx ends, and the
+// other batches are cancelled meanwhile). It is for abandoning a job's
 // remote work; a shutdown does not need it. The items of the cancelled
 // batches are submitted again by the next [Runner.Run], those that ran
 // keep their replies. A batch recorded as intended but without the
 // provider's ID is found by its key when the Batcher is a
 // [provider.BatchFinder], and left alone otherwise. It returns the
-// errors of the calls that failed, joined; the others took effect. It
-// must not run beside a Run over the same store.
+// errors of the calls that failed, joined in the store's order; the
+// others took effect. It must not run beside a Run over the same store.
+// Its goroutines end before it returns.
 func (r *Runner) CancelBatches(ctx context.Context) error {
 	var recs []BatchRecord
 	for rec, err := range r.store.Batches(ctx) {
@@ -263,29 +275,42 @@ func (r *Runner) CancelBatches(ctx context.Context) error {
 		}
 		recs = append(recs, rec)
 	}
-	var errs []error
-	for _, rec := range recs {
-		id := rec.ID
-		if id == "" {
-			finder, ok := r.b.(provider.BatchFinder)
-			if !ok {
-				continue
-			}
-			found, err := finder.FindBatch(ctx, rec.Key)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("batch: find batch %s: %w", rec.Key, err))
-				continue
-			}
-			if found == nil {
-				continue
-			}
-			id = found.ID
-		}
-		if err := r.b.CancelBatch(ctx, id); err != nil {
-			errs = append(errs, fmt.Errorf("batch: cancel %s: %w", id, err))
-		}
+	errs := make([]error, len(recs))
+	sem := make(chan struct{}, cancelParallel)
+	var wg sync.WaitGroup
+	for i, rec := range recs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs[i] = r.cancelBatch(ctx, rec)
+		})
 	}
+	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// cancelBatch cancels the batch of rec, found by its key when it has no
+// ID; a batch that cannot be found is left alone.
+func (r *Runner) cancelBatch(ctx context.Context, rec BatchRecord) error {
+	id := rec.ID
+	if id == "" {
+		finder, ok := r.b.(provider.BatchFinder)
+		if !ok {
+			return nil
+		}
+		found, err := finder.FindBatch(ctx, rec.Key)
+		if err != nil {
+			return fmt.Errorf("batch: find batch %s: %w", rec.Key, err)
+		}
+		if found == nil {
+			return nil
+		}
+		id = found.ID
+	}
+	if err := r.b.CancelBatch(ctx, id); err != nil {
+		return fmt.Errorf("batch: cancel %s: %w", id, err)
+	}
+	return nil
 }
 
 // Results yields the outcome of every settled item the store keeps,

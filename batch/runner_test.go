@@ -2,7 +2,10 @@ package batch_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"testing"
 
@@ -13,6 +16,7 @@ import (
 	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/provider/record"
 )
 
 // TestReaskRounds: items that need k re-asks take exactly k+1
@@ -314,47 +318,207 @@ type failingStore struct{ *batch.Memory }
 
 func (failingStore) Save(context.Context, batch.Change) error { return errCrash }
 
-// TestBrokenToolArguments: a tool call whose arguments are not JSON (in
-// tool mode, the very reply a re-ask is for) is stored and read back byte
-// for byte, in the reply and in the next request's messages, rather than
-// stopping the job with an encoding error.
-func TestBrokenToolArguments(t *testing.T) {
-	const broken = `{"label": "ham",, "score": `
-	b := providertest.NewBatcher(func(_ string, n int) providertest.Reply {
-		if n == 0 {
-			return providertest.CallTool(enforce.ToolName, broken)
-		}
-		return providertest.CallTool(enforce.ToolName, valid)
-	}, &providertest.BatcherOptions{Capabilities: provider.Capabilities{Tools: true, ForcedTool: true}, Polls: 1})
-	e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
-	st := batch.NewMemory(nil)
-	r := newRunner(t, b, st, batch.WithEnforcer(e))
-	polls := 0
-	batch.SetCrash(r, func(p string) error {
-		if p == "polled" {
-			if polls++; polls == 3 { // the re-ask is in flight
-				return errCrash
+// TestToolArgumentsKeptByteForByte: the arguments of a model's tool call
+// (in tool mode, the very reply a re-ask is for) are stored and read back
+// byte for byte, in the reply and in the next request's messages, whatever
+// they are: not JSON, or empty (a call without input), rather than
+// stopping the job with an encoding error, or JSON that encoding/json
+// would rewrite (a request rebuilt from the log is the one sent). The run is resumed while the
+// re-ask is in flight, so what it reads back is what it goes on with.
+func TestToolArgumentsKeptByteForByte(t *testing.T) {
+	for _, tc := range []struct{ name, args string }{
+		{"not JSON", `{"label": "ham",, "score": `},
+		{"empty", ""},
+		{"JSON with spaces", invalid},
+		{"JSON encoding/json escapes", `{"label":"<eggs>","score":3}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := providertest.NewBatcher(func(_ string, n int) providertest.Reply {
+				if n == 0 {
+					return providertest.CallTool(enforce.ToolName, tc.args)
+				}
+				return providertest.CallTool(enforce.ToolName, valid)
+			}, &providertest.BatcherOptions{Capabilities: provider.Capabilities{Tools: true, ForcedTool: true}, Polls: 1})
+			e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
+			st := batch.NewMemory(nil)
+			r := newRunner(t, b, st, batch.WithEnforcer(e))
+			polls := 0
+			batch.SetCrash(r, func(p string) error {
+				if p == "polled" {
+					if polls++; polls == 3 { // the re-ask is in flight
+						return errCrash
+					}
+				}
+				return nil
+			})
+			_, err := collect(t, r, items(1))
+			require.ErrorIs(t, err, errCrash)
+			require.Len(t, b.Submissions(), 2, "the re-ask was submitted before the crash")
+			got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), items(1))
+			require.NoError(t, err)
+			s := got["m0"]
+			require.NoError(t, s.Err)
+			require.Len(t, s.Result.Attempts, 2)
+			assert.Equal(t, tc.args, string(s.Result.Attempts[0].Response.ToolCalls[0].Arguments), "the reply, read back from the store")
+			var sent []string
+			for _, m := range s.Result.Attempts[1].Request.Messages {
+				for _, c := range m.ToolCalls {
+					sent = append(sent, string(c.Arguments))
+				}
 			}
+			assert.Equal(t, []string{tc.args}, sent, "the re-ask's messages, read back from the store")
+			n := 0
+			for r, err := range newRunner(t, b, st, batch.WithEnforcer(e)).Results(ctx) {
+				require.NoError(t, err)
+				assert.Equal(t, tc.args, string(r.Result.Attempts[0].Response.ToolCalls[0].Arguments))
+				n++
+			}
+			assert.Equal(t, 1, n)
+		})
+	}
+}
+
+// TestToolCallWithoutArgumentsInMessages: a caller's conversation holding
+// a tool call without input (empty arguments, as an adapter gives them)
+// is logged with the item's first request and the job runs.
+func TestToolCallWithoutArgumentsInMessages(t *testing.T) {
+	b := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
+	its := items(3)
+	its[0].Request = enforce.Request{Messages: []provider.Message{
+		provider.UserMessage("What time is it?"),
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "now", Arguments: json.RawMessage("")}}},
+		{Role: provider.RoleTool, ToolCallID: "c1", Content: "12:00"},
+		provider.UserMessage("Label this conversation."),
+	}}
+	st := batch.NewMemory(nil)
+	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))), its)
+	require.NoError(t, err)
+	assert.Len(t, got, 3)
+	for id, s := range got {
+		assert.NoError(t, s.Err, id)
+	}
+	for r, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Results(ctx) {
+		require.NoError(t, err)
+		if r.ID == "m0" {
+			args := r.Result.Attempts[0].Request.Messages[1].ToolCalls[0].Arguments
+			assert.NotNil(t, args)
+			assert.Empty(t, args, "the call without input, read back from the store")
+		}
+	}
+}
+
+// noBatch is a Batcher whose SubmitBatch answers neither a batch nor an
+// error, or a batch without an ID: a broken adapter.
+type noBatch struct {
+	*providertest.Batcher
+	b *provider.Batch
+}
+
+func (n noBatch) SubmitBatch(context.Context, string, []provider.BatchRequest) (*provider.Batch, error) {
+	return n.b, nil
+}
+
+// TestSubmitWithoutBatch: a SubmitBatch that answers no batch ID stops
+// the run with an error, not a panic.
+func TestSubmitWithoutBatch(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		b    *provider.Batch
+	}{{"nil", nil}, {"no ID", &provider.Batch{Status: provider.BatchInProgress}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := noBatch{providertest.NewBatcher(reasks(func(int) int { return 0 }), nil), tc.b}
+			_, err := collect(t, newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t))), items(2))
+			var pe *provider.Error
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, provider.ErrorOther, pe.Kind)
+		})
+	}
+}
+
+// TestSubmitErrorBesideBatchKeepsID: a batch SubmitBatch returns beside
+// an error (provider/record's recording could not be written: a full
+// disk, a read-only mount) was created at the provider: the run writes its
+// ID before it stops with the error, and the next run takes the batch up,
+// over a Batcher that cannot find batches, instead of submitting its
+// requests again.
+func TestSubmitErrorBesideBatchKeepsID(t *testing.T) {
+	pt := providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)
+	dir := t.TempDir()
+	block := filepath.Join(dir, "capabilities.json")
+	require.NoError(t, os.Mkdir(block, 0o755)) // a full disk, a read-only mount...
+	rec, err := record.New(noFinder{pt}, dir, record.ModeRecord, nil)
+	require.NoError(t, err)
+	st := batch.NewMemory(nil)
+	_, err = collect(t, newRunner(t, rec.(provider.Batcher), st, batch.WithEnforcer(newEnforcer(t))), items(2))
+	t.Logf("first run: %v", err)
+	require.Error(t, err)
+	require.Len(t, pt.Submissions(), 1, "the provider created the batch")
+	for rec, err := range st.Batches(ctx) {
+		require.NoError(t, err)
+		t.Logf("store: batch key %s, ID %q (the provider's: %s)", rec.Key, rec.ID, pt.Submissions()[0].Batch)
+	}
+
+	require.NoError(t, os.Remove(block))
+	got, err := collect(t, newRunner(t, rec.(provider.Batcher), st, batch.WithEnforcer(newEnforcer(t))), items(2))
+	require.NoError(t, err)
+	assert.Len(t, got, 2)
+	t.Logf("submissions: %d, requests submitted: %v", len(pt.Submissions()), pt.Submitted())
+	for id, n := range pt.Submitted() {
+		assert.Equal(t, 1, n, "%s submitted once", id)
+	}
+}
+
+// toolCaps is a provider that calls tools, for enforce.ModeTool.
+var toolCaps = provider.Capabilities{Tools: true, ForcedTool: true}
+
+// TestResumedToolReaskReplays: a run resumed while a tool-mode re-ask is
+// pending sends the request an uninterrupted run sends, byte for byte
+// (the model's arguments with their spaces), so a replay of a recorded
+// job (provider/record keys requests by their bytes) matches it.
+func TestResumedToolReaskReplays(t *testing.T) {
+	script := func(_ string, n int) providertest.Reply {
+		if n == 0 {
+			return providertest.CallTool("submit_result", `{"label": "eggs", "score": 3}`)
+		}
+		return providertest.CallTool("submit_result", `{"label": "ham", "score": 3}`)
+	}
+	e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
+	its := []batch.Item{{ID: "m0", Request: enforce.Request{Prompt: "Label message 0."}}}
+	dir := t.TempDir()
+	rec, err := record.New(providertest.NewBatcher(script, &providertest.BatcherOptions{Capabilities: toolCaps}), dir, record.ModeRecord, nil)
+	require.NoError(t, err)
+	want, err := collect(t, newRunner(t, rec.(provider.Batcher), batch.NewMemory(nil), batch.WithEnforcer(e)), its)
+	require.NoError(t, err)
+	require.NoError(t, want["m0"].Err)
+	require.Len(t, want["m0"].Result.Attempts, 2)
+
+	replay := func() provider.Batcher {
+		rep, err := record.New(nil, dir, record.ModeReplay, nil)
+		require.NoError(t, err)
+		return rep.(provider.Batcher)
+	}
+	// Control: an uninterrupted replay matches.
+	got, err := collect(t, newRunner(t, replay(), batch.NewMemory(nil), batch.WithEnforcer(e)), its)
+	require.NoError(t, err)
+	require.NoError(t, got["m0"].Err)
+
+	// The replay stops once round 1 is settled (the re-ask is pending in
+	// the store), then resumes.
+	st := batch.NewMemory(nil)
+	r := newRunner(t, replay(), st, batch.WithEnforcer(e))
+	checked := false
+	batch.SetCrash(r, func(p string) error {
+		switch {
+		case p == "checked":
+			checked = true
+		case p == "after save" && checked:
+			return errCrash
 		}
 		return nil
 	})
-	_, err := collect(t, r, items(1))
+	_, err = collect(t, r, its)
 	require.ErrorIs(t, err, errCrash)
-	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), items(1))
-	require.NoError(t, err)
-	s := got["m0"]
-	require.NoError(t, s.Err)
-	require.Len(t, s.Result.Attempts, 2)
-	assert.Equal(t, broken, string(s.Result.Attempts[0].Response.ToolCalls[0].Arguments), "the reply, read back from the store")
-	var sent []string
-	for _, m := range s.Result.Attempts[1].Request.Messages {
-		for _, c := range m.ToolCalls {
-			sent = append(sent, string(c.Arguments))
-		}
-	}
-	assert.Equal(t, []string{broken}, sent, "the re-ask's messages, read back from the store")
-	for r, err := range newRunner(t, b, st, batch.WithEnforcer(e)).Results(ctx) {
-		require.NoError(t, err)
-		assert.Equal(t, broken, string(r.Result.Attempts[0].Response.ToolCalls[0].Arguments))
-	}
+	got, err = collect(t, newRunner(t, replay(), st, batch.WithEnforcer(e)), its)
+	require.NoError(t, err, "the resumed replay sends the re-ask the recording holds")
+	require.NoError(t, got["m0"].Err)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"log/slog"
 	"sync/atomic"
 	"testing"
@@ -14,8 +15,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/batch"
+	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/provider/providertest"
+	"github.com/agentio/agentio/schema"
 )
 
 // failAfter is a store whose Save fails once armed.
@@ -168,6 +171,63 @@ func TestCancelBatches(t *testing.T) {
 	})
 }
 
+// oneCancelHangs is a Batcher that does not answer the first cancel it
+// gets until the others have been answered (or its ctx ends): one batch
+// the provider is slow to cancel.
+type oneCancelHangs struct {
+	*providertest.Batcher
+	others      int // how many other cancels to wait for
+	calls, done atomic.Int32
+	answered    chan struct{} // closed once the others are answered
+}
+
+func (h *oneCancelHangs) CancelBatch(ctx context.Context, id string) error {
+	if h.calls.Add(1) == 1 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-h.answered:
+			return &provider.Error{Kind: provider.ErrorOverloaded, Provider: "test", Message: "no answer to the cancel"}
+		}
+	}
+	err := h.Batcher.CancelBatch(ctx, id)
+	if h.done.Add(1) == int32(h.others) {
+		close(h.answered)
+	}
+	return err
+}
+
+// TestCancelBatchesOneHangs: a batch the provider does not answer for
+// does not keep CancelBatches from cancelling the others: they are
+// cancelled while it waits, and its failure comes back alone.
+func TestCancelBatchesOneHangs(t *testing.T) {
+	for _, n := range []int{2, 3, 20} {
+		t.Run(fmt.Sprintf("%d batches", n), func(t *testing.T) {
+			pt := providertest.NewBatcher(reasks(func(int) int { return 0 }), &providertest.BatcherOptions{Polls: 100, Limits: provider.BatchLimits{MaxRequests: 1}})
+			st := batch.NewMemory(nil)
+			r := newRunner(t, pt, st, batch.WithEnforcer(newEnforcer(t)))
+			batch.SetCrash(r, func(p string) error {
+				if p == "polled" {
+					return errCrash
+				}
+				return nil
+			})
+			_, err := collect(t, r, items(n))
+			require.ErrorIs(t, err, errCrash)
+			require.Len(t, pt.Submissions(), n)
+
+			h := &oneCancelHangs{Batcher: pt, others: n - 1, answered: make(chan struct{})}
+			dctx, cancel := context.WithTimeout(ctx, 5*time.Second) // a deadline, as the doc asks
+			defer cancel()
+			err = newRunner(t, h, st).CancelBatches(dctx)
+			var pe *provider.Error
+			require.ErrorAs(t, err, &pe, "the cancel that got no answer")
+			assert.Equal(t, provider.ErrorOverloaded, pe.Kind)
+			assert.Len(t, pt.Canceled(), n-1, "the batches the provider answers for are cancelled")
+		})
+	}
+}
+
 // TestStopOptions: the stop timeout and the logger are checked by New.
 func TestStopOptions(t *testing.T) {
 	b := providertest.NewBatcher(nil, nil)
@@ -256,4 +316,122 @@ func TestStoreFailsOnce(t *testing.T) {
 			}
 		})
 	}
+}
+
+// noFinder hides FindBatch: a Batcher that cannot find a batch by its
+// key, as the Anthropic adapter is.
+type noFinder struct{ provider.Batcher }
+
+// TestShutdownAfterSubmitKeepsBatchID: a shutdown (ctx ends) that comes
+// just as SubmitBatch returns the batch the provider created still writes
+// its ID (within the stop timeout), over a Batcher that cannot find
+// batches: the next run takes the batch up instead of paying for its
+// requests again, and CancelBatches reaches it.
+func TestShutdownAfterSubmitKeepsBatchID(t *testing.T) {
+	// first runs a job of 3 items until a shutdown just after SubmitBatch
+	// returned.
+	first := func(t *testing.T) (*providertest.Batcher, provider.Batcher, *batch.Memory) {
+		cctx, cancel := context.WithCancel(ctx)
+		t.Cleanup(cancel)
+		pt := providertest.NewBatcher(reasks(func(int) int { return 0 }), &providertest.BatcherOptions{
+			Polls: 2,
+			Hook: func(e providertest.BatchEvent) error {
+				if e.Op == providertest.OpSubmitted {
+					cancel() // SIGTERM arrives with the provider's answer
+				}
+				return nil
+			},
+		})
+		b := noFinder{pt}
+		st := batch.NewMemory(nil)
+		r, err := batch.New(b, st, batch.WithEnforcer(newEnforcer(t)), batch.WithPollInterval(0))
+		require.NoError(t, err)
+		for _, err := range r.Run(cctx, items(3)) {
+			require.ErrorIs(t, err, context.Canceled)
+		}
+		require.Len(t, pt.Submissions(), 1)
+		t.Logf("provider: batch %s created for %v", pt.Submissions()[0].Batch, pt.Submissions()[0].IDs)
+		for rec, err := range st.Batches(ctx) {
+			require.NoError(t, err)
+			t.Logf("store after the shutdown: batch key %s, ID %q", rec.Key, rec.ID)
+		}
+		return pt, b, st
+	}
+
+	t.Run("the next run resumes the batch", func(t *testing.T) {
+		pt, b, st := first(t)
+		got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))), items(3))
+		require.NoError(t, err)
+		assert.Len(t, got, 3)
+		t.Logf("submissions over both runs: %d, requests submitted: %v", len(pt.Submissions()), pt.Submitted())
+		for id, n := range pt.Submitted() {
+			assert.Equal(t, 1, n, "%s submitted once: the run resumes the batch the shutdown left running", id)
+		}
+	})
+
+	t.Run("CancelBatches reaches the batch", func(t *testing.T) {
+		pt, b, st := first(t)
+		require.NoError(t, newRunner(t, b, st).CancelBatches(ctx))
+		t.Logf("CancelBatches cancelled %v", pt.Canceled())
+		assert.Equal(t, []string{pt.Submissions()[0].Batch}, pt.Canceled(), "the batch submitted before the shutdown is cancelled")
+	})
+}
+
+// bufferedResults is a Batcher whose BatchResults downloads the whole
+// results first (under ctx), then yields them from memory without
+// looking at ctx, as provider/gemini's BatchResults does (the inlined
+// responses come with the batch, in one response).
+type bufferedResults struct{ *providertest.Batcher }
+
+func (b bufferedResults) BatchResults(ctx context.Context, id string) iter.Seq2[provider.BatchResult, error] {
+	return func(yield func(provider.BatchResult, error) bool) {
+		var all []provider.BatchResult
+		for r, err := range b.Batcher.BatchResults(ctx, id) {
+			if err != nil {
+				yield(r, err)
+				return
+			}
+			all = append(all, r)
+		}
+		for _, r := range all {
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+}
+
+// TestShutdownStopsChecks: once ctx has ended, the run checks no more
+// results, though the Batcher has them all downloaded, and keeps the
+// checks it made: over both runs each result is checked once, and every
+// item is handed out.
+func TestShutdownStopsChecks(t *testing.T) {
+	const n = 600 // more than one save's worth
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	calls, after := 0, 0
+	e := newEnforcer(t, enforce.WithValidator(func(context.Context, enforce.Attempt, any) []schema.Violation {
+		calls++
+		switch {
+		case calls == 1:
+			cancel() // SIGTERM while the first results are checked
+		case cctx.Err() != nil:
+			after++
+		}
+		return nil
+	}))
+	b := bufferedResults{providertest.NewBatcher(reasks(func(int) int { return 0 }), nil)}
+	st := batch.NewMemory(nil)
+	var err error
+	for _, e := range newRunner(t, b, st, batch.WithEnforcer(e)).Run(cctx, items(n)) {
+		if e != nil {
+			err = e
+		}
+	}
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Zero(t, after, "checks made after the shutdown")
+	got, err := collect(t, newRunner(t, b, st, batch.WithEnforcer(e)), items(n))
+	require.NoError(t, err)
+	assert.Len(t, got, n)
+	assert.Equal(t, n, calls, "each result checked once over both runs")
 }

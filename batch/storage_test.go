@@ -75,24 +75,47 @@ const reviewSchema = `{
 }`
 
 // TestStorageLinearInAttempts runs one item with a 4 KB prompt that
-// needs k re-asks, k = 0...8, and counts every byte the runner hands the
-// store for the item over the run (its records, log entries and delivery
-// mark; the batch records, which a batch's items share, are counted
-// apart). What it writes per attempt is what the attempt adds, so the
-// bytes grow linearly in k and stay within 1.2 times the run's own
-// content: the first request, the messages each re-ask adds, and the
-// replies, each as JSON.
+// needs k re-asks, k = 0...8, in prompt mode and in tool mode, and counts
+// every byte the runner hands the store for the item over the run (its
+// records, log entries and delivery mark; the batch records, which a
+// batch's items share, are counted apart). What it writes per attempt is
+// what the attempt adds, so the bytes grow linearly in k and stay within
+// 1.2 times the run's own content: the first request, the messages each
+// re-ask adds, and the replies, each as JSON. In tool mode the output is
+// written once per reply, in its tool call, not again as the attempt's
+// JSON or the text its check read.
 func TestStorageLinearInAttempts(t *testing.T) {
+	for _, mode := range []enforce.Mode{enforce.ModePrompt, enforce.ModeTool} {
+		t.Run(string(mode), func(t *testing.T) {
+			ratio := storageRatio(t, mode, 4096)
+			assert.LessOrEqual(t, ratio, 1.2, "bytes(8) within 1.2x of the run's content")
+		})
+	}
+}
+
+// TestToolModeStorage: with a short prompt, so that the outputs are most
+// of the content, a job in tool mode writes no more for its content than
+// the same job in prompt mode: each output once per reply.
+func TestToolModeStorage(t *testing.T) {
+	prompt := storageRatio(t, enforce.ModePrompt, 0)
+	tool := storageRatio(t, enforce.ModeTool, 0)
+	assert.LessOrEqual(t, tool, prompt, "written/content, tool mode against prompt mode")
+}
+
+// storageRatio runs the job of TestStorageLinearInAttempts in mode with a
+// prompt of about promptLen bytes, checks that the bytes grow linearly in
+// k and returns the ratio of bytes written to content for k = 8.
+func storageRatio(t *testing.T, mode enforce.Mode, promptLen int) float64 {
 	const maxK = 8
 	var prompt strings.Builder
 	prompt.WriteString("Label this document and summarise it.\n\n")
-	for i := 0; prompt.Len() < 4096; i++ {
+	for i := 0; prompt.Len() < promptLen; i++ {
 		fmt.Fprintf(&prompt, "Paragraph %d: the customer writes about order %d, shipped on day %d, and asks for item %d. ", i, 7919*i%10007, i%28+1, 31*i%97)
 	}
 	summary := strings.Repeat("The customer asks where the order is and wants a refund. ", 5)
 	sc, err := schema.Parse([]byte(reviewSchema))
 	require.NoError(t, err)
-	e, err := enforce.New(sc, enforce.WithMaxRetries(maxK))
+	e, err := enforce.New(sc, enforce.WithMaxRetries(maxK), enforce.WithMode(mode))
 	require.NoError(t, err)
 	written := make([]int, maxK+1)
 	shared := make([]int, maxK+1)
@@ -105,15 +128,35 @@ func TestStorageLinearInAttempts(t *testing.T) {
 			if n < k {
 				label = fmt.Sprintf("eggs-%d", n)
 			}
-			return providertest.Reply{Text: fmt.Sprintf(`{"label": %q, "score": 3, "summary": %q}`, label, summary),
-				Usage: provider.Usage{InputTokens: 1100 + 200*n, OutputTokens: 90, TotalTokens: 1190 + 200*n}}
-		}, nil)
+			out := fmt.Sprintf(`{"label": %q, "score": 3, "summary": %q}`, label, summary)
+			r := providertest.Reply{Text: out}
+			if mode == enforce.ModeTool {
+				r = providertest.CallTool(enforce.ToolName, out)
+			}
+			r.Usage = provider.Usage{InputTokens: 1100 + 200*n, OutputTokens: 90, TotalTokens: 1190 + 200*n}
+			return r
+		}, &providertest.BatcherOptions{Capabilities: toolCaps})
 		r := newRunner(t, b, st, batch.WithEnforcer(e))
 		got, err := collect(t, r, []batch.Item{{ID: "m0", Request: enforce.Request{Prompt: prompt.String()}}})
 		require.NoError(t, err)
 		s := got["m0"]
 		require.NoError(t, s.Err)
 		require.Len(t, s.Result.Attempts, k+1)
+		// What is written once is read back whole.
+		read := 0
+		for back, err := range r.Results(ctx) {
+			require.NoError(t, err)
+			read++
+			assert.Equal(t, s.Result.Text, back.Result.Text)
+			assert.Equal(t, string(s.Result.JSON), string(back.Result.JSON))
+			require.Len(t, back.Result.Attempts, k+1)
+			for i, a := range back.Result.Attempts {
+				assert.Equal(t, string(s.Result.Attempts[i].JSON), string(a.JSON), "attempt %d", i+1)
+				assert.Equal(t, jsonLen(t, s.Result.Attempts[i].Request), jsonLen(t, a.Request), "attempt %d", i+1)
+				assert.Equal(t, s.Result.Attempts[i].Response, a.Response, "attempt %d", i+1)
+			}
+		}
+		require.Equal(t, 1, read)
 		first := s.Result.Attempts[0].Request
 		content[k] = jsonLen(t, first)
 		for i, a := range s.Result.Attempts {
@@ -135,8 +178,7 @@ func TestStorageLinearInAttempts(t *testing.T) {
 		}
 		fmt.Fprintf(&table, "%3d %10d %10d %7.3f %10d %10d\n", k, written[k], content[k], float64(written[k])/float64(content[k]), step, shared[k])
 	}
-	t.Log(table.String())
-	assert.LessOrEqual(t, float64(written[maxK]), 1.2*float64(content[maxK]), "bytes(8) within 1.2x of the run's content")
+	t.Logf("%s mode, prompt of %d bytes:%s", mode, promptLen, table.String())
 	// Linear: every re-ask adds about the same bytes.
 	lo, hi := written[1]-written[0], written[1]-written[0]
 	for k := 1; k <= maxK; k++ {
@@ -144,4 +186,5 @@ func TestStorageLinearInAttempts(t *testing.T) {
 		lo, hi = min(lo, step), max(hi, step)
 	}
 	assert.LessOrEqual(t, float64(hi), 1.1*float64(lo), "the bytes a re-ask adds do not grow with k (steps %d to %d)", lo, hi)
+	return float64(written[maxK]) / float64(content[maxK])
 }

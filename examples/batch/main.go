@@ -2,10 +2,10 @@
 // schema enforcement, offline against a scripted batch provider: the
 // first round goes in four batches (the provider takes 300 requests a
 // batch), the replies that fail the schema are re-asked in a second
-// round, and half-way through the process gets SIGTERM, as on a deploy:
-// it stops at once, leaving the batches it paid for running, and a new
-// runner resumes the job from the store, without submitting anything
-// twice or handing any item out twice.
+// round, and while the process waits to poll that round's batch it gets
+// SIGTERM, as on a deploy: it stops at once, leaving the batch it paid
+// for running, and a new runner resumes the job from the store, without
+// submitting anything twice or handing any item out twice.
 //
 //	go run ./examples/batch
 package main
@@ -38,6 +38,11 @@ const ticketSchema = `{
 }`
 
 const items = 1000
+
+// firstPoll is the first process's time between polls: long, as in
+// production (batch.DefaultPollInterval is 30 s), so that the SIGTERM
+// comes while it waits.
+const firstPoll = time.Minute
 
 func main() {
 	if err := run(os.Stdout, scriptedProvider(), hooks{term: terminate}); err != nil {
@@ -96,7 +101,8 @@ func (t *totals) add(s batch.Settled) {
 
 // hooks are what a test watches the run through.
 type hooks struct {
-	// term sends the first process SIGTERM.
+	// term sends the first process SIGTERM, from outside its loop, while
+	// it waits firstPoll to poll a running batch again (see terminating).
 	term func() error
 	// stopped, when not nil, gets the time the first runner took to stop
 	// after the signal.
@@ -105,8 +111,54 @@ type hooks struct {
 	handed func(batch.Settled)
 }
 
+// signalDelay is how long after the first process starts waiting on a
+// running batch the SIGTERM comes: by then it waits firstPoll to poll
+// again.
+const signalDelay = 50 * time.Millisecond
+
+// terminating is the first process's view of the provider. Before any
+// outcome is handed out, the scripted batches run at once: a poll that
+// finds one running polls again. After, the first poll that finds a
+// batch still running arms a timer that sends SIGTERM signalDelay later,
+// from outside the runner, as a deploy would while the runner waits to
+// poll again.
+type terminating struct {
+	*providertest.Batcher
+	handed *int
+	term   func() error
+	armed  bool
+	sent   chan signalled // the timer's report, buffered
+}
+
+// signalled is when SIGTERM was sent, and whether sending it failed.
+type signalled struct {
+	at  time.Time
+	err error
+}
+
+// Batch polls the provider, and arms the SIGTERM as terminating says.
+func (t *terminating) Batch(ctx context.Context, id string) (*provider.Batch, error) {
+	for {
+		b, err := t.Batcher.Batch(ctx, id)
+		switch {
+		case err != nil || b.Status.Done():
+			return b, err
+		case *t.handed == 0:
+			continue
+		case !t.armed:
+			t.armed = true
+			time.AfterFunc(signalDelay, func() {
+				at := time.Now()
+				t.sent <- signalled{at, t.term()}
+			})
+		}
+		return b, nil
+	}
+}
+
 // run runs the job in two processes' worth of runners over one store.
-// The first is sent SIGTERM by h.term after 400 outcomes.
+// The first is sent SIGTERM by h.term while it waits to poll the batches
+// still running.
 func run(w io.Writer, b *providertest.Batcher, h hooks) error {
 	s, err := schema.Parse([]byte(ticketSchema))
 	if err != nil {
@@ -128,19 +180,21 @@ func run(w io.Writer, b *providertest.Batcher, h hooks) error {
 	store := batch.NewMemory(&batch.MemoryOptions{DropDelivered: true})
 	var t totals
 
-	// The first process: SIGTERM after 400 outcomes. Its context ends,
-	// the runner stops at once and the loop gets the context's error;
-	// the batches in flight keep running at the provider.
+	// The first process: SIGTERM while it waits to poll. Its context
+	// ends, the runner stops at once and the loop gets the context's
+	// error; the batch in flight keeps running at the provider.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	first, err := batch.New(b, store, batch.WithEnforcer(e), batch.WithPollInterval(0))
+	n := 0
+	tb := &terminating{Batcher: b, handed: &n, term: h.term, sent: make(chan signalled, 1)}
+	first, err := batch.New(tb, store, batch.WithEnforcer(e), batch.WithPollInterval(firstPoll))
 	if err != nil {
 		return err
 	}
-	n := 0
-	var signalled time.Time
+	shutDown := false
 	for st, err := range first.Run(ctx, its) {
 		if errors.Is(err, context.Canceled) {
+			shutDown = true
 			break // shut down: the next process resumes
 		}
 		if err != nil {
@@ -150,19 +204,24 @@ func run(w io.Writer, b *providertest.Batcher, h hooks) error {
 		if h.handed != nil {
 			h.handed(st)
 		}
-		if n++; n == 400 {
-			signalled = time.Now()
-			if err := h.term(); err != nil {
-				return err
-			}
-			<-ctx.Done()
-		}
+		n++
+	}
+	returned := time.Now()
+	if !tb.armed {
+		return errors.New("the first runner ended without SIGTERM")
+	}
+	sig := <-tb.sent // the timer reports once it has sent the signal
+	if sig.err != nil {
+		return sig.err
+	}
+	if !shutDown {
+		return errors.New("the first runner ended before SIGTERM")
 	}
 	if h.stopped != nil {
-		h.stopped(time.Since(signalled))
+		h.stopped(returned.Sub(sig.at))
 	}
 	stop()
-	fmt.Fprintf(w, "first runner: %d outcomes, then SIGTERM; %d batches submitted so far, %d cancelled\n", n, len(b.Submissions()), len(b.Canceled()))
+	fmt.Fprintf(w, "first runner: %d outcomes, then SIGTERM before its next poll; %d batches submitted so far, %d cancelled\n", n, len(b.Submissions()), len(b.Canceled()))
 
 	// The next process resumes from the store.
 	ctx, stop = signal.NotifyContext(context.Background(), syscall.SIGTERM)

@@ -36,6 +36,9 @@ type batchRecorder struct {
 
 	mu    sync.Mutex
 	polls map[string]int // replayed polls by batch ID
+	// subs counts, by recording key, the submissions this recorder
+	// answered from the store (replaying) or recorded (ModeRecord).
+	subs map[string]int
 }
 
 // streamingBatchRecorder is a batchRecorder that streams too.
@@ -63,7 +66,7 @@ func (s streamingBatchRecorder) Capabilities() provider.Capabilities {
 // newBatchRecorder returns r as a batch recorder over b (nil replaying
 // without a provider), reading the recorded limits then.
 func newBatchRecorder(r *recorder, b provider.Batcher) (*batchRecorder, error) {
-	br := &batchRecorder{recorder: r, b: b, polls: map[string]int{}}
+	br := &batchRecorder{recorder: r, b: b, polls: map[string]int{}, subs: map[string]int{}}
 	if b == nil {
 		l, err := readLimits(r.dir)
 		if err != nil {
@@ -81,8 +84,13 @@ func newBatchRecorder(r *recorder, b provider.Batcher) (*batchRecorder, error) {
 type batchFile struct {
 	Version int `json:"version"`
 	// Key is the hash of Model and Requests: the file's name.
-	Key   string `json:"key"`
-	Model string `json:"model,omitempty"`
+	Key string `json:"key"`
+	// Submission is which submission of these requests the file records,
+	// from 2, when it is not the first (a job submits the same requests
+	// again after a refusal, or a batch that expired or was cancelled
+	// before it ran); the file's name then ends in "-<Submission>".
+	Submission int    `json:"submission,omitempty"`
+	Model      string `json:"model,omitempty"`
 	// Label is the key SubmitBatch was given.
 	Label    string         `json:"label,omitempty"`
 	Requests []batchRequest `json:"requests"`
@@ -118,13 +126,55 @@ type wireResult struct {
 	Error    *wireError    `json:"error,omitempty"`
 }
 
-func toWireBatch(b *provider.Batch) *wireBatch {
+// wireBatch returns b as it is recorded, its error's secrets redacted.
+func (r *recorder) wireBatch(b *provider.Batch) *wireBatch {
 	w := &wireBatch{Batch: *b}
 	w.Batch.Err = nil
 	if b.Err != nil {
 		w.Err = toWireError(b.Err)
+		r.redact.error(w.Err)
 	}
 	return w
+}
+
+// submitName is the name (without ".json") of the file of the n-th
+// submission (from 1) of the requests of recording key k.
+func submitName(k string, n int) string {
+	if n <= 1 {
+		return "submit-" + k
+	}
+	return fmt.Sprintf("submit-%s-%d", k, n)
+}
+
+// name is the file's name, without ".json".
+func (f *batchFile) name() string { return submitName(f.Key, f.Submission) }
+
+// over reports whether the recording shows the batch over: cancelled,
+// or done in its last recorded state.
+func (f *batchFile) over() bool {
+	return f.Canceled || f.last() != nil && f.last().Status.Done()
+}
+
+// last is the batch's last recorded state; nil for a refused submission.
+func (f *batchFile) last() *wireBatch {
+	if n := len(f.Polls); n > 0 {
+		return &f.Polls[n-1]
+	}
+	return f.Batch
+}
+
+// failed reports whether the recorded submission got no batch that ran:
+// the provider refused it, or the batch was cancelled, or ended expired,
+// cancelled or failed. The same requests are then submitted again.
+func (f *batchFile) failed() bool {
+	if f.Error != nil || f.Canceled {
+		return true
+	}
+	switch f.last().Status {
+	case provider.BatchExpired, provider.BatchCanceled, provider.BatchFailed:
+		return true
+	}
+	return false
 }
 
 func (w *wireBatch) batch() *provider.Batch {
@@ -195,10 +245,26 @@ func (r *recorder) readBatchFile(name string) (*batchFile, error) {
 		return nil, &FileError{Path: path, Err: err}
 	}
 	sum := sha256.Sum256(b)
-	if key := hex.EncodeToString(sum[:]); f.Key != key || name != "submit-"+key {
-		return nil, &FileError{Path: path, Err: fmt.Errorf("key %.12s does not match the requests (hash %.12s): were they edited?", f.Key, key)}
+	if key := hex.EncodeToString(sum[:]); f.Key != key || f.Submission < 0 || f.Submission == 1 || name != f.name() {
+		return nil, &FileError{Path: path, Err: fmt.Errorf("key %.12s does not match the requests (hash %.12s) or the file's name: were they edited?", f.Key, key)}
 	}
 	return &f, nil
+}
+
+// chain reads the recordings of the submissions of the requests of key k,
+// in order: none when the store has none.
+func (r *recorder) chain(k string) ([]*batchFile, error) {
+	var out []*batchFile
+	for n := 1; ; n++ {
+		f, err := r.readBatchFile(submitName(k, n))
+		if errors.Is(err, fs.ErrNotExist) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
 }
 
 // byID reads the recording of the batch the provider calls id.
@@ -208,11 +274,12 @@ func (r *recorder) byID(id string) (*batchFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := strings.TrimSpace(string(data))
-	if len(key) != 64 || strings.Trim(key, "0123456789abcdef") != "" {
-		return nil, &FileError{Path: path, Err: errors.New("not the key of a batch recording")}
+	name := strings.TrimSpace(string(data))
+	key, n, _ := strings.Cut(name, "-")
+	if len(key) != 64 || strings.Trim(key, "0123456789abcdef") != "" || (n != "" && (strings.Trim(n, "0123456789") != "" || strings.HasPrefix(n, "0"))) {
+		return nil, &FileError{Path: path, Err: errors.New("not the name of a batch recording")}
 	}
-	return r.readBatchFile("submit-" + key)
+	return r.readBatchFile("submit-" + name)
 }
 
 // writeBatchFile writes f, and the file linking its batch's ID to it,
@@ -234,11 +301,11 @@ func (r *recorder) writeBatchFile(f *batchFile) error {
 			return fmt.Errorf("%w: batch recording %.12s not written", ErrSecret, f.Key)
 		}
 	}
-	if err := writeFile(dir, "submit-"+f.Key, data); err != nil {
+	if err := writeFile(dir, f.name(), data); err != nil {
 		return err
 	}
 	if f.Batch != nil {
-		return writeFile(dir, idFile(f.Batch.ID), []byte(f.Key+"\n"))
+		return writeFile(dir, idFile(f.Batch.ID), []byte(strings.TrimPrefix(f.name(), "submit-")+"\n"))
 	}
 	return nil
 }
@@ -317,11 +384,19 @@ func (br *batchRecorder) BatchRequestSize(q provider.BatchRequest) (int, error) 
 // SubmitBatch answers from the store or from the wrapped Batcher, as the
 // mode says, and records the submission: its requests (redacted, the key
 // computed from them and the model label, not from key, which is new in
-// every run) and the batch or error the Batcher returned. A replay
-// returns the recorded batch, whose polls and results the store then
-// answers; a miss is a [*MissError]. A failure with the context's error
-// is not recorded; a recording that cannot be written is an error beside
-// the batch.
+// every run) and the batch or error the Batcher returned. The same
+// requests submitted again (after a refusal, or a batch that expired or
+// was cancelled before it ran) are recorded as the next submission of
+// them, beside the earlier ones.
+//
+// [ModeReplay] answers the n-th submission of the same requests by this
+// recorder with the n-th recorded (the last one from then on), whose
+// polls and results the store then answers; a miss is a [*MissError].
+// [ModeRecordMissing] answers with the last recorded submission unless it
+// failed (refused, or a batch cancelled, expired or failed): then the
+// provider is asked, as it is for requests not recorded. A failure with
+// the context's error is not recorded; a recording that cannot be written
+// is an error beside the batch.
 func (br *batchRecorder) SubmitBatch(ctx context.Context, key string, reqs []provider.BatchRequest) (*provider.Batch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -331,15 +406,25 @@ func (br *batchRecorder) SubmitBatch(ctx context.Context, key string, reqs []pro
 		return nil, err
 	}
 	if br.mode != ModeRecord {
-		f, err := br.readBatchFile("submit-" + k)
+		br.mu.Lock()
+		chain, err := br.chain(k)
+		var f *batchFile
 		switch {
-		case err == nil:
-			if f.Error != nil {
-				return nil, f.Error.err()
-			}
-			return f.Batch.batch(), nil
-		case !errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+		case br.mode == ModeReplay && len(chain) > 0:
+			f = chain[min(br.subs[k], len(chain)-1)]
+			br.subs[k]++
+		case len(chain) > 0 && !chain[len(chain)-1].failed():
+			f = chain[len(chain)-1]
+		}
+		br.mu.Unlock()
+		switch {
+		case err != nil:
 			return nil, err
+		case f != nil && f.Error != nil:
+			return nil, f.Error.err()
+		case f != nil:
+			return f.Batch.batch(), nil
 		case br.mode == ModeReplay:
 			return nil, br.batchMiss(k, fmt.Sprintf("no recording of a batch of these %d requests", len(reqs)))
 		}
@@ -353,13 +438,44 @@ func (br *batchRecorder) SubmitBatch(ctx context.Context, key string, reqs []pro
 		f.Error = toWireError(err)
 		br.redact.error(f.Error)
 	} else {
-		f.Batch = toWireBatch(b)
+		f.Batch = br.wireBatch(b)
 	}
 	werr := br.writeLimits()
 	if werr == nil {
-		werr = br.writeBatchFile(f)
+		werr = br.writeSubmission(f)
 	}
 	return b, errors.Join(err, werr)
+}
+
+// writeSubmission writes f as the next submission of its requests: in
+// [ModeRecordMissing] after those recorded; in [ModeRecord] after those
+// this recorder recorded, replacing any later ones of an earlier session.
+func (br *batchRecorder) writeSubmission(f *batchFile) error {
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	chain, err := br.chain(f.Key)
+	if err != nil && br.mode == ModeRecordMissing {
+		return err
+	}
+	n := len(chain) + 1
+	if br.mode == ModeRecord {
+		n = br.subs[f.Key] + 1
+	}
+	if n > 1 {
+		f.Submission = n
+	}
+	if err := br.writeBatchFile(f); err != nil {
+		return err
+	}
+	if br.mode == ModeRecord {
+		br.subs[f.Key] = n
+		for m := n + 1; m <= len(chain); m++ {
+			if err := os.Remove(filepath.Join(br.dir, batchDir, submitName(f.Key, m)+".json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("record: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // writeLimits writes the wrapped Batcher's limits to the store.
@@ -386,9 +502,9 @@ func (br *batchRecorder) Batch(ctx context.Context, id string) (*provider.Batch,
 		return nil, err
 	}
 	br.mu.Lock()
-	defer br.mu.Unlock()
 	f, err := br.byID(id)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		br.mu.Unlock()
 		return nil, err
 	}
 	if br.mode != ModeRecord && f != nil {
@@ -396,21 +512,32 @@ func (br *batchRecorder) Batch(ctx context.Context, id string) (*provider.Batch,
 		switch {
 		case n < len(f.Polls):
 			br.polls[id] = n + 1
+			br.mu.Unlock()
 			return f.Polls[n].batch(), nil
 		case len(f.Polls) > 0 && f.Polls[len(f.Polls)-1].Status.Done():
+			br.mu.Unlock()
 			return f.Polls[len(f.Polls)-1].batch(), nil
 		case br.mode == ModeReplay:
+			br.mu.Unlock()
 			return nil, br.batchMiss(f.Key, fmt.Sprintf("the recording of batch %s stops after %d polls, before it was done", id, len(f.Polls)))
 		}
 	}
+	br.mu.Unlock()
 	if f == nil && br.mode == ModeReplay {
 		return nil, br.batchMiss(idFile(id), fmt.Sprintf("no recording of batch %s", id))
 	}
+	// The provider is called without the lock: a call it does not answer
+	// holds up no other batch's.
 	b, err := br.b.Batch(ctx, id)
 	if err != nil || f == nil {
 		return b, err // an unrecorded batch's polls are not recorded
 	}
-	w := toWireBatch(b)
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	if f, err = br.byID(id); err != nil { // as other calls left it
+		return b, err
+	}
+	w := br.wireBatch(b)
 	if n := len(f.Polls); n == 0 || !sameBatch(&f.Polls[n-1], w) {
 		f.Polls = append(f.Polls, *w)
 		if werr := br.writeBatchFile(f); werr != nil {
@@ -500,25 +627,34 @@ func (br *batchRecorder) BatchResults(ctx context.Context, id string) iter.Seq2[
 }
 
 // CancelBatch asks the wrapped Batcher to cancel the batch and records
-// that it did; a replay of a recorded batch succeeds without a call, and
-// of an unknown one misses.
+// that it did. In [ModeReplay] a recorded batch is cancelled without a
+// call, and an unknown one misses. In [ModeRecordMissing] a batch whose
+// recording ends done or cancelled is cancelled without a call (it is
+// replayed, there is nothing left to cancel); any other is live, and the
+// provider is asked.
 func (br *batchRecorder) CancelBatch(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	br.mu.Lock()
-	defer br.mu.Unlock()
 	f, err := br.byID(id)
+	br.mu.Unlock()
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if br.mode != ModeRecord && f != nil {
+	if f != nil && (br.mode == ModeReplay || br.mode == ModeRecordMissing && f.over()) {
 		return nil
 	}
 	if br.mode == ModeReplay {
 		return br.batchMiss(idFile(id), fmt.Sprintf("no recording of batch %s", id))
 	}
+	// The provider is called without the lock, as in Batch.
 	if err := br.b.CancelBatch(ctx, id); err != nil || f == nil {
+		return err
+	}
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	if f, err = br.byID(id); err != nil {
 		return err
 	}
 	f.Canceled = true

@@ -3,10 +3,14 @@ package record_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,11 +27,7 @@ import (
 // returns the outcomes by ID.
 func runJob(t *testing.T, b provider.Batcher, n int) (map[string]batch.Settled, error) {
 	t.Helper()
-	s, err := schema.Parse([]byte(`{"type": "object", "required": ["label"], "properties": {"label": {"enum": ["spam", "ham"]}}}`))
-	require.NoError(t, err)
-	e, err := enforce.New(s, enforce.WithMaxRetries(2))
-	require.NoError(t, err)
-	r, err := batch.New(b, batch.NewMemory(nil), batch.WithEnforcer(e), batch.WithPollInterval(0))
+	r, err := batch.New(b, batch.NewMemory(nil), batch.WithEnforcer(labelEnforcer(t)), batch.WithPollInterval(0))
 	require.NoError(t, err)
 	var its []batch.Item
 	for i := range n {
@@ -221,4 +221,310 @@ func TestBatchFileErrors(t *testing.T) {
 	_, err = newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
 	require.ErrorAs(t, err, &fe)
 	assert.Contains(t, fe.Error(), "does not match")
+}
+
+// TestRecordMissingCancelsLiveBatch: in ModeRecordMissing, CancelBatch
+// of a live batch (its recording not done) asks the provider and records
+// the cancellation; once recorded as cancelled, or done, a cancel is
+// answered from the recording.
+func TestRecordMissingCancelsLiveBatch(t *testing.T) {
+	sb := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 100})
+	dir := t.TempDir()
+	rec := newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+	ctx := context.Background()
+	b, err := rec.SubmitBatch(ctx, "k1", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
+	require.NoError(t, err)
+	got, err := rec.Batch(ctx, b.ID)
+	require.NoError(t, err)
+	require.Equal(t, provider.BatchInProgress, got.Status)
+
+	require.NoError(t, rec.CancelBatch(ctx, b.ID))
+	assert.Equal(t, []string{b.ID}, sb.Canceled(), "the live batch is cancelled at the provider")
+
+	again := newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+	require.NoError(t, again.CancelBatch(ctx, b.ID))
+	assert.Len(t, sb.Canceled(), 1, "a batch recorded cancelled is not cancelled again")
+}
+
+// TestRecordMissingCancelBatchesThroughRunner: the same through
+// batch.Runner.CancelBatches after a shutdown while the batch runs.
+func TestRecordMissingCancelBatchesThroughRunner(t *testing.T) {
+	cctx, shutdown := context.WithCancel(context.Background())
+	defer shutdown()
+	polls := 0
+	sb := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 100, Hook: func(e providertest.BatchEvent) error {
+		if e.Op == providertest.OpPoll {
+			if polls++; polls == 2 {
+				shutdown() // SIGTERM while the batch runs
+			}
+		}
+		return nil
+	}})
+	rec := newRecorder(t, sb, t.TempDir(), record.ModeRecordMissing, nil).(provider.Batcher)
+	st := batch.NewMemory(nil)
+	r, err := batch.New(rec, st, batch.WithEnforcer(labelEnforcer(t)), batch.WithPollInterval(0))
+	require.NoError(t, err)
+	for _, err := range r.Run(cctx, []batch.Item{{ID: "m0", Request: enforce.Request{Prompt: "Label message 0."}}}) {
+		require.ErrorIs(t, err, context.Canceled)
+	}
+	require.Len(t, sb.Submissions(), 1)
+	require.NoError(t, r.CancelBatches(context.Background()))
+	assert.Len(t, sb.Canceled(), 1, "the batch in flight is cancelled at the provider")
+}
+
+// labelEnforcer returns the Enforcer of the jobs: a label, two re-asks.
+func labelEnforcer(t *testing.T) *enforce.Enforcer {
+	s, err := schema.Parse([]byte(`{"type": "object", "required": ["label"], "properties": {"label": {"enum": ["spam", "ham"]}}}`))
+	require.NoError(t, err)
+	e, err := enforce.New(s, enforce.WithMaxRetries(2))
+	require.NoError(t, err)
+	return e
+}
+
+// slowCancel is a Batcher whose CancelBatch does not answer until the
+// test lets it (or its ctx ends), as a provider that is slow to.
+type slowCancel struct {
+	*providertest.Batcher
+	entered, release chan struct{}
+}
+
+func (s slowCancel) CancelBatch(ctx context.Context, id string) error {
+	close(s.entered)
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.release:
+	}
+	return s.Batcher.CancelBatch(ctx, id)
+}
+
+// TestSlowCancelHoldsUpNoPoll: the recorder does not hold its lock while
+// the provider answers, so a cancel the provider is slow to answer holds
+// up no poll, of another batch or of the same one, and the recording
+// keeps both what the polls saw and the cancellation.
+func TestSlowCancelHoldsUpNoPoll(t *testing.T) {
+	ctx := context.Background()
+	sc := slowCancel{providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 100}), make(chan struct{}), make(chan struct{})}
+	dir := t.TempDir()
+	rec := newRecorder(t, sc, dir, record.ModeRecord, nil).(provider.Batcher)
+	b1, err := rec.SubmitBatch(ctx, "k1", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
+	require.NoError(t, err)
+	b2, err := rec.SubmitBatch(ctx, "k2", []provider.BatchRequest{{ID: "m1-1", Request: ask("Label message 1.")}})
+	require.NoError(t, err)
+
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second) // a bound, should the poll be held up
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- rec.CancelBatch(cctx, b1.ID) }()
+	<-sc.entered // the cancel is in the provider's hands
+
+	for _, id := range []string{b2.ID, b1.ID} {
+		pctx, pcancel := context.WithTimeout(ctx, 5*time.Second)
+		got, err := rec.Batch(pctx, id)
+		pcancel()
+		require.NoError(t, err, "a poll of %s while a cancel waits", id)
+		assert.Equal(t, provider.BatchInProgress, got.Status)
+	}
+	close(sc.release)
+	require.NoError(t, <-done)
+
+	// A replay answers the poll and the cancel from the recording.
+	rep := newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher)
+	got, err := rep.Batch(ctx, b1.ID)
+	require.NoError(t, err)
+	assert.Equal(t, provider.BatchInProgress, got.Status)
+	require.NoError(t, rep.CancelBatch(ctx, b1.ID))
+	files, err := filepath.Glob(filepath.Join(dir, "batches", "submit-*.json"))
+	require.NoError(t, err)
+	canceled := map[string]bool{}
+	for _, name := range files {
+		var f struct {
+			Label    string `json:"label"`
+			Canceled bool   `json:"canceled"`
+		}
+		data, err := os.ReadFile(name)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(data, &f))
+		canceled[f.Label] = f.Canceled
+	}
+	assert.Equal(t, map[string]bool{"k1": true, "k2": false}, canceled)
+}
+
+// TestResubmissionAfterExpiredBatch: a batch that expired before it ran
+// is submitted again by the job with the same requests; through a
+// ModeRecordMissing recorder the resubmission reaches the provider (the
+// recording of the expired batch does not answer it), the job ends as it
+// does against the provider, and a replay of the recording, which holds
+// both submissions, runs the job alike without a provider.
+func TestResubmissionAfterExpiredBatch(t *testing.T) {
+	const n = 3
+	faults := &providertest.BatcherOptions{Faults: map[int]providertest.BatchFault{1: {Status: provider.BatchExpired}}}
+
+	direct, err := runJob(t, providertest.NewBatcher(labeller(), faults), n)
+	require.NoError(t, err)
+	for id, s := range direct {
+		require.NoError(t, s.Err, "%s without the recorder", id)
+	}
+
+	sb := providertest.NewBatcher(labeller(), faults)
+	dir := t.TempDir()
+	rec := newRecorder(t, sb, dir, record.ModeRecordMissing, nil)
+	got, err := runJob(t, rec.(provider.Batcher), n)
+	require.NoError(t, err)
+	for id, s := range got {
+		assert.NoError(t, s.Err, "%s through the recorder", id)
+	}
+
+	replay, err := runJob(t, newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher), n)
+	require.NoError(t, err)
+	for id, s := range replay {
+		require.NoError(t, s.Err, "%s replayed", id)
+		assert.Equal(t, string(got[id].Result.JSON), string(s.Result.JSON), id)
+	}
+}
+
+// TestResubmissionAfterRefusal: a submission the provider refused for a
+// moment (429) stops the run; through a ModeRecordMissing recorder the
+// next run's submission of the same requests reaches the provider (the
+// recorded refusal does not answer it), in the same process or a new one,
+// as it does against the provider directly.
+func TestResubmissionAfterRefusal(t *testing.T) {
+	const n = 2
+	opts := func() *providertest.BatcherOptions {
+		return &providertest.BatcherOptions{Faults: map[int]providertest.BatchFault{1: {
+			Reject: &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"}}}}
+	}
+	jobOnStore := func(t *testing.T, b provider.Batcher, st batch.Store) error {
+		r, err := batch.New(b, st, batch.WithEnforcer(labelEnforcer(t)), batch.WithPollInterval(0))
+		require.NoError(t, err)
+		for _, err := range r.Run(context.Background(), []batch.Item{
+			{ID: "m0", Request: enforce.Request{Prompt: "Label message 0."}},
+			{ID: "m1", Request: enforce.Request{Prompt: "Label message 1."}},
+		}[:n]) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	direct := providertest.NewBatcher(labeller(), opts())
+	st := batch.NewMemory(nil)
+	require.Error(t, jobOnStore(t, direct, st), "the first run stops on the 429")
+	require.NoError(t, jobOnStore(t, direct, st), "the next run, against the provider, goes on")
+
+	for _, process := range []string{"same", "new"} {
+		t.Run(process+" process", func(t *testing.T) {
+			sb := providertest.NewBatcher(labeller(), opts())
+			dir := t.TempDir()
+			rec := newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+			st := batch.NewMemory(nil)
+			err := jobOnStore(t, rec, st)
+			var pe *provider.Error
+			require.ErrorAs(t, err, &pe, "the first run stops on the 429")
+			require.Equal(t, provider.ErrorRateLimited, pe.Kind)
+			if process == "new" {
+				rec = newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+			}
+			assert.NoError(t, jobOnStore(t, rec, st), "the next run through the recorder goes on")
+		})
+	}
+}
+
+// failedPoll is a Batcher whose batches fail, with an error naming the
+// API key, as a provider's "invalid API key sk-..." would.
+type failedPoll struct {
+	*providertest.Batcher
+	secret string
+}
+
+func (f failedPoll) Batch(ctx context.Context, id string) (*provider.Batch, error) {
+	return &provider.Batch{ID: id, Status: provider.BatchFailed,
+		Err: &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: "p", Message: "invalid API key " + f.secret}}, nil
+}
+
+// TestPollErrorRedacted: the error of a failed batch a poll returns is
+// recorded with its secrets redacted, as SubmitBatch's and BatchResults'
+// are: the caller gets the provider's error, the recording and its replay
+// the redacted one.
+func TestPollErrorRedacted(t *testing.T) {
+	const key = "sk-poll-0123456789"
+	ctx := context.Background()
+	dir := t.TempDir()
+	b := failedPoll{Batcher: providertest.NewBatcher(labeller(), nil), secret: key}
+	rec := newRecorder(t, b, dir, record.ModeRecord, &record.Options{Secrets: []string{key}}).(provider.Batcher)
+	sub, err := rec.SubmitBatch(ctx, "k", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
+	require.NoError(t, err)
+	got, err := rec.Batch(ctx, sub.ID)
+	require.NoError(t, err)
+	require.Equal(t, provider.BatchFailed, got.Status)
+	assert.Contains(t, got.Err.Error(), key, "the caller gets the provider's error")
+
+	files, err := filepath.Glob(filepath.Join(dir, "batches", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		require.NoError(t, err)
+		assert.NotContains(t, string(data), key, name)
+	}
+	rep := newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher)
+	_, err = rep.SubmitBatch(ctx, "k", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
+	require.NoError(t, err)
+	got, err = rep.Batch(ctx, sub.ID)
+	require.NoError(t, err)
+	require.Equal(t, provider.BatchFailed, got.Status)
+	assert.Contains(t, got.Err.Error(), record.Redacted, "the replay's error is the redacted one")
+	assert.NotContains(t, got.Err.Error(), key)
+}
+
+// TestSubmissionsInOrder: the same requests submitted again are recorded
+// one file each, in order; a replay answers the n-th submission with the
+// n-th recorded and the last from then on; a new ModeRecord session
+// records over the earlier one's, leaving none of its later files.
+func TestSubmissionsInOrder(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	reqs := []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}}
+	files := func() []string {
+		names, err := filepath.Glob(filepath.Join(dir, "batches", "submit-*.json"))
+		require.NoError(t, err)
+		for i, n := range names {
+			names[i] = strings.TrimSuffix(filepath.Base(n), ".json")
+		}
+		return names
+	}
+	refuse := &providertest.BatcherOptions{Faults: map[int]providertest.BatchFault{1: {
+		Reject: &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"}}}}
+	rec := newRecorder(t, providertest.NewBatcher(labeller(), refuse), dir, record.ModeRecord, nil).(provider.Batcher)
+	_, err := rec.SubmitBatch(ctx, "a", reqs)
+	require.Error(t, err)
+	b2, err := rec.SubmitBatch(ctx, "b", reqs)
+	require.NoError(t, err)
+	b3, err := rec.SubmitBatch(ctx, "c", reqs)
+	require.NoError(t, err)
+	names := files()
+	require.Len(t, names, 3)
+	first := slices.MinFunc(names, func(a, b string) int { return len(a) - len(b) })
+	assert.ElementsMatch(t, []string{first, first + "-2", first + "-3"}, names)
+
+	rep := newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher)
+	_, err = rep.SubmitBatch(ctx, "x", reqs)
+	var pe *provider.Error
+	require.ErrorAs(t, err, &pe, "the first submission was refused")
+	for _, want := range []string{b2.ID, b3.ID, b3.ID} {
+		got, err := rep.SubmitBatch(ctx, "x", reqs)
+		require.NoError(t, err)
+		assert.Equal(t, want, got.ID)
+	}
+
+	again := newRecorder(t, providertest.NewBatcher(labeller(), nil), dir, record.ModeRecord, nil).(provider.Batcher)
+	b, err := again.SubmitBatch(ctx, "d", reqs)
+	require.NoError(t, err)
+	assert.Len(t, files(), 1, "a new session's first submission replaces the earlier session's")
+	missing := providertest.NewBatcher(labeller(), nil)
+	got, err := newRecorder(t, missing, dir, record.ModeRecordMissing, nil).(provider.Batcher).SubmitBatch(ctx, "y", reqs)
+	require.NoError(t, err)
+	assert.Equal(t, b.ID, got.ID)
+	assert.Empty(t, missing.Submissions(), "answered from the recording")
 }

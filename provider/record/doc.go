@@ -49,9 +49,13 @@
 // requests, the batch or error the provider answered, each state its
 // polls saw, its results once downloaded and its cancellation; limits.json
 // keeps the provider's [provider.BatchLimits], so that a replay splits its
-// rounds alike. A replay answers the n-th poll with the n-th state
-// recorded, and misses past a recording that stops before the batch was
-// done. Without a provider, BatchRequestSize is the length of the
+// rounds alike. The same requests submitted again (after a refusal, or a
+// batch that expired or was cancelled before it ran) get a file of their
+// own, named with "-2", "-3"...: a replay answers the n-th submission of
+// them with the n-th recorded, and [ModeRecordMissing] asks the provider
+// again when the last one recorded failed. A replay answers the n-th poll
+// with the n-th state recorded, and misses past a recording that stops
+// before the batch was done. Without a provider, BatchRequestSize is the length of the
 // request's JSON: a job whose provider limits batches by bytes may split
 // otherwise on replay, and then misses. FindBatch asks the wrapped
 // Batcher when it can find batches, and reports none otherwise and when
@@ -60,9 +64,10 @@
 // # Secrets
 //
 // [Options] names request fields to blank out and secret strings (API keys)
-// to replace wherever they occur, in the request, the reply and the error.
-// The key is computed after redaction, so a replay matches; a file that
-// would still contain a secret is not written.
+// to replace wherever they occur in what is recorded: the request, the
+// reply, the error, a batch's states. The caller still gets the provider's
+// values unchanged. The key is computed after redaction, so a replay
+// matches; a file that would still contain a secret is not written.
 //
 // # Limits
 //

@@ -34,7 +34,10 @@ const (
 	ModeReplay
 	// ModeRecordMissing answers from the store when it has a recording of
 	// the request, and otherwise calls the wrapped provider and records the
-	// call.
+	// call. Of batches, a recorded submission that failed (refused,
+	// expired, cancelled) does not answer the same requests submitted
+	// again, and a batch not recorded done is live: its polls past the
+	// recording and its cancellation go to the provider.
 	ModeRecordMissing
 )
 

@@ -121,7 +121,11 @@ func (r *redactor) error(w *wireError) {
 		return
 	}
 	w.Message = r.scrub(w.Message)
-	if p := w.Provider; p != nil {
+	if w.Provider != nil {
+		// A copy: the *provider.Error is the caller's too.
+		c := *w.Provider
+		p := &c
+		w.Provider = p
 		p.Provider, p.Code, p.Message, p.RequestID = r.scrub(p.Provider), r.scrub(p.Code), r.scrub(p.Message), r.scrub(p.RequestID)
 		if p.Err != nil {
 			p.Err = errors.New(r.scrub(p.Err.Error())) // what is recorded of it is its text
