@@ -292,7 +292,7 @@ func (r *recorder) writeBatchFile(f *batchFile) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	data, err := encodeBatchFile(f)
+	data, err := encodeIndented(f)
 	if err != nil {
 		return fmt.Errorf("record: encode batch %.12s: %w", f.Key, err)
 	}
@@ -310,38 +310,10 @@ func (r *recorder) writeBatchFile(f *batchFile) error {
 	return nil
 }
 
-func encodeBatchFile(f *batchFile) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(f); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
 // readLimits reads the recorded batch limits: none when the store has no
 // such file, a *FileError when it does not parse.
 func readLimits(dir string) (provider.BatchLimits, error) {
-	var l provider.BatchLimits
-	path := filepath.Join(dir, batchDir, limitsFile+".json")
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return l, nil
-	}
-	if err != nil {
-		return l, &FileError{Path: path, Err: err}
-	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&l); err != nil {
-		return provider.BatchLimits{}, &FileError{Path: path, Err: err}
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return provider.BatchLimits{}, &FileError{Path: path, Err: errors.New("data after the limits")}
-	}
-	return l, nil
+	return readSmallFile[provider.BatchLimits](filepath.Join(dir, batchDir, limitsFile+".json"), "limits")
 }
 
 // batchMiss is the miss of a batch call with no recording to answer.

@@ -26,7 +26,7 @@ func FuzzStore(f *testing.F) {
 		{Version: fileVersion, Key: key, Model: "m", Request: tree, Error: toWireError(&provider.Error{Kind: provider.ErrorAuth, StatusCode: 401})},
 	}
 	for _, s := range seeds {
-		data, err := encodeFile(s)
+		data, err := encodeIndented(s)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func FuzzStore(f *testing.F) {
 			}
 			return
 		}
-		out, err := encodeFile(got)
+		out, err := encodeIndented(got)
 		if err != nil {
 			t.Fatalf("accepted file does not encode: %v", err)
 		}
@@ -52,7 +52,7 @@ func FuzzStore(f *testing.F) {
 		if err != nil {
 			t.Fatalf("accepted file, written back, is refused: %v\n%s", err, out)
 		}
-		out2, err := encodeFile(again)
+		out2, err := encodeIndented(again)
 		if err != nil || !bytes.Equal(out, out2) {
 			t.Fatalf("second round trip differs:\n%s\n%s", out, out2)
 		}

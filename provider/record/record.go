@@ -221,24 +221,30 @@ func (r *recorder) Capabilities() provider.Capabilities {
 // readCapabilities reads the store's capabilities file: the zero
 // Capabilities when there is none, a *FileError when it does not parse.
 func readCapabilities(dir string) (provider.Capabilities, error) {
-	var c provider.Capabilities
-	path := filepath.Join(dir, capabilitiesFile+".json")
+	return readSmallFile[provider.Capabilities](filepath.Join(dir, capabilitiesFile+".json"), "capabilities")
+}
+
+// readSmallFile reads the one JSON value of type T a store's file holds:
+// the zero T when there is no file, a *FileError when it does not parse
+// as exactly a T (what is after it named as what).
+func readSmallFile[T any](path, what string) (T, error) {
+	var v, zero T
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return c, nil
+		return zero, nil
 	}
 	if err != nil {
-		return c, &FileError{Path: path, Err: err}
+		return zero, &FileError{Path: path, Err: err}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return provider.Capabilities{}, &FileError{Path: path, Err: err}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&v); err != nil {
+		return zero, &FileError{Path: path, Err: err}
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return provider.Capabilities{}, &FileError{Path: path, Err: errors.New("data after the capabilities")}
+	if _, err := d.Token(); err != io.EOF {
+		return zero, &FileError{Path: path, Err: errors.New("data after the " + what)}
 	}
-	return c, nil
+	return v, nil
 }
 
 // writeCapabilities writes the capabilities of the provider recorded to
@@ -524,7 +530,7 @@ func (r *recorder) write(f *file) error {
 		g.Error = &e
 	}
 	r.redact.response(g.Response)
-	data, err := encodeFile(&g)
+	data, err := encodeIndented(&g)
 	if err != nil {
 		return fmt.Errorf("record: encode %.12s: %w", f.Key, err)
 	}

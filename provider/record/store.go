@@ -200,8 +200,9 @@ func keyOf(model string, tree any) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// encodeFile writes f indented, for people to read and diff.
-func encodeFile(f *file) ([]byte, error) {
+// encodeIndented writes a recording indented, for people to read and
+// diff.
+func encodeIndented(f any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
