@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -29,7 +30,7 @@ func TestReviewEnforceDump(t *testing.T) {
 		"plain": nil, "repair": {enforce.WithRepair()}, "strict": {enforce.WithStrictJSONOnly()}, "lenient": {enforce.WithLenient()},
 		"noextract": {enforce.WithoutExtraction()}, "last": {enforce.WithPreferLast()}, "tool": {enforce.WithMode(enforce.ModeTool)},
 	}
-	for _, name := range []string{"plain", "repair", "strict", "lenient", "noextract", "last"} {
+	for _, name := range []string{"plain", "repair", "strict", "lenient", "noextract", "last", "tool"} {
 		for _, fail := range []bool{false, true} {
 			for _, reply := range reviewReplies {
 				calls := 0
@@ -49,7 +50,14 @@ func TestReviewEnforceDump(t *testing.T) {
 					fmt.Fprintf(&b, "%s: %v\n", name, err)
 					continue
 				}
-				vd := e.CheckText(context.Background(), enforce.State{}, reply)
+				var vd enforce.Verdict
+				if name == "tool" {
+					vd = e.Check(context.Background(), enforce.State{}, &provider.Response{ToolCalls: []provider.ToolCall{
+						{ID: "1", Name: enforce.ToolName, Arguments: json.RawMessage(reply)},
+						{ID: "2", Name: enforce.ToolName, Arguments: json.RawMessage(`{"a":7}`)}}})
+				} else {
+					vd = e.CheckText(context.Background(), enforce.State{}, reply)
+				}
 				fmt.Fprintf(&b, "%s fail=%v %q: ok=%v json=%s outcome=%v viol=%v calls=%d seen=%v\n", name, fail, reply, vd.OK, vd.JSON, vd.Outcome, vd.Violations, calls, seen)
 			}
 		}
