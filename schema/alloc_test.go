@@ -22,8 +22,9 @@ func TestValidAllocatesNothing(t *testing.T) {
 	}
 	cases := []struct {
 		name, schema, doc string
-		// decodes: ValidateJSON decodes part of the document, as its doc
-		// says of a keyword that compares whole arrays or objects.
+		// decodes: ValidateJSON decodes part or all of the document, as
+		// its doc says: a string with escapes under a string keyword, an
+		// array or object a keyword compares whole, a key with escapes.
 		decodes bool
 	}{
 		{"object", `{"type":"object","required":["a","b"],"additionalProperties":false,"properties":{"a":{"type":"integer","minimum":0},"b":{"type":"string","maxLength":5}}}`,
@@ -40,6 +41,8 @@ func TestValidAllocatesNothing(t *testing.T) {
 		{"uniqueItems, numbers", `{"type":"array","uniqueItems":true}`, `[1,2,3,-0.5]`, false},
 		{"uniqueItems, objects", `{"type":"array","uniqueItems":true}`, `[{"a":1},{"a":2},[1],[2]]`, true},
 		{"const of an object", `{"const":{"a":[1,2]}}`, `{"a":[1,2]}`, true},
+		{"a string with escapes under a pattern", `{"properties":{"s":{"type":"string","pattern":"^[a-z\u00e9]+$"}}}`, `{"s":"caf\u00e9"}`, true},
+		{"a key with escapes", `{"type":"object"}`, `{"caf\u00e9":1}`, true},
 		{"pattern and enum", `{"type":"object","properties":{"id":{"pattern":"^[A-Z]{3}-[0-9]+$"},"s":{"enum":["open","closed"]}}}`,
 			`{"id":"ABC-12","s":"closed"}`, false},
 		{"allOf, not, if", `{"allOf":[{"type":"object"},{"not":{"required":["z"]}}],"if":{"required":["a"]},"then":{"required":["b"]}}`,

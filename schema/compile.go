@@ -118,8 +118,7 @@ func schemaPointer(doc string, loc jsonpath.Path) string {
 type compiled struct {
 	draft draft
 	// maxApplications bounds the nesting of subschema applications a
-	// check follows: maxDiagnoseDepth, and applicationsPerLevel more for
-	// each level a value may nest ([ParseOptions.MaxDepth]).
+	// check follows (see applicationBound).
 	maxApplications int
 	root            *jsonschema.Schema
 	infos           map[*jsonschema.Schema]*sinfo
@@ -292,8 +291,7 @@ func compileDocument(data []byte, loader Loader) (*compiled, error) {
 		loader:   loader,
 		warnings: warnings,
 
-		dialectSource:   dialectSource,
-		maxApplications: maxDiagnoseDepth + applicationsPerLevel*DefaultMaxDepth,
+		dialectSource: dialectSource,
 	}
 	if err := c.addDocument(root, tree, "", &url.URL{}); err != nil {
 		return nil, err
@@ -720,4 +718,18 @@ func (c *compiled) checkCycles() error {
 		}
 	}
 	return nil
+}
+
+// applicationBound returns how deeply subschema applications may nest in a
+// check of a value nesting maxDepth levels: at one level of the value, a
+// chain of applications meets each subschema at most once (compile refuses
+// cycles that do not descend into the value), so as many as the document
+// has, and one to descend; maxDiagnoseDepth beside them; at most
+// maxApplications in all.
+func (c *compiled) applicationBound(maxDepth int) int {
+	perLevel := len(c.order) + 1
+	if maxDepth >= (maxApplications-maxDiagnoseDepth)/perLevel {
+		return maxApplications
+	}
+	return maxDiagnoseDepth + perLevel*maxDepth
 }

@@ -1,8 +1,10 @@
 package schema_test
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -97,4 +99,25 @@ func hugeMaxDepth(t *testing.T, depth int) {
 	require.Len(t, vs, 1)
 	assert.Equal(t, "type", vs[0].Keyword)
 	assert.Equal(t, "invalid", schema.FastBytesVerdict(s, []byte(`{"a":"x"}`)))
+}
+
+// A schema that takes a dozen applications at each level of the value
+// (allOf around a $ref and an anyOf) is decided by the fast path however
+// deeply the value nests within MaxDepth: the bound on applications grows
+// with the schema's size, not by a fixed number per level.
+func TestDeepApplicationChains(t *testing.T) {
+	sch := `{"$ref":"#/$defs/n","$defs":{"n":{"allOf":[{"allOf":[{"allOf":[{"$ref":"#/$defs/m"}]}]}]},"m":{"anyOf":[{"type":"integer"},{"allOf":[{"allOf":[{"type":"object","required":["a"],"properties":{"a":{"allOf":[{"allOf":[{"$ref":"#/$defs/n"}]}]}}}]}]}]}}}`
+	for _, n := range []int{800, 1600, 3200} {
+		s, err := schema.ParseWith([]byte(sch), &schema.ParseOptions{MaxDepth: n + 8})
+		require.NoError(t, err)
+		bad := strings.Repeat(`{"a":`, n) + `"x"` + strings.Repeat("}", n)
+		good := strings.Repeat(`{"a":`, n) + `1` + strings.Repeat("}", n)
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(bad), &v))
+		assert.Equal(t, "invalid", schema.FastVerdict(s, v), "depth %d", n)
+		assert.Equal(t, "invalid", schema.FastBytesVerdict(s, []byte(bad)), "depth %d", n)
+		assert.Equal(t, "valid", schema.FastBytesVerdict(s, []byte(good)), "depth %d", n)
+		vs := s.Validate(v)
+		require.NotEmpty(t, vs, "depth %d", n)
+	}
 }

@@ -14,16 +14,14 @@ import (
 )
 
 // maxDiagnoseDepth bounds the nesting of subschema applications the
-// diagnostic pass and the fast path follow for a value that does not nest
-// (compile refuses reference cycles, so only a pathological schema comes
-// near it); each level the value may nest adds applicationsPerLevel (see
-// compiled.maxApplications), up to maxApplications in all, which keeps
-// the recursion within a goroutine's stack. Deeper, the pass reports that
-// it stopped.
+// diagnostic pass and the fast path follow for a value that does not nest;
+// each level the value may nest adds as many as the document has
+// subschemas (see compiled.applicationBound), up to maxApplications in
+// all, which keeps the recursion within a goroutine's stack. Deeper, the
+// pass reports that it stopped.
 const (
-	maxDiagnoseDepth     = 4000
-	applicationsPerLevel = 8
-	maxApplications      = 1 << 17
+	maxDiagnoseDepth = 4000
+	maxApplications  = 1 << 17
 )
 
 // A finding is a violation as the pass builds it, with what an anyOf or

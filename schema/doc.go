@@ -24,7 +24,7 @@
 // fast path that decides validity without jsonschema-go: over a decoded
 // value ([Schema.Validate]), over the bytes of a document without decoding
 // it ([Schema.ValidateJSON]), both allocating nothing for a valid value
-// (their docs name the few keywords that do), or while decoding a document
+// (their docs name the few cases that do), or while decoding a document
 // ([Schema.Decode], [Schema.DecodeString]), each array and object checked
 // as it is built. Each keyword's rule is written once, and the diagnostic
 // pass that lists violations applies the same rules. Every path is linear

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,10 +64,7 @@ func ParseWith(data []byte, opts *ParseOptions) (*Schema, error) {
 	if err != nil {
 		return nil, &InvalidSchemaError{Path: "$", Reason: cleanAuthorityMessage(err.Error()), Err: err}
 	}
-	if o.MaxDepth > 0 {
-		c.maxApplications = maxDiagnoseDepth + applicationsPerLevel*min(o.MaxDepth, maxApplications)
-		c.maxApplications = min(c.maxApplications, maxApplications)
-	}
+	c.maxApplications = c.applicationBound(cmp.Or(o.MaxDepth, DefaultMaxDepth))
 	c.fastProgram() // compiled now, so that no check pays for it
 	var min bytes.Buffer
 	if err := json.Compact(&min, data); err != nil {
@@ -316,10 +314,11 @@ func violations(findings []finding) []Violation {
 // violation, since it cannot be checked.
 //
 // A valid document is checked on its bytes, without decoding it, by the
-// fast path, allocating nothing but for the keywords that compare whole
-// values: enum or const of an array or object, and uniqueItems over an
-// array that is not of at most 16 plain strings or numbers, decode that
-// array or object. Any other document is decoded and checked as
+// fast path, allocating nothing but where it decodes a part to compare it:
+// a string written with escapes under a string keyword, and an array or
+// object under enum or const, or under uniqueItems when it is not of at
+// most 16 plain strings or numbers. A document with a key written with
+// escapes, like any the fast path is unsure of, is decoded and checked as
 // [Schema.Decode] does.
 func (s *Schema) ValidateJSON(data []byte) ([]Violation, error) {
 	known := undecided

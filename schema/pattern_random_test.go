@@ -9,7 +9,10 @@ import (
 	"github.com/agentio/agentio/schema"
 )
 
-func TestReviewPatternRandom(t *testing.T) {
+// TestPatternRandomAgainstRegexp generates anchored patterns of classes,
+// escapes and quantifiers and holds the step matcher to regexp on strings
+// of unicode and invalid UTF-8.
+func TestPatternRandomAgainstRegexp(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	atoms := []string{"a", "b", "x", "é", "😀", `\d`, `\w`, `\s`, `\S`, `\D`, `\W`, `.`, `[a-z]`, `[^a-z]`, `[^\n]`, `\pL`, `\p{Greek}`, `\PL`, `[ab]`, `[^ab]`, `\.`, `-`, `\x{FFFD}`, `[\x{FFFD}a]`, `(?s:.)`, `\n`, `[[:alpha:]]`, `[^[:digit:]]`, `\x00`, `[\x00-\x7f]`, `[^\x00-\x7f]`}
 	quants := []string{"", "", "+", "*", "?", "{2}", "{1,3}", "{0,2}", "{2,}", "{0}", "{1}", "+", "{3,3}"}

@@ -9,7 +9,9 @@ import (
 	"github.com/agentio/agentio/schema"
 )
 
-func TestReviewDepthScratch(t *testing.T) {
+// TestMaxDepthAgreement holds the paths to the authority on documents
+// nesting around MaxDepth, from 0 to far beyond any document.
+func TestMaxDepthAgreement(t *testing.T) {
 	schs := []string{
 		`{"$ref":"#/$defs/n","$defs":{"n":{"anyOf":[{"type":"integer"},{"type":"object","required":["a"],"properties":{"a":{"$ref":"#/$defs/n"}}}]}}}`,
 		`{"$ref":"#/$defs/n","$defs":{"n":{"$ref":"#/$defs/m"},"m":{"type":["array","integer"],"items":{"$ref":"#/$defs/n"}}}}`,

@@ -7,8 +7,11 @@ import (
 	"github.com/agentio/agentio/schema"
 )
 
-func TestReviewConcurrent(t *testing.T) {
-	cases := reviewCases()
+// TestConcurrentSharedSchemas checks the crafted cases from four
+// goroutines sharing each Schema (and its pools of scratch space): the
+// same violations as one goroutine finds.
+func TestConcurrentSharedSchemas(t *testing.T) {
+	cases := craftedCases()
 	schemas := map[string]*schema.Schema{}
 	for _, cs := range cases {
 		if _, ok := schemas[cs.s]; !ok {
