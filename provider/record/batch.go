@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"iter"
 	"os"
@@ -224,15 +223,9 @@ func (r *recorder) readBatchFile(name string) (*batchFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	d.DisallowUnknownFields()
 	var f batchFile
-	if err := d.Decode(&f); err != nil {
-		return nil, &FileError{Path: path, Err: err}
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, &FileError{Path: path, Err: errors.New("data after the recording")}
+	if err := decodeOne(path, data, &f, true, "recording"); err != nil {
+		return nil, err
 	}
 	if f.Version != fileVersion {
 		return nil, &FileError{Path: path, Err: fmt.Errorf("version %d, want %d", f.Version, fileVersion)}

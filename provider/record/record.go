@@ -1,12 +1,10 @@
 package record
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"iter"
 	"log/slog"
@@ -236,13 +234,8 @@ func readSmallFile[T any](path, what string) (T, error) {
 	if err != nil {
 		return zero, &FileError{Path: path, Err: err}
 	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&v); err != nil {
-		return zero, &FileError{Path: path, Err: err}
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return zero, &FileError{Path: path, Err: errors.New("data after the " + what)}
+	if err := decodeOne(path, data, &v, false, what); err != nil {
+		return zero, err
 	}
 	return v, nil
 }

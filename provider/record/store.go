@@ -220,15 +220,9 @@ func decodeFile(path string, data []byte) (*file, error) {
 	bad := func(format string, args ...any) error {
 		return &FileError{Path: path, Err: fmt.Errorf(format, args...)}
 	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	d.DisallowUnknownFields()
 	var f file
-	if err := d.Decode(&f); err != nil {
-		return nil, &FileError{Path: path, Err: err}
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, bad("data after the recording")
+	if err := decodeOne(path, data, &f, true, "recording"); err != nil {
+		return nil, err
 	}
 	if f.Version != fileVersion {
 		return nil, bad("version %d, want %d", f.Version, fileVersion)
@@ -310,6 +304,24 @@ func writeFile(dir, key string, data []byte) error {
 	if err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("record: %w", err)
+	}
+	return nil
+}
+
+// decodeOne decodes data, the file at path, into v: exactly one JSON value
+// with no field v lacks, numbers kept as written when useNumber. The error
+// is a *FileError naming path (what says what the file holds).
+func decodeOne(path string, data []byte, v any, useNumber bool, what string) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	if useNumber {
+		d.UseNumber()
+	}
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return &FileError{Path: path, Err: err}
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return &FileError{Path: path, Err: errors.New("data after the " + what)}
 	}
 	return nil
 }
