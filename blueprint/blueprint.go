@@ -240,9 +240,9 @@ func checkName(name string) string {
 	return ""
 }
 
-// checkObjectSchema enforces the shape of an output schema (seed 004):
-// "type" is "object" (or a list holding it) and "properties" is declared
-// (possibly empty, as the seed's check allows). A root that is only a $ref
+// checkObjectSchema enforces the shape of an output schema: "type" is
+// "object" (or a list holding it) and "properties" is declared (possibly
+// empty). A root that is only a $ref
 // is judged by the schema it names.
 func checkObjectSchema(s *schema.Schema) error {
 	if !slices.Contains(s.Types(), "object") || s.PropertyOrder() == nil {

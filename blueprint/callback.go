@@ -7,7 +7,7 @@ import (
 )
 
 // Callback renders the block a parent agent receives when a child session
-// it started finishes (seed 000, "Callback Behavior"):
+// it started finishes:
 //
 //	<agent-callback session="ses_child123" status="completed">
 //	## Child Result

@@ -54,7 +54,7 @@
 // the step-wise enforce.Enforcer for orchestrators that run each attempt as
 // a job of its own.
 //
-// validation_mode "lenient" (seed 002) coerces near misses by the schema
+// validation_mode "lenient" coerces near misses by the schema
 // before validating strictly: "5" for 5, "High" for "high", a bare list
 // for the object that wraps it (enforce.WithLenient; the coercions made are
 // in the enforce.Result). It never fills a missing field, rounds, clips or

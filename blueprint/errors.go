@@ -143,7 +143,7 @@ func (e *SchemaNotFoundError) Error() string {
 // Unwrap returns the cause.
 func (e *SchemaNotFoundError) Unwrap() error { return e.Err }
 
-// MarshalJSON renders seed 002's SchemaNotFound shape:
+// MarshalJSON renders the SchemaNotFound shape orchestrators return:
 // {"error": "SchemaNotFound", "message": "Output schema '<name>' not found",
 // "status_code": 404}.
 func (e *SchemaNotFoundError) MarshalJSON() ([]byte, error) {

@@ -135,7 +135,7 @@ func (r *Result) fromWire(w resultJSON) error {
 }
 
 // A ResultEvent announces a finished session's result to whoever follows
-// the session (seed 000's result event):
+// the session:
 //
 //	{"event_type": "result", "session_id": "ses_abc123",
 //	 "timestamp": "2026-01-18T10:30:00Z", "result_text": null, "result_data": {...}}

@@ -41,7 +41,7 @@
 //     holding a line break becomes `key:` followed by each of its lines
 //     indented by two spaces (an empty line is two spaces);
 //   - a list or object is JSON as Python's json.dumps writes it with its
-//     defaults, which the seed uses: `["a", "b"]`, `{"k": 1}`, no other
+//     defaults, so prompts match those Python orchestrators render: `["a", "b"]`, `{"k": 1}`, no other
 //     whitespace, and ensure_ascii, so a non-ASCII character inside a list
 //     or object is written `\u00e9` (a surrogate pair beyond U+FFFF), while
 //     '<', '>' and '&' are left alone. Map keys are sorted, as
@@ -121,12 +121,11 @@
 // FormatJSON's input; [*SyntaxError] from Parse. Nothing is returned beside
 // an error.
 //
-// # Deviations from the seed
+// # Compared with Python's rendering
 //
-// The seed's Python writes other scalars with str(): True, False, None and
-// 1e+21. This package writes them as JSON (true, false, null, 1000000000000000000000),
-// so every value reads the same way. The seed breaks multi-line strings at
-// \n only and does not escape tags; the rules in "Security" add the other
-// line breaks and the escaping, and leave every value without those
-// characters exactly as the seed writes it.
+// Python's str() writes other scalars as True, False, None and 1e+21. This
+// package writes them as JSON (true, false, null, 1000000000000000000000),
+// so every value reads the same way. The rules in "Security" break
+// multi-line strings at every line break, not only \n, and escape tags;
+// a value without those characters is written exactly as Python would.
 package inputs

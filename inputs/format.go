@@ -9,7 +9,7 @@ import (
 	"github.com/agentio/agentio/internal/jsonobj"
 )
 
-// Block delimiters, as the seed writes them.
+// Block delimiters.
 const (
 	openTag  = "<inputs>"
 	closeTag = "</inputs>"
@@ -64,7 +64,7 @@ func Format(params map[string]any, opts ...Option) (string, error) {
 // FormatJSON is [Format] for parameters given as the bytes of a JSON object,
 // such as the `parameters` of an API request. It keeps what a decoded Go map
 // loses: the lines follow the order in which the object lists its keys (as
-// the seed's Python dict did), nested objects keep their key order, and
+// a Python dict keeps them), nested objects keep their key order, and
 // numbers keep the text the caller wrote (1.0 stays 1.0, 3e2 stays 3e2).
 // [WithOrder] and [WithSchema] still take precedence over the document's
 // order. Besides Format's errors it returns an error wrapping

@@ -41,7 +41,7 @@ type config struct {
 	promptKey   string   // the parameter holding the prompt
 }
 
-// defaultPromptKey is the parameter that holds the prompt, as in the seed.
+// defaultPromptKey is the parameter that holds the prompt.
 const defaultPromptKey = "prompt"
 
 // newConfig sets the defaults, then applies opts in order.

@@ -191,7 +191,7 @@ func marshal(v any) ([]byte, error) {
 }
 
 // appendRaw renders the valid JSON value raw as the value of key: a string
-// as its decoded text, a list or object in the seed's spacing, a number or
+// as its decoded text, a list or object in Python's json.dumps spacing, a number or
 // literal as written. goNumbers says the numbers came from encoding/json
 // (see expandExponent) rather than from the caller.
 func appendRaw(dst []byte, key string, raw []byte, goNumbers bool) ([]byte, error) {

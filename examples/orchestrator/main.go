@@ -1,5 +1,5 @@
 // Command orchestrator runs schema enforcement the way an asynchronous
-// coordinator does (seed 002): every attempt is a separate job, nothing is
+// coordinator does: every attempt is a separate job, nothing is
 // kept in memory between jobs but JSON records in a store, and a failed
 // validation creates a resume run whose prompt is the re-ask.
 //
@@ -233,7 +233,7 @@ func (c *coordinator) completed(ctx context.Context, id string) error {
 }
 
 // sessionResult answers GET /sessions/{id}/result from the newest run of the
-// session, in seed 002's shape.
+// session, in the shape a coordinator's clients read.
 func (c *coordinator) sessionResult(session string) (string, error) {
 	var last *runRecord
 	retries := -1

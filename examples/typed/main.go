@@ -1,7 +1,7 @@
 // Command typed gets a Go struct out of a model: enforce.Typed infers the
 // JSON Schema from the type, enforces it, and decodes the valid JSON. A custom
-// validator adds the rule a schema cannot state (seed 003's consistency
-// check: each count must equal the number of findings of that severity), and
+// validator adds the rule a schema cannot state (a consistency check: each
+// count must equal the number of findings of that severity), and
 // a violation of it is re-asked like any other.
 //
 //	go run ./examples/typed
