@@ -57,5 +57,5 @@
 // against a 1 MB input, normalising included) and
 // BenchmarkQuoteOverlappingMatches (a 30 KB part matching at every offset
 // of a 300 KB word) measure them: go test ./crosscheck -run '^$' -bench .
-// TestQuoteCheckLinear holds the quote check to linear growth.
+// TestScalingQuoteCheck holds the quote check to linear growth.
 package crosscheck

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/crosscheck"
+	"github.com/agentio/agentio/internal/shared"
 )
 
 // fastestCheck returns the fastest of five checks of quote against one
@@ -29,14 +30,16 @@ func fastestCheck(t *testing.T, input, quote string) time.Duration {
 	return best
 }
 
-// TestQuoteCheckLinear holds the quote check to time linear in the input
+// TestScalingQuoteCheck holds the quote check to time linear in the input
 // plus the quote, on the inputs a model's quote can make costly: a part
 // that occurs at many overlapping places inside a longer word ("aaa" in a
 // long run of "a"), and a part repeated through the quote that occurs
 // mostly inside words. With input and quote both k times larger the check
 // may take at most about k times as long (3k allowed, for noise on a
 // shared machine; the quadratic behaviour this guards against takes k²).
-func TestQuoteCheckLinear(t *testing.T) {
+// It times runs, so it runs in the measuring pass, without -race.
+func TestScalingQuoteCheck(t *testing.T) {
+	shared.Measuring(t)
 	tests := []struct {
 		name string
 		k    int
