@@ -102,17 +102,26 @@ func TestShutdownKeepsRemoteBatches(t *testing.T) {
 	require.ErrorIs(t, runErr, context.Canceled)
 	assert.Empty(t, b.Canceled(), "no remote batch is cancelled by a shutdown")
 
-	for s, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Run(ctx, items(6)) {
+	resumeOnce(ctx, t, b, st, 6, seen)
+}
+
+// resumeOnce runs a second runner over the first n items, counting in seen
+// what it hands out, and checks that over both runs every item was handed
+// out once and every request submitted once: the run resumed the batch in
+// flight.
+func resumeOnce(ctx context.Context, t *testing.T, b *providertest.Batcher, st batch.Store, n int, seen map[string]int) {
+	t.Helper()
+	for s, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Run(ctx, items(n)) {
 		require.NoError(t, err)
 		require.NoError(t, s.Err)
 		seen[s.ID]++
 	}
-	require.Len(t, seen, 6)
-	for id, n := range seen {
-		assert.Equal(t, 1, n, "%s handed out once", id)
+	require.Len(t, seen, n)
+	for id, c := range seen {
+		assert.Equal(t, 1, c, "%s handed out once", id)
 	}
-	for id, n := range b.Submitted() {
-		assert.Equal(t, 1, n, "%s submitted once: the run resumed the batch in flight", id)
+	for id, c := range b.Submitted() {
+		assert.Equal(t, 1, c, "%s submitted once: the run resumed the batch in flight", id)
 	}
 }
 
@@ -302,18 +311,7 @@ func TestStoreFailsOnce(t *testing.T) {
 				}
 				handed[s.ID]++
 			}
-			for s, err := range newRunner(t, b, st, batch.WithEnforcer(newEnforcer(t))).Run(ctx, items(6)) {
-				require.NoError(t, err)
-				require.NoError(t, s.Err)
-				handed[s.ID]++
-			}
-			require.Len(t, handed, 6)
-			for id, c := range handed {
-				assert.Equal(t, 1, c, "%s handed out once", id)
-			}
-			for id, c := range b.Submitted() {
-				assert.Equal(t, 1, c, "%s submitted once", id)
-			}
+			resumeOnce(ctx, t, b, st, 6, handed)
 		})
 	}
 }
