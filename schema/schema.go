@@ -210,7 +210,7 @@ func (s *Schema) Warnings() []Warning {
 // A plain decoded value is checked by the compiled fast path, which
 // allocates nothing for a valid value (but a set of the items for
 // uniqueItems over more than 16 of them, and the verdicts of a value whose
-// parts meet anyOf or oneOf more than a thousand times); any other value, and every value of
+// parts meet anyOf or oneOf more than 65,536 times); any other value, and every value of
 // a document the fast path does not cover, is checked by jsonschema-go, the
 // authority the fast path is held to (same verdict, same violations). A
 // value nesting deeper than [DefaultMaxDepth] levels (or
