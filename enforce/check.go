@@ -201,7 +201,7 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *prepa
 		if e.cfg.repair {
 			memo = map[string]schemaVerdict{}
 		}
-		whole := e.whole(ctx, *a, mode, d, out, &memo)
+		whole, sole := e.whole(ctx, *a, mode, d, out, &memo)
 		if whole != nil {
 			// The common reply: all JSON and valid. Extraction would read it
 			// once more only to find it whole.
@@ -213,7 +213,15 @@ func (e *Enforcer) evaluate(ctx context.Context, a *Attempt, mode Mode, d *prepa
 				break
 			}
 		}
-		cands, inner, err := e.extract(out, e.validator(mode, d, memo))
+		var cands []extract.Candidate
+		var inner int
+		var err error
+		if sole != nil && e.soleCandidate(out, sole.JSON[0]) {
+			// Extraction would find the JSON reply whole, and nothing else.
+			cands, inner = []extract.Candidate{*sole}, 1
+		} else {
+			cands, inner, err = e.extract(out, e.validator(mode, d, memo))
+		}
 		if err != nil && xerr == nil {
 			xerr = err
 		}
@@ -405,29 +413,42 @@ type schemaVerdict struct {
 // checked candidate when that value passes the schema; otherwise nil, the
 // schema's verdict on a value that fails kept in *memo for extraction's
 // candidate of the same bytes, so the reply is decoded once either way.
-func (e *Enforcer) whole(ctx context.Context, a Attempt, mode Mode, d *prepared, out string, memo *map[string]schemaVerdict) *checked {
+// Its second result is the reply as a candidate when it is one JSON value
+// that decoded (valid or not), and nil otherwise.
+func (e *Enforcer) whole(ctx context.Context, a Attempt, mode Mode, d *prepared, out string, memo *map[string]schemaVerdict) (*checked, *extract.Candidate) {
 	if !e.cfg.extraction {
-		return nil
+		return nil, nil
 	}
 	start := len(out) - len(strings.TrimLeft(out, " \t\r\n"))
 	trimmed := strings.TrimRight(out[start:], " \t\r\n")
 	if trimmed == "" || trimmed[0] != '{' && trimmed[0] != '[' {
-		return nil
+		return nil, nil
 	}
 	raw := []byte(trimmed)
 	sv := e.judge(mode, d, raw, trimmed)
 	if errors.Is(sv.undecodable, schema.ErrNotJSON) {
-		return nil // not one JSON value: extraction finds what is there
+		return nil, nil // not one JSON value: extraction finds what is there
 	}
 	if *memo == nil {
 		*memo = map[string]schemaVerdict{}
 	}
 	(*memo)[trimmed] = sv
-	if sv.undecodable != nil || len(sv.violations) > 0 {
-		return nil
+	cand := &extract.Candidate{JSON: raw, Start: start, End: start + len(trimmed), Source: extract.SourceWhole}
+	if sv.undecodable != nil {
+		return nil, nil
 	}
-	cand := extract.Candidate{JSON: raw, Start: start, End: start + len(trimmed), Source: extract.SourceWhole}
-	return e.try(ctx, a, mode, d, out, cand, *memo, true)
+	if len(sv.violations) > 0 {
+		return nil, cand
+	}
+	return e.try(ctx, a, mode, d, out, *cand, *memo, true), cand
+}
+
+// soleCandidate reports whether extraction, given a reply that is one
+// JSON value opening with first, would return that value and nothing
+// else: it does unless it looks for objects only (an object root, strict
+// mode aside) inside an array, or the reply is over its size limit.
+func (e *Enforcer) soleCandidate(out string, first byte) bool {
+	return !e.cfg.strict && len(out) <= extract.DefaultMaxSize && (first == '{' || !e.objectRoot)
 }
 
 // judge decodes raw, transforms it and validates it against the schema.

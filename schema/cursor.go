@@ -151,6 +151,7 @@ func (c *Cursor) Check(v any) []Violation {
 			for _, s := range f.direct {
 				d.eval(pv, s, f.at, &out, nil)
 			}
+			d.done()
 		}
 	}
 	return violations(dedupe(out))

@@ -111,6 +111,7 @@ func (c *compiled) diagnose(v any) []finding {
 // tested against.
 func (c *compiled) diagnoseWith(v any, formats, shortcuts bool) []finding {
 	d := c.newDiagnosis(formats, shortcuts)
+	defer d.done()
 	var out []finding
 	d.eval(v, c.root, nil, &out, nil)
 	return dedupe(out)
@@ -120,9 +121,24 @@ func (c *compiled) diagnoseWith(v any, formats, shortcuts bool) []finding {
 func (c *compiled) newDiagnosis(formats, shortcuts bool) *diagnosis {
 	d := &diagnosis{c: c, formats: formats}
 	if p := c.fastProgram(); p != nil && !formats && shortcuts {
-		d.fast = &fastRun{p: p, all: true}
+		// A run from the program's pool: its memo's space is kept.
+		d.fast, _ = p.valueRuns.Get().(*fastRun)
+		if d.fast == nil {
+			d.fast = &fastRun{p: p}
+		}
+		d.fast.all = true
 	}
 	return d
+}
+
+// done returns the pass's fast run to its program's pool.
+func (d *diagnosis) done() {
+	if r := d.fast; r != nil {
+		r.all = false
+		r.reset()
+		r.p.valueRuns.Put(r)
+		d.fast = nil
+	}
 }
 
 func (d *diagnosis) add(out *[]finding, at *jsonpath.Chain, s *jsonschema.Schema, keyword, msg string) {
@@ -581,15 +597,15 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 	// The members in sorted order, and which of them a keyword evaluated:
 	// only what the keywords present need.
 	var keys []string
-	if len(in.patterns) > 0 || s.AdditionalProperties != nil || s.PropertyNames != nil || s.UnevaluatedProperties != nil {
+	if len(in.patterns) > 0 || s.PropertyNames != nil || s.UnevaluatedProperties != nil {
 		keys = make([]string, 0, len(obj))
 		for k := range obj {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
 	}
-	var evaluated map[string]bool
-	if len(in.patterns) > 0 || s.AdditionalProperties != nil || d.c.unevaluated {
+	var evaluated map[string]bool // without patterns, additionalProperties asks Properties
+	if len(in.patterns) > 0 || d.c.unevaluated {
 		evaluated = map[string]bool{}
 	}
 	order := in.propOrder
@@ -619,16 +635,15 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 		}
 	}
 	if ap := s.AdditionalProperties; ap != nil {
-		for _, k := range keys {
-			if evaluated[k] {
-				continue
-			}
+		for _, k := range additional(obj, s.Properties, evaluated, len(in.patterns) > 0) {
 			if d.isFalse(ap) {
 				d.add(out, at.Key(k), s, "additionalProperties", "additional property "+quote(k, maxQuoted)+" is not allowed"+d.allowedHint(s))
 			} else {
 				d.eval(obj[k], ap, at.Key(k), out, nil)
 			}
-			evaluated[k] = true
+			if evaluated != nil {
+				evaluated[k] = true
+			}
 		}
 	}
 	if d.c.unevaluated {
@@ -736,4 +751,19 @@ func dedupe(fs []finding) []finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// additional returns, sorted, the names of obj that additionalProperties
+// applies to: neither declared in props nor, when patterns is set, marked
+// in evaluated by a pattern.
+func additional(obj map[string]any, props map[string]*jsonschema.Schema, evaluated map[string]bool, patterns bool) []string {
+	var names []string
+	for k := range obj {
+		if _, declared := props[k]; declared || patterns && evaluated[k] {
+			continue
+		}
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
 }

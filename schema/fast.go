@@ -35,7 +35,7 @@ import (
 type fastRun struct {
 	p     *fastProgram
 	depth int
-	memo  map[memoKey]verdict
+	memo  memoTable
 	// all: verdicts are kept for every node, not only memo nodes, for the
 	// diagnostic pass, which asks of each part it descends into: an array,
 	// and a part more than shallowMemo applications below where a question
@@ -62,11 +62,7 @@ const maxKeptMemo = 1 << 16
 
 // reset readies r for another check, keeping its memo's space.
 func (r *fastRun) reset() {
-	if len(r.memo) > maxKeptMemo {
-		r.memo = nil
-	} else {
-		clear(r.memo)
-	}
+	r.memo.reset()
 	r.depth = 0
 }
 
@@ -139,14 +135,11 @@ func (r *fastRun) apply(v any, n *fastNode) verdict {
 	if n.memo || r.all {
 		if pt, ok := partOf(v); ok && (n.memo || r.depth > shallowMemo || isArray(v)) {
 			key := memoKey{n, pt}
-			if got, seen := r.memo[key]; seen {
+			if got, seen := r.memo.get(key); seen {
 				return got
 			}
 			got := r.node(v, n)
-			if r.memo == nil {
-				r.memo = map[memoKey]verdict{}
-			}
-			r.memo[key] = got
+			r.memo.put(key, got)
 			return got
 		}
 	}
