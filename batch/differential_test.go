@@ -37,7 +37,7 @@ func TestSameAsRun(t *testing.T) {
 		{name: "raised max tokens", opts: []enforce.Option{enforce.WithRaiseMaxTokens(4000)},
 			replies: []providertest.Reply{{Text: `{"label": "ha`, StopReason: provider.StopLength, Usage: provider.Usage{OutputTokens: 100}}, providertest.Text(valid)}},
 		{name: "refused", replies: []providertest.Reply{providertest.Refused("I cannot label that.")}},
-		{name: "provider error", replies: []providertest.Reply{providertest.Text(invalid), providertest.Failed(&provider.Error{Kind: provider.ErrorInvalidRequest, StatusCode: 400, Message: "bad"})}},
+		{name: "provider error", replies: []providertest.Reply{providertest.Text(invalid), providertest.Failed(&provider.Error{Kind: provider.ErrInvalidRequest, StatusCode: 400, Message: "bad"})}},
 		{name: "repair", opts: []enforce.Option{enforce.WithRepair()}, replies: []providertest.Reply{providertest.Text(`{"label": "ham", "score": 3,}`)}},
 		{name: "lenient", opts: []enforce.Option{enforce.WithLenient()}, replies: []providertest.Reply{providertest.Text(`{"label": "HAM", "score": "3"}`)}},
 		{name: "full history", opts: []enforce.Option{enforce.WithFullHistory()},

@@ -498,7 +498,7 @@ func (ru *run) submitRound(ctx context.Context, ready []*entry) error {
 			var err error
 			n, err = ru.r.b.BatchRequestSize(provider.BatchRequest{ID: requestID(en.id, en.attempt), Request: en.next})
 			if err == nil && n > limits.MaxBytes {
-				err = &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: "batch",
+				err = &provider.Error{Kind: provider.ErrInvalidRequest, Provider: "batch",
 					Message: fmt.Sprintf("a request of %d bytes does not fit in a batch of at most %d", n, limits.MaxBytes)}
 			}
 			if err != nil {
@@ -541,7 +541,7 @@ func (ru *run) submit(ctx context.Context, f *inFlight, members []*entry) error 
 	if b == nil || b.ID == "" {
 		if err == nil {
 			err = fmt.Errorf("batch: submit %s (%d requests): %w", f.rec.Key, len(reqs),
-				&provider.Error{Kind: provider.ErrorOther, Provider: "batch", Message: "SubmitBatch returned no batch ID"})
+				&provider.Error{Kind: provider.ErrOther, Provider: "batch", Message: "SubmitBatch returned no batch ID"})
 		}
 		return err
 	}
@@ -672,7 +672,7 @@ func (ru *run) halt(ctx context.Context, p *pending) error {
 // same attempt again.
 func retryable(err error) bool {
 	switch provider.KindOf(err) {
-	case provider.ErrorRateLimited, provider.ErrorOverloaded, provider.ErrorExpired, provider.ErrorCanceled:
+	case provider.ErrRateLimited, provider.ErrOverloaded, provider.ErrExpired, provider.ErrCanceled:
 		return true
 	}
 	return false
@@ -685,11 +685,11 @@ func (ru *run) check(ctx context.Context, p *pending, en *entry, res provider.Ba
 	if res.Err != nil || res.Response == nil {
 		err := res.Err
 		if err == nil {
-			err = &provider.Error{Kind: provider.ErrorOther, Provider: "batch", Message: "a result with neither a response nor an error"}
+			err = &provider.Error{Kind: provider.ErrOther, Provider: "batch", Message: "a result with neither a response nor an error"}
 		}
 		if retryable(err) {
 			cause := err
-			if k := provider.KindOf(err); k == provider.ErrorExpired || k == provider.ErrorCanceled {
+			if k := provider.KindOf(err); k == provider.ErrExpired || k == provider.ErrCanceled {
 				cause = fmt.Errorf("%w: %w", ErrResubmits, err)
 			}
 			return ru.resubmit(p, en, cause)

@@ -116,8 +116,8 @@ func TestLimitsSplitRounds(t *testing.T) {
 // errors resubmit what got no reply, within the bound, and end the rest
 // with a typed error.
 func TestFaults(t *testing.T) {
-	rate := &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429}
-	auth := &provider.Error{Kind: provider.ErrorAuth, StatusCode: 401}
+	rate := &provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429}
+	auth := &provider.Error{Kind: provider.ErrAuth, StatusCode: 401}
 	tests := []struct {
 		name   string
 		faults map[int]providertest.BatchFault
@@ -430,7 +430,7 @@ func TestSubmitWithoutBatch(t *testing.T) {
 			_, err := collect(t, newRunner(t, b, batch.NewMemory(nil), batch.WithEnforcer(newEnforcer(t))), items(2))
 			var pe *provider.Error
 			require.ErrorAs(t, err, &pe)
-			assert.Equal(t, provider.ErrorOther, pe.Kind)
+			assert.Equal(t, provider.ErrOther, pe.Kind)
 		})
 	}
 }

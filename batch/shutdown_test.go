@@ -196,7 +196,7 @@ func (h *oneCancelHangs) CancelBatch(ctx context.Context, id string) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-h.answered:
-			return &provider.Error{Kind: provider.ErrorOverloaded, Provider: "test", Message: "no answer to the cancel"}
+			return &provider.Error{Kind: provider.ErrOverloaded, Provider: "test", Message: "no answer to the cancel"}
 		}
 	}
 	err := h.Batcher.CancelBatch(ctx, id)
@@ -231,7 +231,7 @@ func TestCancelBatchesOneHangs(t *testing.T) {
 			err = newRunner(t, h, st).CancelBatches(dctx)
 			var pe *provider.Error
 			require.ErrorAs(t, err, &pe, "the cancel that got no answer")
-			assert.Equal(t, provider.ErrorOverloaded, pe.Kind)
+			assert.Equal(t, provider.ErrOverloaded, pe.Kind)
 			assert.Len(t, pt.Canceled(), n-1, "the batches the provider answers for are cancelled")
 		})
 	}

@@ -150,9 +150,9 @@ func TestRunFailures(t *testing.T) {
 		{name: "refusal, text", bp: plain, params: map[string]any{"prompt": "Go.", "topic": "t", "format": "essay"}, replies: []providertest.Reply{{Refusal: "No."}}, calls: 1, is: enforce.ErrRefused},
 		{name: "content filter, text", bp: plain, params: map[string]any{"prompt": "Go.", "topic": "t", "format": "essay"}, replies: []providertest.Reply{{StopReason: provider.StopContentFilter}}, calls: 1, is: enforce.ErrRefused},
 		{name: "provider error, text", bp: plain, params: map[string]any{"prompt": "Go.", "topic": "t", "format": "essay"},
-			replies: []providertest.Reply{{Err: &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429}}}, calls: 1, is: provider.ErrRateLimited},
+			replies: []providertest.Reply{{Err: &provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429}}}, calls: 1, is: provider.ErrRateLimited},
 		{name: "provider error, structured", bp: scanner, params: prompt,
-			replies: []providertest.Reply{{Err: &provider.Error{Kind: provider.ErrorOverloaded, StatusCode: 529}}}, calls: 1, is: provider.ErrOverloaded},
+			replies: []providertest.Reply{{Err: &provider.Error{Kind: provider.ErrOverloaded, StatusCode: 529}}}, calls: 1, is: provider.ErrOverloaded},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

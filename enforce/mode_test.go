@@ -216,7 +216,7 @@ func TestNativeMode(t *testing.T) {
 	})
 
 	t.Run("schema rejected falls back to prompt mode", func(t *testing.T) {
-		rejected := &provider.Error{Kind: provider.ErrorSchemaRejected, StatusCode: 400, Message: "invalid schema"}
+		rejected := &provider.Error{Kind: provider.ErrSchemaRejected, StatusCode: 400, Message: "invalid schema"}
 		p := providertest.New(providertest.Failed(rejected), providertest.Text(invalidReview), providertest.Text(validReview))
 		res, err := enforce.Run(ctx, provider.WithCapabilities(p, nativeCaps), enforce.Request{Prompt: "Review."}, s, enforce.WithMaxRetries(1))
 		require.NoError(t, err)
@@ -231,7 +231,7 @@ func TestNativeMode(t *testing.T) {
 	})
 
 	t.Run("schema rejected without fallback", func(t *testing.T) {
-		rejected := &provider.Error{Kind: provider.ErrorSchemaRejected, StatusCode: 400}
+		rejected := &provider.Error{Kind: provider.ErrSchemaRejected, StatusCode: 400}
 		p := providertest.New(providertest.Failed(rejected), providertest.Text(validReview))
 		res, err := enforce.Run(ctx, provider.WithCapabilities(p, nativeCaps), enforce.Request{Prompt: "Review."}, s, enforce.WithoutSchemaFallback())
 		require.ErrorIs(t, err, provider.ErrSchemaRejected)

@@ -265,7 +265,7 @@ func TestRunRefusal(t *testing.T) {
 
 func TestRunProviderError(t *testing.T) {
 	s := parse(t, reviewSchema)
-	apiErr := &provider.Error{Kind: provider.ErrorRateLimited, Provider: "test", StatusCode: 429, Message: "slow down"}
+	apiErr := &provider.Error{Kind: provider.ErrRateLimited, Provider: "test", StatusCode: 429, Message: "slow down"}
 	p := providertest.New(providertest.Failed(apiErr), providertest.Text(validReview))
 	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s)
 	require.ErrorIs(t, err, provider.ErrRateLimited)

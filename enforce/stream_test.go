@@ -258,7 +258,7 @@ func TestStreamStoppedByCaller(t *testing.T) {
 
 func TestStreamProviderErrors(t *testing.T) {
 	s := parse(t, reviewSchema)
-	boom := &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429}
+	boom := &provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429}
 	p := providertest.New(providertest.Reply{Chunks: []string{`{"findings": [`}, Err: boom})
 	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Review."}, s, enforce.WithPartials(func(enforce.Partial) {}))
 	require.ErrorIs(t, err, provider.ErrRateLimited)

@@ -332,10 +332,10 @@ func (r *Reader) Close() {
 			// A scalar beginning the reply that never ended (a stray
 			// quote): what follows its first byte is prose again, and may
 			// hold a value.
-			r.pos, r.st = r.abandon(r.root.Start + 1)
+			r.pos, r.st = r.abandon(r.root.Start+1), inProse
 			r.read()
 		default:
-			r.pos, r.st = r.abandon(len(r.buf))
+			r.pos, r.st = r.abandon(len(r.buf)), inProse
 		}
 	}
 	if r.held > 0 {
@@ -906,7 +906,7 @@ next: // wantMemberEnd or wantElementEnd
 	goto abandon
 
 abandon: // the value stopped being JSON at pos
-	pos, st = r.abandon(pos)
+	pos = r.abandon(pos)
 	goto prose
 
 out:
@@ -973,7 +973,7 @@ func literalWord(c byte) string {
 
 // abandon drops the value being read: it stopped being JSON at offset at.
 // It returns where prose reading resumes, and the state for it.
-func (r *Reader) abandon(at int) (int, readState) {
+func (r *Reader) abandon(at int) int {
 	r.emit(EventAbandon, r.root.Start, at, 0)
 	resume := max(at, r.root.Start+1)
 	if len(r.stack) == 0 && r.sources[r.root.Value] == SourceWhole && startsScalar(r.buf[r.root.Start]) {
@@ -984,7 +984,7 @@ func (r *Reader) abandon(at int) (int, readState) {
 		resume = r.root.Start + 1
 	}
 	r.stack = r.stack[:0]
-	return resume, inProse
+	return resume
 }
 
 // plainInString marks the bytes a JSON string holds as they are: not the

@@ -117,7 +117,7 @@
 // [ErrNoPrompt] when the prompt is missing or not a string;
 // [*KeyError] ([ErrInvalidKey], [ErrDuplicateKey]) for a bad key;
 // [*ValueError] for a value with no JSON form; [ErrInvalidOption] for an
-// option given a bad value; [ErrInvalidJSON] and [ErrNotObject] for
+// option given a bad value; [ErrNotJSON] and [ErrNotObject] for
 // FormatJSON's input; [*SyntaxError] from Parse. Nothing is returned beside
 // an error.
 //

@@ -27,10 +27,10 @@ var ErrDuplicateKey = errors.New("inputs: duplicate parameter name")
 // rendered.
 var ErrInvalidOption = errors.New("inputs: invalid option")
 
-// ErrInvalidJSON is returned by [FormatJSON] when its input is not JSON. The
+// ErrNotJSON is returned by [FormatJSON] when its input is not JSON. The
 // error wraps both this sentinel and encoding/json's *json.SyntaxError, so
 // errors.As finds the byte offset.
-var ErrInvalidJSON = errors.New("inputs: invalid JSON")
+var ErrNotJSON = errors.New("inputs: invalid JSON")
 
 // ErrNotObject is returned by [FormatJSON] when its input is JSON but not an
 // object.

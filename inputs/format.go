@@ -68,7 +68,7 @@ func Format(params map[string]any, opts ...Option) (string, error) {
 // numbers keep the text the caller wrote (1.0 stays 1.0, 3e2 stays 3e2).
 // [WithOrder] and [WithSchema] still take precedence over the document's
 // order. Besides Format's errors it returns an error wrapping
-// [ErrInvalidJSON] (and the *json.SyntaxError) for malformed input,
+// [ErrNotJSON] (and the *json.SyntaxError) for malformed input,
 // [ErrNotObject] for JSON that is not an object, and a [*KeyError] with
 // [ErrDuplicateKey] for a key the object repeats. data is not modified or
 // retained.
@@ -112,12 +112,12 @@ func FormatJSON(data []byte, opts ...Option) (string, error) {
 }
 
 // objectError returns the error of FormatJSON for what [jsonobj.Members]
-// found wrong: [ErrInvalidJSON] with encoding/json's *json.SyntaxError, or
+// found wrong: [ErrNotJSON] with encoding/json's *json.SyntaxError, or
 // [ErrNotObject].
 func objectError(err error) error {
 	var se *jsonobj.SyntaxError
 	if errors.As(err, &se) {
-		return fmt.Errorf("%w: %w", ErrInvalidJSON, se.Err)
+		return fmt.Errorf("%w: %w", ErrNotJSON, se.Err)
 	}
 	return ErrNotObject
 }

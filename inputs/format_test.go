@@ -386,9 +386,9 @@ func TestFormatJSONErrors(t *testing.T) {
 		data string
 		is   error
 	}{
-		{"empty", ``, inputs.ErrInvalidJSON},
-		{"truncated", `{"prompt": "x"`, inputs.ErrInvalidJSON},
-		{"trailing text", `{"prompt": "x"} x`, inputs.ErrInvalidJSON},
+		{"empty", ``, inputs.ErrNotJSON},
+		{"truncated", `{"prompt": "x"`, inputs.ErrNotJSON},
+		{"trailing text", `{"prompt": "x"} x`, inputs.ErrNotJSON},
 		{"array", `["prompt"]`, inputs.ErrNotObject},
 		{"string", `"prompt"`, inputs.ErrNotObject},
 		{"no prompt", `{"topic": "x"}`, inputs.ErrNoPrompt},

@@ -204,9 +204,9 @@ func (in *Instrumentation) Start(ctx context.Context, attrs ...attribute.KeyValu
 	for _, kv := range attrs {
 		switch kv.Key {
 		case keySchemaName:
-			r.schema = kv.Value.Emit()
+			r.schema = kv.Value.String()
 		case keyRequestModel:
-			r.model = kv.Value.Emit()
+			r.model = kv.Value.String()
 		}
 	}
 	name := runSpanName

@@ -169,7 +169,7 @@ func TestRunInvalidAfterRetries(t *testing.T) {
 
 func TestRunProviderError(t *testing.T) {
 	h := newHarness(t)
-	p := providertest.New(providertest.Failed(&provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429}))
+	p := providertest.New(providertest.Failed(&provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429}))
 	_, err := h.run(t, p)
 	require.ErrorIs(t, err, provider.ErrRateLimited)
 	run, calls := split(t, h.spans.GetSpans())
@@ -310,7 +310,7 @@ func TestRunOutcomes(t *testing.T) {
 		{name: "valid", ctx: context.Background(), replies: []providertest.Reply{providertest.Text(`{"verdict": "reject"}`)}, outcome: "valid", calls: 1, violations: -1},
 		{name: "invalid", ctx: context.Background(), replies: []providertest.Reply{providertest.Text(`{}`)}, opts: []enforce.Option{enforce.WithMaxRetries(0)}, outcome: "invalid", calls: 1, violations: 1},
 		{name: "refused", ctx: context.Background(), replies: []providertest.Reply{{Refusal: "I cannot review this.", StopReason: provider.StopRefusal}}, outcome: "refused", calls: 1, violations: -1},
-		{name: "provider error", ctx: context.Background(), replies: []providertest.Reply{providertest.Failed(&provider.Error{Kind: provider.ErrorOverloaded, StatusCode: 529})}, outcome: "error", calls: 1, violations: -1},
+		{name: "provider error", ctx: context.Background(), replies: []providertest.Reply{providertest.Failed(&provider.Error{Kind: provider.ErrOverloaded, StatusCode: 529})}, outcome: "error", calls: 1, violations: -1},
 		{name: "token budget", ctx: context.Background(), replies: []providertest.Reply{providertest.Text(`{}`)}, opts: []enforce.Option{enforce.WithTokenBudget(1)}, outcome: "token_budget", calls: 0, violations: -1},
 		{name: "cancelled", ctx: cancelled, replies: []providertest.Reply{providertest.Text(`{}`)}, outcome: "cancelled", calls: 0, violations: -1},
 	}
@@ -446,7 +446,7 @@ func TestReaskBytes(t *testing.T) {
 			name: "schema fallback",
 			caps: provider.Capabilities{NativeSchema: true},
 			replies: []providertest.Reply{
-				providertest.Failed(&provider.Error{Kind: provider.ErrorSchemaRejected, StatusCode: 400}),
+				providertest.Failed(&provider.Error{Kind: provider.ErrSchemaRejected, StatusCode: 400}),
 				providertest.Text(`{"verdict": "reject"}`),
 			},
 			outcomes: []string{"schema_rejected", "valid"},

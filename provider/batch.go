@@ -169,42 +169,36 @@ type BatchLimits struct {
 	MaxBytes int `json:"max_bytes,omitempty"`
 }
 
-// Error kinds of batch requests and batches.
+// Error kinds of batch requests and batches, each also the sentinel that
+// errors.Is matches against an [*Error] of that kind.
 const (
-	// ErrorExpired: the request never ran because its batch expired.
-	ErrorExpired ErrorKind = "expired"
-	// ErrorCanceled: the request never ran because its batch was
+	// ErrExpired: the request never ran because its batch expired.
+	ErrExpired ErrorKind = "expired"
+	// ErrCanceled: the request never ran because its batch was
 	// cancelled.
-	ErrorCanceled ErrorKind = "canceled"
-)
-
-// Sentinels of the batch error kinds, matching an [*Error] of that kind
-// with errors.Is.
-const (
-	ErrExpired  = ErrorExpired
-	ErrCanceled = ErrorCanceled
+	ErrCanceled ErrorKind = "canceled"
 )
 
 // CheckBatch checks what every [Batcher.SubmitBatch] must refuse before
 // any call: no request, more than limits.MaxRequests, an empty or repeated
-// ID. It returns nil, or an [*Error] of kind [ErrorInvalidRequest] for the
+// ID. It returns nil, or an [*Error] of kind [ErrInvalidRequest] for the
 // adapter to name itself in (its Provider field) and return. The sizes
 // against limits.MaxBytes, and what IDs a provider accepts, are the
 // adapter's to check as it encodes the requests.
 func CheckBatch(reqs []BatchRequest, limits BatchLimits) *Error {
 	switch {
 	case len(reqs) == 0:
-		return &Error{Kind: ErrorInvalidRequest, Message: "a batch needs at least one request"}
+		return &Error{Kind: ErrInvalidRequest, Message: "a batch needs at least one request"}
 	case limits.MaxRequests > 0 && len(reqs) > limits.MaxRequests:
-		return &Error{Kind: ErrorInvalidRequest, Message: fmt.Sprintf("%d requests; a batch holds at most %d", len(reqs), limits.MaxRequests)}
+		return &Error{Kind: ErrInvalidRequest, Message: fmt.Sprintf("%d requests; a batch holds at most %d", len(reqs), limits.MaxRequests)}
 	}
 	seen := make(map[string]bool, len(reqs))
 	for _, r := range reqs {
 		switch {
 		case r.ID == "":
-			return &Error{Kind: ErrorInvalidRequest, Message: "a batch request has no ID"}
+			return &Error{Kind: ErrInvalidRequest, Message: "a batch request has no ID"}
 		case seen[r.ID]:
-			return &Error{Kind: ErrorInvalidRequest, Message: fmt.Sprintf("batch request ID %q is repeated", r.ID)}
+			return &Error{Kind: ErrInvalidRequest, Message: fmt.Sprintf("batch request ID %q is repeated", r.ID)}
 		}
 		seen[r.ID] = true
 	}

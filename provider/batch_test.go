@@ -25,11 +25,11 @@ func TestBatchStatusDone(t *testing.T) {
 }
 
 func TestBatchErrorKinds(t *testing.T) {
-	err := fmt.Errorf("item 3: %w", &provider.Error{Kind: provider.ErrorExpired, Provider: "openai", Code: "batch_expired"})
+	err := fmt.Errorf("item 3: %w", &provider.Error{Kind: provider.ErrExpired, Provider: "openai", Code: "batch_expired"})
 	assert.ErrorIs(t, err, provider.ErrExpired)
 	assert.NotErrorIs(t, err, provider.ErrCanceled)
-	assert.Equal(t, provider.ErrorExpired, provider.KindOf(err))
-	assert.False(t, errors.Is(provider.ErrBatchNotDone, provider.ErrExpired))
+	assert.Equal(t, provider.ErrExpired, provider.KindOf(err))
+	assert.False(t, errors.Is(provider.ErrExpired, provider.ErrBatchNotDone))
 }
 
 func TestCheckBatch(t *testing.T) {

@@ -10,42 +10,35 @@ import (
 // what to do about it without parsing messages.
 type ErrorKind string
 
-// The error kinds.
+// The error kinds. Each is an error, a constant, and the sentinel that
+// errors.Is matches against an [*Error] of that kind, so no code can change
+// what it matches:
+//
+//	if errors.Is(err, provider.ErrRateLimited) { ... }
+//	if provider.KindOf(err) == provider.ErrOverloaded { ... }
 const (
-	// ErrorOther is any failure not classified below.
-	ErrorOther ErrorKind = "other"
-	// ErrorSchemaRejected: the provider refused the output schema or a
+	// ErrOther is any failure not classified below.
+	ErrOther ErrorKind = "other"
+	// ErrSchemaRejected: the provider refused the output schema or a
 	// tool's input schema (typically an HTTP 400 naming the schema). The
 	// enforcement loop may fall back to prompt mode.
-	ErrorSchemaRejected ErrorKind = "schema_rejected"
-	// ErrorRateLimited: too many requests or tokens (HTTP 429).
-	ErrorRateLimited ErrorKind = "rate_limited"
-	// ErrorAuth: missing or invalid credentials, or no permission (HTTP 401, 403).
-	ErrorAuth ErrorKind = "auth"
-	// ErrorOverloaded: the provider is overloaded or unavailable (HTTP 500,
+	ErrSchemaRejected ErrorKind = "schema_rejected"
+	// ErrRateLimited: too many requests or tokens (HTTP 429).
+	ErrRateLimited ErrorKind = "rate_limited"
+	// ErrAuth: missing or invalid credentials, or no permission (HTTP 401, 403).
+	ErrAuth ErrorKind = "auth"
+	// ErrOverloaded: the provider is overloaded or unavailable (HTTP 500,
 	// 502, 503, 529); trying later may succeed.
-	ErrorOverloaded ErrorKind = "overloaded"
-	// ErrorInvalidRequest: the provider rejected the request for another
+	ErrOverloaded ErrorKind = "overloaded"
+	// ErrInvalidRequest: the provider rejected the request for another
 	// reason (HTTP 400, 404, 422).
-	ErrorInvalidRequest ErrorKind = "invalid_request"
+	ErrInvalidRequest ErrorKind = "invalid_request"
 )
 
 // Error returns "provider: <kind>". An ErrorKind is an error so that it
 // can be matched: errors.Is(err, k) reports whether err's chain holds an
 // [*Error] of kind k.
 func (k ErrorKind) Error() string { return "provider: " + string(k) }
-
-// Sentinels matching an [*Error] of each kind with errors.Is. Each is the
-// kind itself, a constant, so no code can change what it matches:
-//
-//	if errors.Is(err, provider.ErrRateLimited) { ... }
-const (
-	ErrSchemaRejected = ErrorSchemaRejected
-	ErrRateLimited    = ErrorRateLimited
-	ErrAuth           = ErrorAuth
-	ErrOverloaded     = ErrorOverloaded
-	ErrInvalidRequest = ErrorInvalidRequest
-)
 
 // An Error is a failure reported by a model API, classified by Kind.
 // Adapters return it (possibly wrapped) from Generate. It encodes to JSON
@@ -135,29 +128,29 @@ func (e *Error) Is(target error) bool {
 }
 
 // KindOf returns the ErrorKind of the first [*Error] in err's chain, or
-// ErrorOther when there is none.
+// ErrOther when there is none.
 func KindOf(err error) ErrorKind {
 	var pe *Error
 	if errors.As(err, &pe) && pe.Kind != "" {
 		return pe.Kind
 	}
-	return ErrorOther
+	return ErrOther
 }
 
 // KindForStatus maps an HTTP status code to an ErrorKind, for adapters.
-// A 400 is ErrorInvalidRequest; an adapter that recognises a schema
-// complaint in the message reports ErrorSchemaRejected instead.
+// A 400 is ErrInvalidRequest; an adapter that recognises a schema
+// complaint in the message reports ErrSchemaRejected instead.
 func KindForStatus(status int) ErrorKind {
 	switch {
 	case status == 401 || status == 403:
-		return ErrorAuth
+		return ErrAuth
 	case status == 429:
-		return ErrorRateLimited
+		return ErrRateLimited
 	case status == 400 || status == 404 || status == 409 || status == 413 || status == 422:
-		return ErrorInvalidRequest
+		return ErrInvalidRequest
 	case status >= 500:
-		return ErrorOverloaded
+		return ErrOverloaded
 	default:
-		return ErrorOther
+		return ErrOther
 	}
 }

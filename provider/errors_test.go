@@ -13,11 +13,11 @@ import (
 )
 
 func TestErrorIsKind(t *testing.T) {
-	err := fmt.Errorf("call: %w", &provider.Error{Kind: provider.ErrorRateLimited, Provider: "openai", StatusCode: 429, Message: "slow down"})
+	err := fmt.Errorf("call: %w", &provider.Error{Kind: provider.ErrRateLimited, Provider: "openai", StatusCode: 429, Message: "slow down"})
 	assert.ErrorIs(t, err, provider.ErrRateLimited)
 	assert.NotErrorIs(t, err, provider.ErrAuth)
-	assert.Equal(t, provider.ErrorRateLimited, provider.KindOf(err))
-	assert.Equal(t, provider.ErrorOther, provider.KindOf(errors.New("plain")))
+	assert.Equal(t, provider.ErrRateLimited, provider.KindOf(err))
+	assert.Equal(t, provider.ErrOther, provider.KindOf(errors.New("plain")))
 	assert.Equal(t, "openai: rate_limited (HTTP 429): slow down", errors.Unwrap(err).Error())
 }
 
@@ -42,13 +42,13 @@ func TestKindForStatus(t *testing.T) {
 		status int
 		want   provider.ErrorKind
 	}{
-		{400, provider.ErrorInvalidRequest},
-		{401, provider.ErrorAuth},
-		{403, provider.ErrorAuth},
-		{429, provider.ErrorRateLimited},
-		{500, provider.ErrorOverloaded},
-		{529, provider.ErrorOverloaded},
-		{302, provider.ErrorOther},
+		{400, provider.ErrInvalidRequest},
+		{401, provider.ErrAuth},
+		{403, provider.ErrAuth},
+		{429, provider.ErrRateLimited},
+		{500, provider.ErrOverloaded},
+		{529, provider.ErrOverloaded},
+		{302, provider.ErrOther},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.status), func(t *testing.T) {
@@ -64,8 +64,8 @@ func TestUsageAdd(t *testing.T) {
 
 func TestErrorJSON(t *testing.T) {
 	for _, e := range []*provider.Error{
-		{Kind: provider.ErrorRateLimited, Provider: "openai", StatusCode: 429, Code: "rate_limit_exceeded", Message: "slow down", RequestID: "req_1", Err: errors.New("sdk: 429")},
-		{Kind: provider.ErrorExpired},
+		{Kind: provider.ErrRateLimited, Provider: "openai", StatusCode: 429, Code: "rate_limit_exceeded", Message: "slow down", RequestID: "req_1", Err: errors.New("sdk: 429")},
+		{Kind: provider.ErrExpired},
 	} {
 		data, err := json.Marshal(e)
 		require.NoError(t, err)
@@ -83,7 +83,7 @@ func TestErrorJSON(t *testing.T) {
 		require.NoError(t, err)
 		assert.JSONEq(t, string(data), string(b2))
 	}
-	data, err := json.Marshal(&provider.Error{Kind: provider.ErrorAuth, StatusCode: 401, Err: errors.New("bad key")})
+	data, err := json.Marshal(&provider.Error{Kind: provider.ErrAuth, StatusCode: 401, Err: errors.New("bad key")})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"kind":"auth","status_code":401,"cause":"bad key"}`, string(data))
 	var bad provider.Error

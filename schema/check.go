@@ -417,16 +417,11 @@ func describeNode(n *jsontree.Node) string {
 // knownKeywords lists every keyword the checker knows, sorted, for
 // suggestions. It is built once and never modified.
 var knownKeywords = func() []string {
-	var out []string
-	for _, k := range schematree.Keywords() {
-		out = append(out, k)
-	}
+	out := slices.Clone(schematree.Keywords())
 	for k := range valueKeywords {
 		out = append(out, k)
 	}
-	for _, k := range schematree.Annotations() {
-		out = append(out, k)
-	}
+	out = append(out, schematree.Annotations()...)
 	slices.Sort(out)
 	return out
 }()

@@ -106,14 +106,14 @@ type coerceConfig struct {
 
 // WithCoercions sets the kinds Coerce may apply, replacing
 // [DefaultCoercions]; none at all makes Coerce change nothing. An unknown
-// kind makes Coerce return an error matching [ErrInvalidOptions].
+// kind makes Coerce return an error matching [ErrInvalidOption].
 func WithCoercions(kinds ...CoercionKind) CoerceOption {
 	return func(c *coerceConfig) error {
 		c.mask, c.set = 0, true
 		for _, k := range kinds {
 			i := slices.Index(allCoercions, k)
 			if i < 0 {
-				return fmt.Errorf("%w: unknown coercion %q", ErrInvalidOptions, k)
+				return fmt.Errorf("%w: unknown coercion %q", ErrInvalidOption, k)
 			}
 			c.mask |= 1 << i
 		}
@@ -147,13 +147,13 @@ func WithCoercions(kinds ...CoercionKind) CoerceOption {
 // v is a decoded JSON value; numbers may be float64 or json.Number (decode
 // with UseNumber to keep "5.0" apart from "5", which CoerceFloatToInteger
 // needs). The options are checked first: an unknown kind is an error
-// matching [ErrInvalidOptions] whatever v is. A v that is not JSON data (a
+// matching [ErrInvalidOption] whatever v is. A v that is not JSON data (a
 // channel, a func) is an error matching [ErrNotJSON].
 func (s *Schema) Coerce(v any, opts ...CoerceOption) (any, []Coercion, error) {
 	cfg := coerceConfig{}
 	for _, o := range opts {
 		if o == nil {
-			return v, nil, fmt.Errorf("%w: nil CoerceOption", ErrInvalidOptions)
+			return v, nil, fmt.Errorf("%w: nil CoerceOption", ErrInvalidOption)
 		}
 		if err := o(&cfg); err != nil {
 			return v, nil, err

@@ -203,9 +203,9 @@ func TestCoerceOptions(t *testing.T) {
 	s, err := schema.Parse([]byte(`{"type":"integer"}`))
 	require.NoError(t, err)
 	_, _, err = s.Coerce("1", schema.WithCoercions("round"))
-	assert.ErrorIs(t, err, schema.ErrInvalidOptions)
+	assert.ErrorIs(t, err, schema.ErrInvalidOption)
 	_, _, err = s.Coerce(nil, nil)
-	assert.ErrorIs(t, err, schema.ErrInvalidOptions)
+	assert.ErrorIs(t, err, schema.ErrInvalidOption)
 	got, cs, err := s.Coerce("1", schema.WithCoercions())
 	require.NoError(t, err)
 	assert.Empty(t, cs)
@@ -216,6 +216,7 @@ func TestCoerceOptions(t *testing.T) {
 	got, cs, err = s.Coerce(struct{ A string }{"x"})
 	require.NoError(t, err)
 	assert.Empty(t, cs)
+	assert.Equal(t, struct{ A string }{"x"}, got, "v itself when nothing changed")
 	assert.NotContains(t, schema.DefaultCoercions(), schema.CoerceDefault)
 }
 

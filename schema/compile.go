@@ -39,7 +39,7 @@ type ParseOptions struct {
 	// value with arrays or objects nested more levels below its root gets
 	// one violation (keyword "maxDepth") at the first such place and is not
 	// validated further. 0 means [DefaultMaxDepth]; negative is an error
-	// matching [ErrInvalidOptions].
+	// matching [ErrInvalidOption].
 	MaxDepth int
 	// AssertFormat makes "format" an assertion, as the draft 2020-12
 	// format-assertion vocabulary does, for the formats this package

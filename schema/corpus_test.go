@@ -203,16 +203,3 @@ var didYouMean = regexp.MustCompile(`did you mean '([^']+)'`)
 // draft7Forms finds the keywords that make Parse read a document without
 // $schema as draft-07 (array-form items, additionalItems, dependencies).
 var draft7Forms = regexp.MustCompile(`"(additionalItems|dependencies)"\s*:|"items"\s*:\s*\[`)
-
-func firstWords(s string) string {
-	n := 0
-	for i, r := range s {
-		if r == ' ' {
-			n++
-			if n == 3 {
-				return s[:i]
-			}
-		}
-	}
-	return s
-}

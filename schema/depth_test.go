@@ -62,7 +62,7 @@ func TestValidateDepthLimitPath(t *testing.T) {
 
 func TestParseWithNegativeMaxDepth(t *testing.T) {
 	_, err := schema.ParseWith([]byte(`{}`), &schema.ParseOptions{MaxDepth: -1})
-	assert.True(t, errors.Is(err, schema.ErrInvalidOptions), "got %v", err)
+	assert.True(t, errors.Is(err, schema.ErrInvalidOption), "got %v", err)
 }
 
 // BenchmarkValidateDeepInvalid is the worst case the depth limit bounds: an

@@ -24,10 +24,10 @@ var (
 	ErrRefCycle = errors.New("schema: reference cycle")
 )
 
-// ErrInvalidOptions is returned (wrapped, with what is wrong) by [ParseWith]
+// ErrInvalidOption is returned (wrapped, with what is wrong) by [ParseWith]
 // when its [ParseOptions] hold an unusable value, such as a negative
 // MaxDepth. No schema is compiled.
-var ErrInvalidOptions = errors.New("schema: invalid parse options")
+var ErrInvalidOption = errors.New("schema: invalid option")
 
 // ErrImmutable is returned (wrapped) by [Schema.UnmarshalJSON] into a
 // Schema that is already compiled: compiled schemas are shared, and one

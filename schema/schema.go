@@ -51,7 +51,7 @@ func ParseWith(data []byte, opts *ParseOptions) (*Schema, error) {
 		o = *opts
 	}
 	if o.MaxDepth < 0 {
-		return nil, fmt.Errorf("%w: MaxDepth %d is negative", ErrInvalidOptions, o.MaxDepth)
+		return nil, fmt.Errorf("%w: MaxDepth %d is negative", ErrInvalidOption, o.MaxDepth)
 	}
 	c, err := compileDocument(data, o.Loader)
 	if err == nil && o.AssertFormat {

@@ -50,9 +50,9 @@ type Options struct {
 // releases the connection and yields them.
 const pageSize = 256
 
-// ErrInvalidOptions is returned by [New] for a nil database, a table name
+// ErrInvalidOption is returned by [New] for a nil database, a table name
 // or an engine it cannot use.
-var ErrInvalidOptions = errors.New("sqlstore: invalid options")
+var ErrInvalidOption = errors.New("sqlstore: invalid option")
 
 // A CorruptRowError reports a row that cannot be read back: a status it
 // does not know, requests that are not a JSON array of strings. Items and
@@ -97,7 +97,7 @@ type queries struct {
 
 // New returns a store over the tables of opts in db. It does not touch
 // the database: call [Store.Migrate] to create the tables. opts may be
-// nil; it is copied. The error wraps [ErrInvalidOptions] for a nil db, a
+// nil; it is copied. The error wraps [ErrInvalidOption] for a nil db, a
 // table name that is not an identifier or an unknown engine.
 func New(db *sql.DB, opts *Options) (*Store, error) {
 	var o Options
@@ -105,7 +105,7 @@ func New(db *sql.DB, opts *Options) (*Store, error) {
 		o = *opts
 	}
 	if db == nil {
-		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidOption)
 	}
 	if o.Table == "" {
 		o.Table = DefaultTable
@@ -114,11 +114,11 @@ func New(db *sql.DB, opts *Options) (*Store, error) {
 		o.Job = DefaultJob
 	}
 	if !sqlident.Valid(o.Table, 100) {
-		return nil, fmt.Errorf("%w: table name %q is not an identifier (letters, digits and '_', optionally schema.table)", ErrInvalidOptions, o.Table)
+		return nil, fmt.Errorf("%w: table name %q is not an identifier (letters, digits and '_', optionally schema.table)", ErrInvalidOption, o.Table)
 	}
 	ph, ok := sqlident.Placeholders(string(o.Engine))
 	if !ok {
-		return nil, fmt.Errorf("%w: unknown engine %q (use %q or %q)", ErrInvalidOptions, o.Engine, EngineSQLite, EnginePostgres)
+		return nil, fmt.Errorf("%w: unknown engine %q (use %q or %q)", ErrInvalidOption, o.Engine, EngineSQLite, EnginePostgres)
 	}
 	blob := "BLOB"
 	if o.Engine == EnginePostgres {

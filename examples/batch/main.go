@@ -71,7 +71,7 @@ func scriptedProvider() *providertest.Batcher {
 		valid := providertest.Text(fmt.Sprintf(`{"category": %q, "urgency": %d}`, []string{"billing", "bug", "feature", "other"}[i%4], 1+i%5))
 		switch {
 		case i%97 == 3 && n == 0:
-			return providertest.Failed(&provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"})
+			return providertest.Failed(&provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429, Message: "slow down"})
 		case i%50 == 7:
 			return providertest.Text("I would say this is a billing question.")
 		case i%10 == 0 && n == 0:

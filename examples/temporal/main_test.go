@@ -81,7 +81,7 @@ func TestNeverValid(t *testing.T) {
 func TestProviderErrors(t *testing.T) {
 	// A rate limit is retried by the activity's retry policy; the run goes on.
 	model := providertest.New(
-		providertest.Failed(&provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429}),
+		providertest.Failed(&provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429}),
 		providertest.Text(`{"verdict": "approve", "summary": "Ok."}`),
 	)
 	env := newEnv(model)
@@ -90,12 +90,12 @@ func TestProviderErrors(t *testing.T) {
 	assert.Len(t, model.Requests(), 2)
 
 	// A rejected key is not retried.
-	model = providertest.New(providertest.Failed(&provider.Error{Kind: provider.ErrorAuth, StatusCode: 401}))
+	model = providertest.New(providertest.Failed(&provider.Error{Kind: provider.ErrAuth, StatusCode: 401}))
 	env = newEnv(model)
 	env.ExecuteWorkflow(durable.EnforceWorkflow, input(provider.Capabilities{}))
 	var appErr *temporal.ApplicationError
 	require.True(t, errors.As(env.GetWorkflowError(), &appErr))
-	assert.Equal(t, string(provider.ErrorAuth), appErr.Type())
+	assert.Equal(t, string(provider.ErrAuth), appErr.Type())
 	assert.Len(t, model.Requests(), 1)
 }
 

@@ -71,28 +71,28 @@ type Provider struct {
 	limits    provider.BatchLimits // the Message Batches API's; tests lower them
 }
 
-// ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
+// ErrInvalidOption is returned (wrapped) by [New] for options it cannot
 // use: no model, a negative token limit, a malformed base URL.
-var ErrInvalidOptions = errors.New("anthropic: invalid options")
+var ErrInvalidOption = errors.New("anthropic: invalid option")
 
 // New returns a Provider configured by opts, which it copies. It returns an
-// error matching [ErrInvalidOptions] when opts is nil or a field is
+// error matching [ErrInvalidOption] when opts is nil or a field is
 // invalid; it makes no request.
 func New(opts *Options) (*Provider, error) {
 	if opts == nil {
-		return nil, fmt.Errorf("%w: nil options", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: nil options", ErrInvalidOption)
 	}
 	o := *opts
 	if strings.TrimSpace(o.Model) == "" {
-		return nil, fmt.Errorf("%w: no model", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: no model", ErrInvalidOption)
 	}
 	if o.MaxTokens < 0 {
-		return nil, fmt.Errorf("%w: negative max tokens %d", ErrInvalidOptions, o.MaxTokens)
+		return nil, fmt.Errorf("%w: negative max tokens %d", ErrInvalidOption, o.MaxTokens)
 	}
 	if o.BaseURL != "" {
 		u, err := url.Parse(o.BaseURL)
 		if err != nil || u.Scheme == "" || u.Host == "" {
-			return nil, fmt.Errorf("%w: base URL %q is not an absolute URL", ErrInvalidOptions, o.BaseURL)
+			return nil, fmt.Errorf("%w: base URL %q is not an absolute URL", ErrInvalidOption, o.BaseURL)
 		}
 	}
 	var reqOpts []option.RequestOption
@@ -170,5 +170,5 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 
 // invalid returns the error for a request the adapter cannot send.
 func invalid(msg string) *provider.Error {
-	return &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: Name, Message: msg}
+	return &provider.Error{Kind: provider.ErrInvalidRequest, Provider: Name, Message: msg}
 }

@@ -219,55 +219,55 @@ func TestErrors(t *testing.T) {
 		{
 			name:     "output schema rejected",
 			reply:    wireReply{Status: 400, Body: apiError("invalid_request_error", "output_config.format.schema: For 'number' type, property 'minimum' is not supported")},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrSchemaRejected, Status: 400,
 			message: "output_config.format.schema: For 'number' type, property 'minimum' is not supported", code: "invalid_request_error",
 		},
 		{
 			name:     "tool schema rejected",
 			reply:    wireReply{Status: 400, Body: apiError("invalid_request_error", "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12")},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrSchemaRejected, Status: 400,
 			message: "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12", code: "invalid_request_error",
 		},
 		{
 			name:     "other bad request",
 			reply:    wireReply{Status: 400, Body: apiError("invalid_request_error", "messages: text content blocks must be non-empty")},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 400,
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrInvalidRequest, Status: 400,
 			message: "messages: text content blocks must be non-empty", code: "invalid_request_error",
 		},
 		{
 			name:     "rate limited",
 			reply:    wireReply{Status: 429, Body: apiError("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit")},
-			sentinel: provider.ErrRateLimited, kind: provider.ErrorRateLimited, Status: 429,
+			sentinel: provider.ErrRateLimited, kind: provider.ErrRateLimited, Status: 429,
 			message: "Number of request tokens has exceeded your per-minute rate limit", code: "rate_limit_error",
 		},
 		{
 			name:     "overloaded",
 			reply:    wireReply{Status: 529, Body: apiError("overloaded_error", "Overloaded")},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 529,
+			sentinel: provider.ErrOverloaded, kind: provider.ErrOverloaded, Status: 529,
 			message: "Overloaded", code: "overloaded_error",
 		},
 		{
 			name:     "bad key",
 			reply:    wireReply{Status: 401, Body: apiError("authentication_error", "invalid x-api-key")},
-			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, Status: 401,
+			sentinel: provider.ErrAuth, kind: provider.ErrAuth, Status: 401,
 			message: "invalid x-api-key", code: "authentication_error",
 		},
 		{
 			name:     "no permission",
 			reply:    wireReply{Status: 403, Body: apiError("permission_error", "Your API key does not have permission to use the specified resource.")},
-			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, Status: 403,
+			sentinel: provider.ErrAuth, kind: provider.ErrAuth, Status: 403,
 			message: "Your API key does not have permission to use the specified resource.", code: "permission_error",
 		},
 		{
 			name:     "unknown model",
 			reply:    wireReply{Status: 404, Body: apiError("not_found_error", "model: claude-nope")},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 404,
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrInvalidRequest, Status: 404,
 			message: "model: claude-nope", code: "not_found_error",
 		},
 		{
 			name:     "plain text gateway error",
 			reply:    wireReply{Status: 502, Body: "Bad Gateway"},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 502,
+			sentinel: provider.ErrOverloaded, kind: provider.ErrOverloaded, Status: 502,
 			message: "Bad Gateway",
 		},
 	}
@@ -340,7 +340,7 @@ func TestNewOptions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := anthropic.New(tt.opts)
 			assert.Nil(t, p)
-			assert.ErrorIs(t, err, anthropic.ErrInvalidOptions)
+			assert.ErrorIs(t, err, anthropic.ErrInvalidOption)
 		})
 	}
 }

@@ -224,7 +224,7 @@ func TestBatchResults(t *testing.T) {
 	}
 	var pe *provider.Error
 	require.ErrorAs(t, got[2].Err, &pe)
-	assert.Equal(t, &provider.Error{Kind: provider.ErrorRateLimited, Provider: "anthropic", StatusCode: 429, Code: "rate_limit_error",
+	assert.Equal(t, &provider.Error{Kind: provider.ErrRateLimited, Provider: "anthropic", StatusCode: 429, Code: "rate_limit_error",
 		Message: "Number of request tokens has exceeded your rate limit.", RequestID: "req_body"}, pe)
 
 	reqs := s.Requests()
@@ -340,7 +340,7 @@ func FuzzResultLine(f *testing.F) {
 		r, err := anthropic.ResultOf(line)
 		if err != nil {
 			assert.Empty(t, r.ID)
-			assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+			assert.Equal(t, provider.ErrOther, provider.KindOf(err))
 			return
 		}
 		assert.NotEmpty(t, r.ID)

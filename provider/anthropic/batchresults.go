@@ -65,7 +65,7 @@ func (p *Provider) BatchResults(ctx context.Context, id string) iter.Seq2[provid
 			}
 		}
 		if err := sc.Err(); err != nil {
-			yield(provider.BatchResult{}, &provider.Error{Kind: provider.ErrorOther, Provider: Name,
+			yield(provider.BatchResult{}, &provider.Error{Kind: provider.ErrOther, Provider: Name,
 				Message: fmt.Sprintf("downloading the results of batch %s: %v", id, err), Err: err})
 		}
 	}
@@ -87,11 +87,11 @@ type resultLine struct {
 func resultOf(line []byte) (provider.BatchResult, error) {
 	var l resultLine
 	if err := json.Unmarshal(line, &l); err != nil {
-		return provider.BatchResult{}, &provider.Error{Kind: provider.ErrorOther, Provider: Name,
+		return provider.BatchResult{}, &provider.Error{Kind: provider.ErrOther, Provider: Name,
 			Message: fmt.Sprintf("a batch result line is not JSON: %v", err), Err: err}
 	}
 	if l.CustomID == "" {
-		return provider.BatchResult{}, &provider.Error{Kind: provider.ErrorOther, Provider: Name,
+		return provider.BatchResult{}, &provider.Error{Kind: provider.ErrOther, Provider: Name,
 			Message: "a batch result line has no custom_id: " + cut(string(line), maxErrorText)}
 	}
 	r := provider.BatchResult{ID: l.CustomID}
@@ -99,7 +99,7 @@ func resultOf(line []byte) (provider.BatchResult, error) {
 	case "succeeded":
 		var msg sdk.Message
 		if err := msg.UnmarshalJSON(l.Result.Message); err != nil {
-			r.Err = &provider.Error{Kind: provider.ErrorOther, Provider: Name,
+			r.Err = &provider.Error{Kind: provider.ErrOther, Provider: Name,
 				Message: fmt.Sprintf("the message cannot be decoded: %v", err), Err: err}
 			break
 		}
@@ -107,13 +107,13 @@ func resultOf(line []byte) (provider.BatchResult, error) {
 	case "errored":
 		r.Err = itemError(l.Result.Error)
 	case "canceled":
-		r.Err = &provider.Error{Kind: provider.ErrorCanceled, Provider: Name, Code: l.Result.Type,
+		r.Err = &provider.Error{Kind: provider.ErrCanceled, Provider: Name, Code: l.Result.Type,
 			Message: "the request was not run: the batch was cancelled"}
 	case "expired":
-		r.Err = &provider.Error{Kind: provider.ErrorExpired, Provider: Name, Code: l.Result.Type,
+		r.Err = &provider.Error{Kind: provider.ErrExpired, Provider: Name, Code: l.Result.Type,
 			Message: "the request was not run: the batch expired"}
 	default:
-		r.Err = &provider.Error{Kind: provider.ErrorOther, Provider: Name, Code: l.Result.Type,
+		r.Err = &provider.Error{Kind: provider.ErrOther, Provider: Name, Code: l.Result.Type,
 			Message: fmt.Sprintf("unknown result type %q", l.Result.Type)}
 	}
 	return r, nil

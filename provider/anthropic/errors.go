@@ -26,7 +26,7 @@ const (
 // answers its type with, so it is classified as the same error before the
 // stream would be.
 func classify(err error) error {
-	e := &provider.Error{Kind: provider.ErrorOther, Provider: Name, Err: err}
+	e := &provider.Error{Kind: provider.ErrOther, Provider: Name, Err: err}
 	var apiErr *sdk.Error
 	if !errors.As(err, &apiErr) {
 		return e
@@ -97,15 +97,15 @@ func typeStatus(errType string) int {
 func kindOf(status int, errType, message string) provider.ErrorKind {
 	switch errType {
 	case "overloaded_error":
-		return provider.ErrorOverloaded
+		return provider.ErrOverloaded
 	case "rate_limit_error":
-		return provider.ErrorRateLimited
+		return provider.ErrRateLimited
 	case "authentication_error", "permission_error":
-		return provider.ErrorAuth
+		return provider.ErrAuth
 	}
 	kind := provider.KindForStatus(status)
-	if kind == provider.ErrorInvalidRequest && schemaComplaint(message) {
-		return provider.ErrorSchemaRejected
+	if kind == provider.ErrInvalidRequest && schemaComplaint(message) {
+		return provider.ErrSchemaRejected
 	}
 	return kind
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // The wire test server: the Messages API's wire format from a script (see
-// internal/wiretest).
+// provider/wiretest).
 type (
 	wireReply   = wiretest.Reply
 	wireRequest = wiretest.Request

@@ -72,7 +72,7 @@ type streamReader struct {
 func (r *streamReader) add(ev sdk.MessageStreamEventUnion) (provider.Chunk, error) {
 	before := r.msg.Usage
 	if err := r.accumulate(ev); err != nil {
-		return provider.Chunk{}, &provider.Error{Kind: provider.ErrorOther, Provider: Name,
+		return provider.Chunk{}, &provider.Error{Kind: provider.ErrOther, Provider: Name,
 			Message: fmt.Sprintf("malformed %s event", ev.Type), Err: err}
 	}
 	switch ev.Type {

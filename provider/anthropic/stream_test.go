@@ -440,7 +440,7 @@ func TestStreamConnectionDropped(t *testing.T) {
 	assert.Equal(t, []provider.Chunk{{Text: "Hel"}, {Text: "lo "}}, chunks)
 	var pe *provider.Error
 	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, provider.ErrorOther, pe.Kind)
+	assert.Equal(t, provider.ErrOther, pe.Kind)
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 }
 
@@ -461,7 +461,7 @@ func TestStreamMalformedEvent(t *testing.T) {
 			_, err := providertest.Chunks(newProvider(t, s).Stream(context.Background(), &provider.Request{Messages: reviewPrompt}))
 			var pe *provider.Error
 			require.ErrorAs(t, err, &pe)
-			assert.Equal(t, provider.ErrorOther, pe.Kind)
+			assert.Equal(t, provider.ErrOther, pe.Kind)
 			assert.Equal(t, anthropic.Name, pe.Provider)
 		})
 	}

@@ -249,7 +249,7 @@ func batchOf(job *genai.BatchJob, op *operation) *provider.Batch {
 		b.Status = provider.BatchEnded
 	case genai.JobStateFailed:
 		b.Status = provider.BatchFailed
-		e := &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "the batch failed"}
+		e := &provider.Error{Kind: provider.ErrOther, Provider: Name, Message: "the batch failed"}
 		switch {
 		case op != nil && op.Error != nil:
 			e.Kind, e.StatusCode, e.Code = rpcKind(op.Error.Code, op.Error.Message)

@@ -183,7 +183,7 @@ func TestBatchFailed(t *testing.T) {
 	assert.Equal(t, provider.BatchFailed, b.Status)
 	var pe *provider.Error
 	require.ErrorAs(t, b.Err, &pe)
-	assert.Equal(t, &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: "gemini", StatusCode: 400, Code: "INVALID_ARGUMENT",
+	assert.Equal(t, &provider.Error{Kind: provider.ErrInvalidRequest, Provider: "gemini", StatusCode: 400, Code: "INVALID_ARGUMENT",
 		Message: "Request 2 is not a valid GenerateContentRequest."}, pe)
 	n := 0
 	for _, err := range p.BatchResults(context.Background(), "batches/123") {
@@ -260,7 +260,7 @@ func TestBatchResults(t *testing.T) {
 	}
 	var pe *provider.Error
 	require.ErrorAs(t, got[2].Err, &pe)
-	assert.Equal(t, &provider.Error{Kind: provider.ErrorRateLimited, Provider: "gemini", StatusCode: 429, Code: "RESOURCE_EXHAUSTED",
+	assert.Equal(t, &provider.Error{Kind: provider.ErrRateLimited, Provider: "gemini", StatusCode: 429, Code: "RESOURCE_EXHAUSTED",
 		Message: "Resource has been exhausted (e.g. check quota)."}, pe)
 }
 

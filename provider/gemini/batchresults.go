@@ -40,7 +40,7 @@ func (p *Provider) BatchResults(ctx context.Context, id string) iter.Seq2[provid
 		case b.Status == provider.BatchFailed || job.Dest == nil:
 			return
 		case len(job.Dest.InlinedResponses) == 0 && job.Dest.FileName != "":
-			yield(provider.BatchResult{}, &provider.Error{Kind: provider.ErrorOther, Provider: Name,
+			yield(provider.BatchResult{}, &provider.Error{Kind: provider.ErrOther, Provider: Name,
 				Message: fmt.Sprintf("the results of batch %s are in file %s, which this adapter does not read", id, job.Dest.FileName)})
 			return
 		}
@@ -62,7 +62,7 @@ func (p *Provider) BatchResults(ctx context.Context, id string) iter.Seq2[provid
 // result, its Err set when the request has no reply.
 func resultOf(state genai.JobState, in *genai.InlinedResponse) (provider.BatchResult, error) {
 	if in == nil || in.Metadata[requestKey] == "" {
-		return provider.BatchResult{}, &provider.Error{Kind: provider.ErrorOther, Provider: Name,
+		return provider.BatchResult{}, &provider.Error{Kind: provider.ErrOther, Provider: Name,
 			Message: "a batch response has no " + requestKey + " in its metadata"}
 	}
 	r := provider.BatchResult{ID: in.Metadata[requestKey]}
@@ -72,7 +72,7 @@ func resultOf(state genai.JobState, in *genai.InlinedResponse) (provider.BatchRe
 	case in.Response != nil:
 		r.Response = response(in.Response)
 	default:
-		r.Err = &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "the batch response has neither a response nor an error"}
+		r.Err = &provider.Error{Kind: provider.ErrOther, Provider: Name, Message: "the batch response has neither a response nor an error"}
 	}
 	return r, nil
 }
@@ -95,9 +95,9 @@ func itemError(state genai.JobState, e *genai.JobError) *provider.Error {
 	out.Kind, out.StatusCode, out.Code = rpcKind(code, e.Message)
 	switch {
 	case code == rpcCancelled:
-		out.Kind = provider.ErrorCanceled
+		out.Kind = provider.ErrCanceled
 	case code == rpcDeadlineExceeded && state == genai.JobStateExpired:
-		out.Kind = provider.ErrorExpired
+		out.Kind = provider.ErrExpired
 	}
 	return out
 }

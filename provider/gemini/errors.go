@@ -26,7 +26,7 @@ const (
 // request carried a response schema or function parameters. A cancelled or
 // expired ctx stays reachable with errors.Is through Err.
 func classify(err error, withSchema bool) error {
-	e := &provider.Error{Kind: provider.ErrorOther, Provider: Name, Err: err}
+	e := &provider.Error{Kind: provider.ErrOther, Provider: Name, Err: err}
 	var apiErr genai.APIError
 	if !errors.As(err, &apiErr) {
 		var p *genai.APIError
@@ -43,8 +43,8 @@ func classify(err error, withSchema bool) error {
 	}
 	e.Message = cut(e.Message, maxErrorText)
 	e.Kind = kindOf(apiErr.Code, e.Code, apiErr.Message, withSchema)
-	if e.Kind == provider.ErrorInvalidRequest && keyRejected(apiErr.Details) {
-		e.Kind = provider.ErrorAuth
+	if e.Kind == provider.ErrInvalidRequest && keyRejected(apiErr.Details) {
+		e.Kind = provider.ErrAuth
 	}
 	return e
 }
@@ -72,22 +72,22 @@ func isStatusName(s string) bool {
 func kindOf(code int, status, message string, withSchema bool) provider.ErrorKind {
 	switch status {
 	case "RESOURCE_EXHAUSTED":
-		return provider.ErrorRateLimited
+		return provider.ErrRateLimited
 	case "UNAVAILABLE":
-		return provider.ErrorOverloaded
+		return provider.ErrOverloaded
 	case "UNAUTHENTICATED", "PERMISSION_DENIED":
-		return provider.ErrorAuth
+		return provider.ErrAuth
 	}
 	kind := provider.KindForStatus(code)
 	switch {
-	case kind != provider.ErrorInvalidRequest:
+	case kind != provider.ErrInvalidRequest:
 		return kind
 	case strings.Contains(strings.ToLower(message), "api key"):
-		return provider.ErrorAuth
+		return provider.ErrAuth
 	case schemaComplaint(message):
-		return provider.ErrorSchemaRejected
+		return provider.ErrSchemaRejected
 	case withSchema && strings.EqualFold(strings.TrimSpace(message), "Request contains an invalid argument."):
-		return provider.ErrorSchemaRejected
+		return provider.ErrSchemaRejected
 	}
 	return kind
 }

@@ -22,22 +22,22 @@ func TestKindOf(t *testing.T) {
 		schema  bool
 		want    provider.ErrorKind
 	}{
-		{name: "response schema", code: 400, status: "INVALID_ARGUMENT", message: "* GenerateContentRequest.generation_config.response_json_schema: schema is too deeply nested", want: provider.ErrorSchemaRejected},
-		{name: "function parameters", code: 400, status: "INVALID_ARGUMENT", message: "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[x].type: must be specified", want: provider.ErrorSchemaRejected},
-		{name: "too many states", code: 400, status: "INVALID_ARGUMENT", message: "The specified schema produces a constraint that has too many states for serving.", want: provider.ErrorSchemaRejected},
-		{name: "bad key", code: 400, status: "INVALID_ARGUMENT", message: "API key not valid. Please pass a valid API key.", want: provider.ErrorAuth},
-		{name: "bad role", code: 400, status: "INVALID_ARGUMENT", message: "Please use a valid role: user, model.", want: provider.ErrorInvalidRequest},
-		{name: "failed precondition", code: 400, status: "FAILED_PRECONDITION", message: "User location is not supported for the API use.", want: provider.ErrorInvalidRequest},
-		{name: "quota", code: 429, status: "RESOURCE_EXHAUSTED", message: "You exceeded your current quota", want: provider.ErrorRateLimited},
-		{name: "quota by status name alone", code: 0, status: "RESOURCE_EXHAUSTED", want: provider.ErrorRateLimited},
-		{name: "unavailable", code: 503, status: "UNAVAILABLE", message: "The model is overloaded. Please try again later.", want: provider.ErrorOverloaded},
-		{name: "internal", code: 500, status: "INTERNAL", message: "An internal error has occurred.", want: provider.ErrorOverloaded},
-		{name: "deadline", code: 504, status: "DEADLINE_EXCEEDED", message: "Deadline expired before operation could complete.", want: provider.ErrorOverloaded},
-		{name: "unauthenticated", code: 401, status: "UNAUTHENTICATED", want: provider.ErrorAuth},
-		{name: "permission", code: 403, status: "PERMISSION_DENIED", message: "Method doesn't allow unregistered callers", want: provider.ErrorAuth},
-		{name: "bare invalid argument with a schema", code: 400, status: "INVALID_ARGUMENT", message: "Request contains an invalid argument.", schema: true, want: provider.ErrorSchemaRejected},
-		{name: "bare invalid argument without a schema", code: 400, status: "INVALID_ARGUMENT", message: "Request contains an invalid argument.", want: provider.ErrorInvalidRequest},
-		{name: "not found", code: 404, status: "NOT_FOUND", message: "models/gemini-9 is not found for API version v1beta", want: provider.ErrorInvalidRequest},
+		{name: "response schema", code: 400, status: "INVALID_ARGUMENT", message: "* GenerateContentRequest.generation_config.response_json_schema: schema is too deeply nested", want: provider.ErrSchemaRejected},
+		{name: "function parameters", code: 400, status: "INVALID_ARGUMENT", message: "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[x].type: must be specified", want: provider.ErrSchemaRejected},
+		{name: "too many states", code: 400, status: "INVALID_ARGUMENT", message: "The specified schema produces a constraint that has too many states for serving.", want: provider.ErrSchemaRejected},
+		{name: "bad key", code: 400, status: "INVALID_ARGUMENT", message: "API key not valid. Please pass a valid API key.", want: provider.ErrAuth},
+		{name: "bad role", code: 400, status: "INVALID_ARGUMENT", message: "Please use a valid role: user, model.", want: provider.ErrInvalidRequest},
+		{name: "failed precondition", code: 400, status: "FAILED_PRECONDITION", message: "User location is not supported for the API use.", want: provider.ErrInvalidRequest},
+		{name: "quota", code: 429, status: "RESOURCE_EXHAUSTED", message: "You exceeded your current quota", want: provider.ErrRateLimited},
+		{name: "quota by status name alone", code: 0, status: "RESOURCE_EXHAUSTED", want: provider.ErrRateLimited},
+		{name: "unavailable", code: 503, status: "UNAVAILABLE", message: "The model is overloaded. Please try again later.", want: provider.ErrOverloaded},
+		{name: "internal", code: 500, status: "INTERNAL", message: "An internal error has occurred.", want: provider.ErrOverloaded},
+		{name: "deadline", code: 504, status: "DEADLINE_EXCEEDED", message: "Deadline expired before operation could complete.", want: provider.ErrOverloaded},
+		{name: "unauthenticated", code: 401, status: "UNAUTHENTICATED", want: provider.ErrAuth},
+		{name: "permission", code: 403, status: "PERMISSION_DENIED", message: "Method doesn't allow unregistered callers", want: provider.ErrAuth},
+		{name: "bare invalid argument with a schema", code: 400, status: "INVALID_ARGUMENT", message: "Request contains an invalid argument.", schema: true, want: provider.ErrSchemaRejected},
+		{name: "bare invalid argument without a schema", code: 400, status: "INVALID_ARGUMENT", message: "Request contains an invalid argument.", want: provider.ErrInvalidRequest},
+		{name: "not found", code: 404, status: "NOT_FOUND", message: "models/gemini-9 is not found for API version v1beta", want: provider.ErrInvalidRequest},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -71,21 +71,21 @@ type Provider struct {
 	encoder     encoder              // encodes inlined requests as the SDK sends them
 }
 
-// ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
+// ErrInvalidOption is returned (wrapped) by [New] for options it cannot
 // use: no model, no API key, a malformed base URL, a client the SDK cannot
 // build.
-var ErrInvalidOptions = errors.New("gemini: invalid options")
+var ErrInvalidOption = errors.New("gemini: invalid option")
 
 // New returns a Provider configured by opts, which it copies. It returns an
-// error matching [ErrInvalidOptions] when opts is nil or a field is
+// error matching [ErrInvalidOption] when opts is nil or a field is
 // invalid; it makes no request.
 func New(opts *Options) (*Provider, error) {
 	if opts == nil {
-		return nil, fmt.Errorf("%w: nil options", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: nil options", ErrInvalidOption)
 	}
 	o := *opts
 	if strings.TrimSpace(o.Model) == "" {
-		return nil, fmt.Errorf("%w: no model", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: no model", ErrInvalidOption)
 	}
 	p := &Provider{model: o.Model, caps: DefaultCapabilities(), client: o.Client, stop: slices.Clone(o.StopSequences),
 		limits: provider.BatchLimits{MaxBytes: MaxBatchBytes}}
@@ -106,7 +106,7 @@ func New(opts *Options) (*Provider, error) {
 		}
 	}
 	if key == "" {
-		return nil, fmt.Errorf("%w: no API key (set Options.APIKey, GEMINI_API_KEY or GOOGLE_API_KEY)", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: no API key (set Options.APIKey, GEMINI_API_KEY or GOOGLE_API_KEY)", ErrInvalidOption)
 	}
 	httpClient := &http.Client{}
 	if o.HTTPClient != nil {
@@ -124,7 +124,7 @@ func New(opts *Options) (*Provider, error) {
 	if o.BaseURL != "" {
 		u, err := url.Parse(o.BaseURL)
 		if err != nil || u.Scheme == "" || u.Host == "" {
-			return nil, fmt.Errorf("%w: base URL %q is not an absolute URL", ErrInvalidOptions, o.BaseURL)
+			return nil, fmt.Errorf("%w: base URL %q is not an absolute URL", ErrInvalidOption, o.BaseURL)
 		}
 		cfg.HTTPOptions.BaseURL = o.BaseURL
 	}
@@ -133,7 +133,7 @@ func New(opts *Options) (*Provider, error) {
 	client, err := genai.NewClient(context.Background(), cfg)
 	if err != nil {
 		// The SDK's messages print the whole configuration, key included.
-		return nil, fmt.Errorf("%w: the SDK refused the client configuration", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: the SDK refused the client configuration", ErrInvalidOption)
 	}
 	p.client = client
 	return p, nil
@@ -209,5 +209,5 @@ func (p *Provider) generate(ctx context.Context, contents []*genai.Content, cfg 
 
 // invalid returns the error for a request the adapter cannot send.
 func invalid(msg string) *provider.Error {
-	return &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: Name, Message: msg}
+	return &provider.Error{Kind: provider.ErrInvalidRequest, Provider: Name, Message: msg}
 }

@@ -27,7 +27,7 @@ func TestNewOptions(t *testing.T) {
 		"blank model": {Model: " ", APIKey: "k"},
 	} {
 		_, err := gemini.New(o)
-		require.ErrorIs(t, err, gemini.ErrInvalidOptions, name)
+		require.ErrorIs(t, err, gemini.ErrInvalidOption, name)
 	}
 	p, err := gemini.New(&gemini.Options{Model: "gemini-2.5-flash", APIKey: "k"})
 	require.NoError(t, err)

@@ -11,11 +11,10 @@ import (
 )
 
 // The wire test server: the Gemini API's wire format from a script (see
-// internal/wiretest).
+// provider/wiretest).
 type (
-	wireReply   = wiretest.Reply
-	wireRequest = wiretest.Request
-	wireServer  = wiretest.Server
+	wireReply  = wiretest.Reply
+	wireServer = wiretest.Server
 )
 
 func newWireServer(t *testing.T, replies ...wireReply) *wireServer {

@@ -299,7 +299,7 @@ func TestStreamConnectionDropped(t *testing.T) {
 	p := stepProvider(t, newStepServer(t, step{events: []string{head}, cut: true}))
 	chunks, err := streamAll(p, userRequest())
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
-	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	assert.Equal(t, provider.ErrOther, provider.KindOf(err))
 	assert.Equal(t, []provider.Chunk{{Text: `{"title": "lo`}}, chunks)
 }
 

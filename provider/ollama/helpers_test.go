@@ -12,7 +12,7 @@ import (
 )
 
 // The wire test server: Ollama's wire format from a script (see
-// internal/wiretest).
+// provider/wiretest).
 type (
 	wireReply   = wiretest.Reply
 	wireRequest = wiretest.Request

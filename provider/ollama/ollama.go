@@ -63,24 +63,24 @@ type Provider struct {
 	caps     provider.Capabilities
 }
 
-// ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
+// ErrInvalidOption is returned (wrapped) by [New] for options it cannot
 // use: no model, a negative context window, a base URL that is not an
 // http(s) address.
-var ErrInvalidOptions = errors.New("ollama: invalid options")
+var ErrInvalidOption = errors.New("ollama: invalid option")
 
 // New returns a Provider configured by opts, which it copies. It returns an
-// error matching [ErrInvalidOptions] when opts is nil, Model is empty or
+// error matching [ErrInvalidOption] when opts is nil, Model is empty or
 // BaseURL cannot be read; it makes no request.
 func New(opts *Options) (*Provider, error) {
 	if opts == nil {
-		return nil, fmt.Errorf("%w: nil options", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: nil options", ErrInvalidOption)
 	}
 	o := *opts
 	if strings.TrimSpace(o.Model) == "" {
-		return nil, fmt.Errorf("%w: no model", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: no model", ErrInvalidOption)
 	}
 	if o.NumCtx < 0 {
-		return nil, fmt.Errorf("%w: negative context window %d", ErrInvalidOptions, o.NumCtx)
+		return nil, fmt.Errorf("%w: negative context window %d", ErrInvalidOption, o.NumCtx)
 	}
 	base, err := baseURL(o.BaseURL)
 	if err != nil {
@@ -108,7 +108,7 @@ func baseURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || u.RawQuery != "" || u.Fragment != "" {
-		return "", fmt.Errorf("%w: base URL %q is not an http(s) address", ErrInvalidOptions, raw)
+		return "", fmt.Errorf("%w: base URL %q is not an http(s) address", ErrInvalidOption, raw)
 	}
 	if u.Port() == "" && u.Scheme == "http" {
 		u.Host += ":11434" // https keeps its own port: a proxy in front of Ollama
@@ -167,13 +167,13 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 func (p *Provider) send(ctx context.Context, body []byte, accept string) (*http.Response, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "cannot build the request", Err: err}
+		return nil, &provider.Error{Kind: provider.ErrOther, Provider: Name, Message: "cannot build the request", Err: err}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", accept)
 	res, err := p.client.Do(hreq)
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "cannot reach the server at " + p.endpoint, Err: err}
+		return nil, &provider.Error{Kind: provider.ErrOther, Provider: Name, Message: "cannot reach the server at " + p.endpoint, Err: err}
 	}
 	return res, nil
 }
@@ -189,12 +189,12 @@ func read(res *http.Response) ([]byte, error) {
 
 // readFailure is the error for a body that could not be read.
 func readFailure(res *http.Response, err error) *provider.Error {
-	return &provider.Error{Kind: provider.ErrorOther, Provider: Name, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
+	return &provider.Error{Kind: provider.ErrOther, Provider: Name, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
 }
 
 // invalid returns the error for a request the adapter cannot send.
 func invalid(msg string) *provider.Error {
-	return &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: Name, Message: msg}
+	return &provider.Error{Kind: provider.ErrInvalidRequest, Provider: Name, Message: msg}
 }
 
 // body encodes req as an /api/chat request, streamed or not.

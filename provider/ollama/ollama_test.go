@@ -206,55 +206,55 @@ func TestErrors(t *testing.T) {
 		{
 			name: "schema rejected", req: schemaReq,
 			reply:    wireReply{Status: 400, Body: `{"error":"invalid format: expected \"json\" or a valid JSON schema"}`},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrSchemaRejected, Status: 400,
 			message: `invalid format: expected "json" or a valid JSON schema`,
 		},
 		{
 			name: "grammar failure", req: schemaReq,
 			reply:    wireReply{Status: 500, Body: `{"error":"failed to load grammar from schema"}`},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 500,
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrSchemaRejected, Status: 500,
 			message: "failed to load grammar from schema",
 		},
 		{
 			name: "format complaint without a schema sent", req: plainReq,
 			reply:    wireReply{Status: 400, Body: `{"error":"invalid message format"}`},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 400,
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrInvalidRequest, Status: 400,
 			message: "invalid message format",
 		},
 		{
 			name: "model not pulled", req: schemaReq,
 			reply:    wireReply{Status: 404, Body: `{"error":"model \"qwen3\" not found, try pulling it first"}`},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 404,
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrInvalidRequest, Status: 404,
 			message: `model "qwen3" not found, try pulling it first`,
 		},
 		{
 			name: "rate limited by a proxy", req: plainReq,
 			reply:    wireReply{Status: 429, Body: `{"error":"too many requests"}`},
-			sentinel: provider.ErrRateLimited, kind: provider.ErrorRateLimited, Status: 429,
+			sentinel: provider.ErrRateLimited, kind: provider.ErrRateLimited, Status: 429,
 			message: "too many requests",
 		},
 		{
 			name: "unauthorized by a proxy", req: plainReq,
 			reply:    wireReply{Status: 401, Body: "unauthorized"},
-			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, Status: 401,
+			sentinel: provider.ErrAuth, kind: provider.ErrAuth, Status: 401,
 			message: "unauthorized",
 		},
 		{
 			name: "server busy", req: plainReq,
 			reply:    wireReply{Status: 503, Body: `{"error":"server busy, please try again.  maximum pending requests exceeded"}`},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 503,
+			sentinel: provider.ErrOverloaded, kind: provider.ErrOverloaded, Status: 503,
 			message: "server busy, please try again.  maximum pending requests exceeded",
 		},
 		{
 			name: "out of memory", req: plainReq,
 			reply:    wireReply{Status: 500, Body: `{"error":"model requires more system memory (9.0 GiB) than is available (4.0 GiB)"}`},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 500,
+			sentinel: provider.ErrOverloaded, kind: provider.ErrOverloaded, Status: 500,
 			message: "model requires more system memory (9.0 GiB) than is available (4.0 GiB)",
 		},
 		{
 			name: "error in a 200 body", req: plainReq,
 			reply: wireReply{Body: `{"error":"an error was encountered while running the model"}`},
-			kind:  provider.ErrorOther, Status: 200,
+			kind:  provider.ErrOther, Status: 200,
 			message: "an error was encountered while running the model",
 		},
 	}
@@ -288,7 +288,7 @@ func TestUnreachableServer(t *testing.T) {
 	_, err = p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
 	var pe *provider.Error
 	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, provider.ErrorOther, pe.Kind)
+	assert.Equal(t, provider.ErrOther, pe.Kind)
 	assert.Contains(t, pe.Message, url+"/api/chat")
 	assert.NotNil(t, pe.Err)
 }
@@ -336,7 +336,7 @@ func TestNewOptions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := ollama.New(tt.opts)
 			assert.Nil(t, p)
-			assert.ErrorIs(t, err, ollama.ErrInvalidOptions)
+			assert.ErrorIs(t, err, ollama.ErrInvalidOption)
 		})
 	}
 }

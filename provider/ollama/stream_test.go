@@ -223,7 +223,7 @@ func TestStreamConnectionDropped(t *testing.T) {
 	p := newProvider(t, s)
 	chunks, err := providertest.Chunks(p.Stream(context.Background(), request))
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
-	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	assert.Equal(t, provider.ErrOther, provider.KindOf(err))
 	assert.Equal(t, []provider.Chunk{{Text: `{"title": `}, {Text: `"lo`}}, chunks)
 }
 
@@ -234,7 +234,7 @@ func TestStreamLineTooLong(t *testing.T) {
 	p := newProvider(t, s)
 	chunks, err := providertest.Chunks(p.Stream(context.Background(), request))
 	require.ErrorIs(t, err, ollama.ErrLineTooLong)
-	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	assert.Equal(t, provider.ErrOther, provider.KindOf(err))
 	assert.Len(t, chunks, 1)
 }
 
@@ -261,7 +261,7 @@ func TestStreamCancelled(t *testing.T) {
 	first, err := providertest.CancelAfterFirst(func(ctx context.Context) iter.Seq2[provider.Chunk, error] { return p.Stream(ctx, request) })
 	assert.Equal(t, "one", first.Text)
 	require.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	assert.Equal(t, provider.ErrOther, provider.KindOf(err))
 }
 
 // textLines splits text into streamed lines of n bytes, then the done

@@ -120,10 +120,10 @@ func decode(data []byte) (*chatResponse, error) {
 	var c chatResponse
 	if err := json.Unmarshal(data, &c); err != nil {
 		msg, _ := errorMessage(data)
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, StatusCode: 200, Message: "the reply is not a chat response: " + msg, Err: err}
+		return nil, &provider.Error{Kind: provider.ErrOther, Provider: Name, StatusCode: 200, Message: "the reply is not a chat response: " + msg, Err: err}
 	}
 	if c.Error != "" {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, StatusCode: 200, Message: c.Error}
+		return nil, &provider.Error{Kind: provider.ErrOther, Provider: Name, StatusCode: 200, Message: c.Error}
 	}
 	return &c, nil
 }
@@ -186,10 +186,10 @@ func statusError(status int, body []byte, sentSchema bool) error {
 	msg, _ := errorMessage(body)
 	kind := provider.KindForStatus(status)
 	if sentSchema && (status == 400 || status == 422 || status == 500) && schemaComplaint(msg) {
-		kind = provider.ErrorSchemaRejected
+		kind = provider.ErrSchemaRejected
 	}
-	if kind == provider.ErrorOther && status >= 400 {
-		kind = provider.ErrorInvalidRequest
+	if kind == provider.ErrOther && status >= 400 {
+		kind = provider.ErrInvalidRequest
 	}
 	return &provider.Error{Kind: kind, Provider: Name, StatusCode: status, Message: msg}
 }

@@ -296,7 +296,7 @@ func batchOf(b *sdk.Batch) *provider.Batch {
 // batchFailure is the error of a failed batch: the API's errors, each
 // with the input line it is about.
 func batchFailure(errs []sdk.BatchError) *provider.Error {
-	e := &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: Name, Message: "the batch failed"}
+	e := &provider.Error{Kind: provider.ErrInvalidRequest, Provider: Name, Message: "the batch failed"}
 	var msgs []string
 	for _, be := range errs {
 		m := be.Message

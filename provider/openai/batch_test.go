@@ -324,7 +324,7 @@ func TestBatchResults(t *testing.T) {
 	}
 	var pe *provider.Error
 	require.ErrorAs(t, results[2].Err, &pe)
-	assert.Equal(t, &provider.Error{Kind: provider.ErrorRateLimited, Provider: "openai", StatusCode: 429, Code: "rate_limit_exceeded",
+	assert.Equal(t, &provider.Error{Kind: provider.ErrRateLimited, Provider: "openai", StatusCode: 429, Code: "rate_limit_exceeded",
 		Message: "Rate limit reached", RequestID: "req_req-3"}, pe)
 	require.ErrorAs(t, results[6].Err, &pe)
 	assert.Equal(t, "upstream failure", pe.Message)
@@ -493,7 +493,7 @@ func FuzzResultLine(f *testing.F) {
 			r, err := openai.ResultOf(api, line)
 			if err != nil {
 				assert.Empty(t, r.ID)
-				assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+				assert.Equal(t, provider.ErrOther, provider.KindOf(err))
 				continue
 			}
 			assert.NotEmpty(t, r.ID)

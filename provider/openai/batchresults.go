@@ -84,7 +84,7 @@ func (p *Provider) fileResults(ctx context.Context, file string, yield func(prov
 		}
 	}
 	if err := sc.Err(); err != nil {
-		yield(provider.BatchResult{}, &provider.Error{Kind: provider.ErrorOther, Provider: Name,
+		yield(provider.BatchResult{}, &provider.Error{Kind: provider.ErrOther, Provider: Name,
 			Message: fmt.Sprintf("downloading batch file %s: %v", file, err), Err: err})
 		return false
 	}
@@ -111,27 +111,27 @@ type resultLine struct {
 func resultOf(api API, line []byte) (provider.BatchResult, error) {
 	var l resultLine
 	if err := json.Unmarshal(line, &l); err != nil {
-		return provider.BatchResult{}, &provider.Error{Kind: provider.ErrorOther, Provider: Name,
+		return provider.BatchResult{}, &provider.Error{Kind: provider.ErrOther, Provider: Name,
 			Message: fmt.Sprintf("a batch result line is not JSON: %v", err), Err: err}
 	}
 	if l.CustomID == "" {
-		return provider.BatchResult{}, &provider.Error{Kind: provider.ErrorOther, Provider: Name,
+		return provider.BatchResult{}, &provider.Error{Kind: provider.ErrOther, Provider: Name,
 			Message: "a batch result line has no custom_id: " + cut(string(line), maxErrorText)}
 	}
 	r := provider.BatchResult{ID: l.CustomID}
 	switch {
 	case l.Error != nil && l.Error.Code == codeBatchExpired:
-		r.Err = &provider.Error{Kind: provider.ErrorExpired, Provider: Name, Code: l.Error.Code, Message: l.Error.Message}
+		r.Err = &provider.Error{Kind: provider.ErrExpired, Provider: Name, Code: l.Error.Code, Message: l.Error.Message}
 	case l.Error != nil && l.Error.Code == codeBatchCancelled:
-		r.Err = &provider.Error{Kind: provider.ErrorCanceled, Provider: Name, Code: l.Error.Code, Message: l.Error.Message}
+		r.Err = &provider.Error{Kind: provider.ErrCanceled, Provider: Name, Code: l.Error.Code, Message: l.Error.Message}
 	case l.Response != nil && l.Response.StatusCode >= 200 && l.Response.StatusCode < 300:
 		r.Response, r.Err = reply(api, l.Response.Body)
 	case l.Response != nil && l.Response.StatusCode != 0:
 		r.Err = lineError(l.Response.StatusCode, l.Response.RequestID, l.Response.Body)
 	case l.Error != nil:
-		r.Err = &provider.Error{Kind: provider.ErrorOther, Provider: Name, Code: l.Error.Code, Message: l.Error.Message}
+		r.Err = &provider.Error{Kind: provider.ErrOther, Provider: Name, Code: l.Error.Code, Message: l.Error.Message}
 	default:
-		r.Err = &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "the batch result has neither a response nor an error"}
+		r.Err = &provider.Error{Kind: provider.ErrOther, Provider: Name, Message: "the batch result has neither a response nor an error"}
 	}
 	return r, nil
 }
@@ -139,7 +139,7 @@ func resultOf(api API, line []byte) (provider.BatchResult, error) {
 // reply maps a reply's body as Generate maps the SDK's decoding of it.
 func reply(api API, body json.RawMessage) (*provider.Response, error) {
 	undecodable := func(err error) error {
-		return &provider.Error{Kind: provider.ErrorOther, Provider: Name, StatusCode: http.StatusOK,
+		return &provider.Error{Kind: provider.ErrOther, Provider: Name, StatusCode: http.StatusOK,
 			Message: fmt.Sprintf("the reply cannot be decoded: %v", err), Err: err}
 	}
 	if api == APIResponses {

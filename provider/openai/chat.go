@@ -155,7 +155,7 @@ func chatResponseFormat(o *provider.OutputSpec) (sdk.ChatCompletionNewParamsResp
 // chatResponse maps the SDK's reply.
 func chatResponse(out *sdk.ChatCompletion) (*provider.Response, error) {
 	if len(out.Choices) == 0 {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: Name, Message: "the response has no choices"}
+		return nil, &provider.Error{Kind: provider.ErrOther, Provider: Name, Message: "the response has no choices"}
 	}
 	choice, u := out.Choices[0], out.Usage
 	msg := choice.Message

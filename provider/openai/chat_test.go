@@ -238,7 +238,7 @@ func TestChatNoChoices(t *testing.T) {
 	_, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}})
 	var pe *provider.Error
 	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, provider.ErrorOther, pe.Kind)
+	assert.Equal(t, provider.ErrOther, pe.Kind)
 }
 
 func TestErrors(t *testing.T) {
@@ -257,7 +257,7 @@ func TestErrors(t *testing.T) {
 			reply: wireReply{Status: 400, Body: apiError(
 				"Invalid schema for response_format 'result': In context=(), 'additionalProperties' is required to be supplied and to be false.",
 				"invalid_request_error", "response_format", "invalid_json_schema")},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrSchemaRejected, Status: 400,
 			message: "Invalid schema for response_format 'result': In context=(), 'additionalProperties' is required to be supplied and to be false.",
 			code:    "invalid_json_schema", requestID: "req_test",
 		},
@@ -265,56 +265,56 @@ func TestErrors(t *testing.T) {
 			name: "tool schema rejected",
 			reply: wireReply{Status: 400, Body: apiError("Invalid schema for function 'submit_result': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"array\"'.",
 				"invalid_request_error", "tools[0].function.parameters", "invalid_function_parameters")},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrSchemaRejected, Status: 400,
 			message: "Invalid schema for function 'submit_result': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"array\"'.",
 			code:    "invalid_function_parameters", requestID: "req_test",
 		},
 		{
 			name:     "other bad request",
 			reply:    wireReply{Status: 400, Body: apiError("Unsupported parameter: 'max_tokens' is not supported with this model.", "invalid_request_error", "max_tokens", "unsupported_parameter")},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 400,
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrInvalidRequest, Status: 400,
 			message: "Unsupported parameter: 'max_tokens' is not supported with this model.", code: "unsupported_parameter", requestID: "req_test",
 		},
 		{
 			name:     "rate limited",
 			reply:    wireReply{Status: 429, Body: apiError("Rate limit reached for gpt-test on tokens per min (TPM).", "tokens", "", "rate_limit_exceeded"), Header: map[string]string{"x-request-id": "req_429"}},
-			sentinel: provider.ErrRateLimited, kind: provider.ErrorRateLimited, Status: 429,
+			sentinel: provider.ErrRateLimited, kind: provider.ErrRateLimited, Status: 429,
 			message: "Rate limit reached for gpt-test on tokens per min (TPM).", code: "rate_limit_exceeded", requestID: "req_429",
 		},
 		{
 			name:     "bad key",
 			reply:    wireReply{Status: 401, Body: apiError("Incorrect API key provided: sk-bad.", "invalid_request_error", "", "invalid_api_key")},
-			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, Status: 401,
+			sentinel: provider.ErrAuth, kind: provider.ErrAuth, Status: 401,
 			message: "Incorrect API key provided: sk-bad.", code: "invalid_api_key", requestID: "req_test",
 		},
 		{
 			name:     "forbidden",
 			reply:    wireReply{Status: 403, Body: apiError("Project does not have access to model gpt-test.", "invalid_request_error", "", "model_not_found")},
-			sentinel: provider.ErrAuth, kind: provider.ErrorAuth, Status: 403,
+			sentinel: provider.ErrAuth, kind: provider.ErrAuth, Status: 403,
 			message: "Project does not have access to model gpt-test.", code: "model_not_found", requestID: "req_test",
 		},
 		{
 			name:     "overloaded",
 			reply:    wireReply{Status: 503, Body: apiError("The engine is currently overloaded, please try again later.", "server_error", "", "")},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 503,
+			sentinel: provider.ErrOverloaded, kind: provider.ErrOverloaded, Status: 503,
 			message: "The engine is currently overloaded, please try again later.", code: "server_error", requestID: "req_test",
 		},
 		{
 			name:     "plain text server error",
 			reply:    wireReply{Status: 502, Body: "Bad Gateway"},
-			sentinel: provider.ErrOverloaded, kind: provider.ErrorOverloaded, Status: 502,
+			sentinel: provider.ErrOverloaded, kind: provider.ErrOverloaded, Status: 502,
 			message: "Bad Gateway", requestID: "req_test",
 		},
 		{
 			name:     "compatible server error as a string",
 			reply:    wireReply{Status: 400, Body: `{"error":"json: cannot unmarshal schema: unsupported keyword"}`},
-			sentinel: provider.ErrSchemaRejected, kind: provider.ErrorSchemaRejected, Status: 400,
+			sentinel: provider.ErrSchemaRejected, kind: provider.ErrSchemaRejected, Status: 400,
 			message: "json: cannot unmarshal schema: unsupported keyword", requestID: "req_test",
 		},
 		{
 			name:     "compatible server detail",
 			reply:    wireReply{Status: 422, Body: `{"detail":"The model qwen does not exist."}`},
-			sentinel: provider.ErrInvalidRequest, kind: provider.ErrorInvalidRequest, Status: 422,
+			sentinel: provider.ErrInvalidRequest, kind: provider.ErrInvalidRequest, Status: 422,
 			message: "The model qwen does not exist.", requestID: "req_test",
 		},
 	}
@@ -385,7 +385,7 @@ func TestNewOptions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := openai.New(tt.opts)
 			assert.Nil(t, p)
-			assert.ErrorIs(t, err, openai.ErrInvalidOptions)
+			assert.ErrorIs(t, err, openai.ErrInvalidOption)
 		})
 	}
 }

@@ -54,7 +54,7 @@ func (r *recorder) middleware(req *http.Request, next option.MiddlewareNext) (*h
 // classify turns an SDK error into a *provider.Error. A cancelled or
 // expired ctx stays reachable with errors.Is through Err.
 func classify(err error, rec *recorder) error {
-	e := &provider.Error{Kind: provider.ErrorOther, Provider: Name, Err: err}
+	e := &provider.Error{Kind: provider.ErrOther, Provider: Name, Err: err}
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) {
 		e.StatusCode = apiErr.StatusCode
@@ -96,7 +96,7 @@ func classify(err error, rec *recorder) error {
 func kindOf(status int, param, message string) provider.ErrorKind {
 	kind := provider.KindForStatus(status)
 	if (status == http.StatusBadRequest || status == http.StatusUnprocessableEntity) && schemaComplaint(param, message) {
-		return provider.ErrorSchemaRejected
+		return provider.ErrSchemaRejected
 	}
 	return kind
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // The wire test server: OpenAI's wire format from a script (see
-// internal/wiretest).
+// provider/wiretest).
 type (
 	wireReply   = wiretest.Reply
 	wireRequest = wiretest.Request

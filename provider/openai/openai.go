@@ -100,30 +100,30 @@ type Provider struct {
 	limits    provider.BatchLimits // the Batch API's; tests lower them
 }
 
-// ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
+// ErrInvalidOption is returned (wrapped) by [New] for options it cannot
 // use: no model, an unknown API or token field, a malformed base URL.
-var ErrInvalidOptions = errors.New("openai: invalid options")
+var ErrInvalidOption = errors.New("openai: invalid option")
 
 // New returns a Provider configured by opts, which it copies. It returns
-// an error matching [ErrInvalidOptions] when opts is nil or a field is
+// an error matching [ErrInvalidOption] when opts is nil or a field is
 // invalid; it makes no request.
 func New(opts *Options) (*Provider, error) {
 	if opts == nil {
-		return nil, fmt.Errorf("%w: nil options", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: nil options", ErrInvalidOption)
 	}
 	o := *opts
 	if strings.TrimSpace(o.Model) == "" {
-		return nil, fmt.Errorf("%w: no model", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: no model", ErrInvalidOption)
 	}
 	switch o.API {
 	case APIChatCompletions, APIResponses:
 	default:
-		return nil, fmt.Errorf("%w: unknown API %q", ErrInvalidOptions, string(o.API))
+		return nil, fmt.Errorf("%w: unknown API %q", ErrInvalidOption, string(o.API))
 	}
 	switch o.MaxTokensParam {
 	case MaxTokensAuto, MaxTokensCompletion, MaxTokensLegacy:
 	default:
-		return nil, fmt.Errorf("%w: unknown max tokens field %q", ErrInvalidOptions, string(o.MaxTokensParam))
+		return nil, fmt.Errorf("%w: unknown max tokens field %q", ErrInvalidOption, string(o.MaxTokensParam))
 	}
 	base := o.BaseURL
 	if base == "" && o.Client == nil {
@@ -133,7 +133,7 @@ func New(opts *Options) (*Provider, error) {
 	if base != "" {
 		u, err := url.Parse(base)
 		if err != nil || u.Scheme == "" || u.Host == "" {
-			return nil, fmt.Errorf("%w: base URL %q is not an absolute URL", ErrInvalidOptions, base)
+			return nil, fmt.Errorf("%w: base URL %q is not an absolute URL", ErrInvalidOption, base)
 		}
 		official = strings.EqualFold(u.Hostname(), "api.openai.com")
 	}
@@ -232,5 +232,5 @@ func checkRequest(req *provider.Request) error {
 
 // invalid returns the error for a request the adapter cannot send.
 func invalid(msg string) *provider.Error {
-	return &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: Name, Message: msg}
+	return &provider.Error{Kind: provider.ErrInvalidRequest, Provider: Name, Message: msg}
 }

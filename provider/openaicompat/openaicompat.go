@@ -63,10 +63,10 @@ type Options struct {
 	OmitStreamUsage bool
 }
 
-// ErrInvalidOptions is returned (wrapped) by [New] for options it cannot
+// ErrInvalidOption is returned (wrapped) by [New] for options it cannot
 // use: no model, a negative output budget, a base URL that is not an
 // http(s) address.
-var ErrInvalidOptions = errors.New("openaicompat: invalid options")
+var ErrInvalidOption = errors.New("openaicompat: invalid option")
 
 // A Provider calls a Chat Completions API. It is immutable after [New]
 // and safe for concurrent use.
@@ -84,18 +84,18 @@ type Provider struct {
 }
 
 // New returns a Provider configured by opts, which it copies. It returns an
-// error matching [ErrInvalidOptions] when opts is nil, Model is empty or
+// error matching [ErrInvalidOption] when opts is nil, Model is empty or
 // BaseURL cannot be read; it makes no request.
 func New(opts *Options) (*Provider, error) {
 	if opts == nil {
-		return nil, fmt.Errorf("%w: nil options", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: nil options", ErrInvalidOption)
 	}
 	o := *opts
 	if strings.TrimSpace(o.Model) == "" {
-		return nil, fmt.Errorf("%w: no model", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: no model", ErrInvalidOption)
 	}
 	if o.MaxTokens < 0 {
-		return nil, fmt.Errorf("%w: negative max tokens %d", ErrInvalidOptions, o.MaxTokens)
+		return nil, fmt.Errorf("%w: negative max tokens %d", ErrInvalidOption, o.MaxTokens)
 	}
 	base := strings.TrimRight(strings.TrimSpace(o.BaseURL), "/")
 	if base == "" {
@@ -103,7 +103,7 @@ func New(opts *Options) (*Provider, error) {
 	}
 	u, err := url.Parse(base)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("%w: base URL %q is not an http(s) address", ErrInvalidOptions, o.BaseURL)
+		return nil, fmt.Errorf("%w: base URL %q is not an http(s) address", ErrInvalidOption, o.BaseURL)
 	}
 	p := &Provider{
 		endpoint:  base + "/chat/completions",
@@ -190,7 +190,7 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 func (p *Provider) send(ctx context.Context, body []byte, accept string) (*http.Response, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "cannot build the request", Err: err}
+		return nil, &provider.Error{Kind: provider.ErrOther, Provider: p.name, Message: "cannot build the request", Err: err}
 	}
 	for k, vs := range p.header {
 		for _, v := range vs {
@@ -204,7 +204,7 @@ func (p *Provider) send(ctx context.Context, body []byte, accept string) (*http.
 	}
 	res, err := p.client.Do(hreq)
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "cannot reach the server at " + p.endpoint, Err: err}
+		return nil, &provider.Error{Kind: provider.ErrOther, Provider: p.name, Message: "cannot reach the server at " + p.endpoint, Err: err}
 	}
 	return res, nil
 }
@@ -220,7 +220,7 @@ func (p *Provider) read(res *http.Response) ([]byte, error) {
 
 // readFailure is the error for a body that could not be read.
 func (p *Provider) readFailure(res *http.Response, err error) *provider.Error {
-	return &provider.Error{Kind: provider.ErrorOther, Provider: p.name, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
+	return &provider.Error{Kind: provider.ErrOther, Provider: p.name, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
 }
 
 // failure classifies a reply with a failure status whose body is data.
@@ -241,5 +241,5 @@ func (p *Provider) fromReply(err error, res *http.Response) {
 
 // invalid returns the error for a request the adapter cannot send.
 func (p *Provider) invalid(msg string) *provider.Error {
-	return &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: p.name, Message: msg}
+	return &provider.Error{Kind: provider.ErrInvalidRequest, Provider: p.name, Message: msg}
 }

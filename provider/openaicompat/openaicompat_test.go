@@ -347,7 +347,7 @@ func TestBadReplies(t *testing.T) {
 		_, err := p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
 		var pe *provider.Error
 		require.ErrorAs(t, err, &pe, body)
-		assert.Equal(t, provider.ErrorOther, pe.Kind, body)
+		assert.Equal(t, provider.ErrOther, pe.Kind, body)
 		assert.Equal(t, 200, pe.StatusCode, body)
 	}
 }
@@ -359,7 +359,7 @@ func TestUnreachable(t *testing.T) {
 	cancel()
 	_, err = p.Generate(ctx, &provider.Request{})
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	assert.Equal(t, provider.ErrOther, provider.KindOf(err))
 }
 
 func TestNewRefusesBadOptions(t *testing.T) {
@@ -373,7 +373,7 @@ func TestNewRefusesBadOptions(t *testing.T) {
 		{Model: "m", BaseURL: "http://x/v1?key=1"},
 	} {
 		_, err := openaicompat.New(o)
-		assert.ErrorIs(t, err, openaicompat.ErrInvalidOptions, "%+v", o)
+		assert.ErrorIs(t, err, openaicompat.ErrInvalidOption, "%+v", o)
 	}
 	p, err := openaicompat.New(&openaicompat.Options{Model: "m"})
 	require.NoError(t, err)

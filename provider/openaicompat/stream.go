@@ -154,7 +154,7 @@ func (s *chatStream) event(ev sse.Event, yield func(provider.Chunk, error) bool)
 	c, err := s.p.decode(data)
 	if err == nil && ev.Type == "error" {
 		msg, code := errorMessage(data)
-		err = &provider.Error{Kind: provider.ErrorOther, Provider: s.p.name, Code: code, Message: msg}
+		err = &provider.Error{Kind: provider.ErrOther, Provider: s.p.name, Code: code, Message: msg}
 	}
 	if err != nil {
 		s.p.fromReply(err, s.res)
@@ -177,7 +177,7 @@ func (s *chatStream) event(ev sse.Event, yield func(provider.Chunk, error) bool)
 	d := &choice.Delta
 	text, err := contentText(d.Content)
 	if err != nil {
-		yield(provider.Chunk{}, &provider.Error{Kind: provider.ErrorOther, Provider: s.p.name, StatusCode: s.res.StatusCode,
+		yield(provider.Chunk{}, &provider.Error{Kind: provider.ErrOther, Provider: s.p.name, StatusCode: s.res.StatusCode,
 			RequestID: RequestID(s.res.Header), Message: "the reply's content is neither text nor text parts", Err: err})
 		return false
 	}

@@ -304,7 +304,7 @@ func TestStreamConnectionDropped(t *testing.T) {
 	p := newProvider(t, s, openaicompat.Options{})
 	chunks, err := providertest.Chunks(p.Stream(context.Background(), request))
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
-	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	assert.Equal(t, provider.ErrOther, provider.KindOf(err))
 	assert.Equal(t, []provider.Chunk{{Text: `{"title": `}, {Text: `"lo`}}, chunks)
 
 	s = newServer(t, wiretest.Reply{Parts: []string{event(textChunk(`{}`)), event(chunk(`{}`, "stop")), "data: {\"usa"}, Cut: true})
@@ -322,7 +322,7 @@ func TestStreamLineTooLong(t *testing.T) {
 	p := newProvider(t, s, openaicompat.Options{})
 	chunks, err := providertest.Chunks(p.Stream(context.Background(), request))
 	require.ErrorIs(t, err, openaicompat.ErrLineTooLong)
-	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	assert.Equal(t, provider.ErrOther, provider.KindOf(err))
 	assert.Len(t, chunks, 1)
 }
 
@@ -349,7 +349,7 @@ func TestStreamCancelled(t *testing.T) {
 	first, err := providertest.CancelAfterFirst(func(ctx context.Context) iter.Seq2[provider.Chunk, error] { return p.Stream(ctx, request) })
 	assert.Equal(t, "one", first.Text)
 	require.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, provider.ErrorOther, provider.KindOf(err))
+	assert.Equal(t, provider.ErrOther, provider.KindOf(err))
 }
 
 // pieces splits text into streamed text chunks of n bytes.

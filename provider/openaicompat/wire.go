@@ -237,7 +237,7 @@ func (p *Provider) response(data []byte) (*provider.Response, error) {
 		return nil, err
 	}
 	if len(c.Choices) == 0 {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "the reply has no choices"}
+		return nil, &provider.Error{Kind: provider.ErrOther, Provider: p.name, Message: "the reply has no choices"}
 	}
 	return p.mapResponse(c.Model, &c.Choices[0].Message, c.Choices[0].FinishReason, c.Usage)
 }
@@ -248,11 +248,11 @@ func (p *Provider) decode(data []byte) (*chatResponse, error) {
 	var c chatResponse
 	if err := json.Unmarshal(data, &c); err != nil {
 		msg, _ := errorMessage(data)
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "the reply is not a chat completion: " + msg, Err: err}
+		return nil, &provider.Error{Kind: provider.ErrOther, Provider: p.name, Message: "the reply is not a chat completion: " + msg, Err: err}
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
 		msg, code := errorMessage(data)
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Code: code, Message: msg}
+		return nil, &provider.Error{Kind: provider.ErrOther, Provider: p.name, Code: code, Message: msg}
 	}
 	return &c, nil
 }
@@ -262,7 +262,7 @@ func (p *Provider) decode(data []byte) (*chatResponse, error) {
 func (p *Provider) mapResponse(model string, msg *replyMessage, finish string, usage *chatUsage) (*provider.Response, error) {
 	text, err := contentText(msg.Content)
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.ErrorOther, Provider: p.name, Message: "the reply's content is neither text nor text parts", Err: err}
+		return nil, &provider.Error{Kind: provider.ErrOther, Provider: p.name, Message: "the reply's content is neither text nor text parts", Err: err}
 	}
 	var u chatUsage
 	if usage != nil {
@@ -360,10 +360,10 @@ func (p *Provider) statusError(status int, body []byte, sentSchema bool) *provid
 	msg, code := errorMessage(body)
 	kind := provider.KindForStatus(status)
 	if sentSchema && (status == http.StatusBadRequest || status == http.StatusUnprocessableEntity) && schemaComplaint(msg) {
-		kind = provider.ErrorSchemaRejected
+		kind = provider.ErrSchemaRejected
 	}
-	if kind == provider.ErrorOther && status >= 400 {
-		kind = provider.ErrorInvalidRequest
+	if kind == provider.ErrOther && status >= 400 {
+		kind = provider.ErrInvalidRequest
 	}
 	return &provider.Error{Kind: kind, Provider: p.name, StatusCode: status, Code: code, Message: msg}
 }

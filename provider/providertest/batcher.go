@@ -62,7 +62,7 @@ type BatchFault struct {
 	// of leaving them out.
 	Report bool
 	// Err is the Batch.Err of a failed batch; nil means a generic
-	// *provider.Error of kind provider.ErrorInvalidRequest.
+	// *provider.Error of kind provider.ErrInvalidRequest.
 	Err error
 }
 
@@ -252,9 +252,9 @@ func (b *Batcher) BatchRequestSize(r provider.BatchRequest) (int, error) {
 	return n, nil
 }
 
-// invalid returns a *provider.Error of kind ErrorInvalidRequest.
+// invalid returns a *provider.Error of kind ErrInvalidRequest.
 func invalid(msg string) error {
-	return &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: "providertest", Message: msg}
+	return &provider.Error{Kind: provider.ErrInvalidRequest, Provider: "providertest", Message: msg}
 }
 
 // hook calls the hook, if any.
@@ -406,9 +406,9 @@ func (b *Batcher) finish(sb *scriptedBatch) {
 			}
 			c.Failed++
 			if sb.fault.Report {
-				kind := provider.ErrorExpired
+				kind := provider.ErrExpired
 				if status == provider.BatchCanceled {
-					kind = provider.ErrorCanceled
+					kind = provider.ErrCanceled
 				}
 				sb.results = append(sb.results, provider.BatchResult{ID: id, Err: &provider.Error{Kind: kind, Provider: "providertest", Message: "the request did not run"}})
 			}

@@ -35,7 +35,7 @@ func TestBatcherScriptPerItem(t *testing.T) {
 	ctx := context.Background()
 	b := providertest.NewBatcher(providertest.Replies(map[string][]providertest.Reply{
 		"a": {providertest.Text("a0"), providertest.Text("a1")},
-		"b": {providertest.Failed(&provider.Error{Kind: provider.ErrorRateLimited})},
+		"b": {providertest.Failed(&provider.Error{Kind: provider.ErrRateLimited})},
 	}), &providertest.BatcherOptions{Polls: 2})
 	bt, err := b.SubmitBatch(ctx, "k1", batchReqs("a-1", "b-1", "c-1"))
 	require.NoError(t, err)

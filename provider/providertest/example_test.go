@@ -40,7 +40,7 @@ func Example_cues() {
 	p := providertest.New(
 		providertest.Truncated(`{"items": [1, 2,`),
 		providertest.Refused("I can't help with that."),
-		providertest.Failed(&provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"}),
+		providertest.Failed(&provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429, Message: "slow down"}),
 	)
 	ctx := context.Background()
 	req := &provider.Request{Messages: []provider.Message{provider.UserMessage("List the items.")}}

@@ -20,7 +20,7 @@ func request(prompt string) *provider.Request {
 }
 
 func TestCues(t *testing.T) {
-	apiErr := &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429}
+	apiErr := &provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429}
 	tests := []struct {
 		name    string
 		reply   providertest.Reply

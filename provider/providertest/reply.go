@@ -68,7 +68,7 @@ func Refused(message string) Reply {
 // Failed returns a reply that makes the call fail with err, as a network or
 // API failure would. Use a *provider.Error to script a classified failure:
 //
-//	providertest.Failed(&provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429})
+//	providertest.Failed(&provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429})
 func Failed(err error) Reply { return Reply{Err: err} }
 
 // CallTool returns a reply that calls the tool name with arguments, the raw

@@ -333,7 +333,7 @@ func (br *batchRecorder) BatchRequestSize(q provider.BatchRequest) (int, error) 
 		return br.b.BatchRequestSize(q)
 	}
 	if q.Request == nil {
-		return 0, &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: "record", Message: "a batch request without a request"}
+		return 0, &provider.Error{Kind: provider.ErrInvalidRequest, Provider: "record", Message: "a batch request without a request"}
 	}
 	tree, err := requestTree(q.Request)
 	if err != nil {

@@ -51,7 +51,7 @@ func labeller() providertest.Script {
 		fmt.Sscanf(item, "m%d", &i)
 		switch {
 		case i == 4 && n == 0:
-			return providertest.Failed(&provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"})
+			return providertest.Failed(&provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429, Message: "slow down"})
 		case n < i%3:
 			return providertest.Text(`{"label": "eggs"}`)
 		}
@@ -392,7 +392,7 @@ func TestResubmissionAfterRefusal(t *testing.T) {
 	const n = 2
 	opts := func() *providertest.BatcherOptions {
 		return &providertest.BatcherOptions{Faults: map[int]providertest.BatchFault{1: {
-			Reject: &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"}}}}
+			Reject: &provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429, Message: "slow down"}}}}
 	}
 	jobOnStore := func(t *testing.T, b provider.Batcher, st batch.Store) error {
 		r, err := batch.New(b, st, batch.WithEnforcer(labelEnforcer(t)), batch.WithPollInterval(0))
@@ -422,7 +422,7 @@ func TestResubmissionAfterRefusal(t *testing.T) {
 			err := jobOnStore(t, rec, st)
 			var pe *provider.Error
 			require.ErrorAs(t, err, &pe, "the first run stops on the 429")
-			require.Equal(t, provider.ErrorRateLimited, pe.Kind)
+			require.Equal(t, provider.ErrRateLimited, pe.Kind)
 			if process == "new" {
 				rec = newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
 			}
@@ -440,7 +440,7 @@ type failedPoll struct {
 
 func (f failedPoll) Batch(ctx context.Context, id string) (*provider.Batch, error) {
 	return &provider.Batch{ID: id, Status: provider.BatchFailed,
-		Err: &provider.Error{Kind: provider.ErrorInvalidRequest, Provider: "p", Message: "invalid API key " + f.secret}}, nil
+		Err: &provider.Error{Kind: provider.ErrInvalidRequest, Provider: "p", Message: "invalid API key " + f.secret}}, nil
 }
 
 // TestPollErrorRedacted: the error of a failed batch a poll returns is
@@ -495,7 +495,7 @@ func TestSubmissionsInOrder(t *testing.T) {
 		return names
 	}
 	refuse := &providertest.BatcherOptions{Faults: map[int]providertest.BatchFault{1: {
-		Reject: &provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429, Message: "slow down"}}}}
+		Reject: &provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429, Message: "slow down"}}}}
 	rec := newRecorder(t, providertest.NewBatcher(labeller(), refuse), dir, record.ModeRecord, nil).(provider.Batcher)
 	_, err := rec.SubmitBatch(ctx, "a", reqs)
 	require.Error(t, err)

@@ -5,9 +5,9 @@ import (
 	"fmt"
 )
 
-// ErrInvalidOptions is returned (wrapped, saying what is wrong) by [New]
+// ErrInvalidOption is returned (wrapped, saying what is wrong) by [New]
 // for a mode, store directory, provider or [Options] it cannot work with.
-var ErrInvalidOptions = errors.New("record: invalid options")
+var ErrInvalidOption = errors.New("record: invalid option")
 
 // ErrMiss matches (errors.Is) the [*MissError] a replay returns when the
 // store has no recording for a request. It is never returned alone.

@@ -23,7 +23,7 @@ func FuzzStore(f *testing.F) {
 	seeds := []*file{
 		{Version: fileVersion, Key: key, Model: "m", Request: tree, Response: &wireResponse{Text: "ok", StopReason: provider.StopEnd}},
 		{Version: fileVersion, Key: key, Model: "m", Request: tree, Stream: true, Chunks: []wireChunk{{Text: "o"}, {ToolCall: &provider.ToolCallDelta{Index: 1, Arguments: "{"}}}, Stopped: true},
-		{Version: fileVersion, Key: key, Model: "m", Request: tree, Error: toWireError(&provider.Error{Kind: provider.ErrorAuth, StatusCode: 401})},
+		{Version: fileVersion, Key: key, Model: "m", Request: tree, Error: toWireError(&provider.Error{Kind: provider.ErrAuth, StatusCode: 401})},
 	}
 	for _, s := range seeds {
 		data, err := encodeIndented(s)

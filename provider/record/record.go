@@ -125,7 +125,7 @@ type streamingRecorder struct{ *recorder }
 //
 // p may be nil only in [ModeReplay]. In [ModeRecord] and
 // [ModeRecordMissing] New creates dir when it does not exist. opts may be
-// nil. New fails, with an error matching [ErrInvalidOptions], on a mode
+// nil. New fails, with an error matching [ErrInvalidOption], on a mode
 // that is none of the three, an empty dir, an empty secret or a redaction
 // path that does not parse, with the file system's error on a dir it
 // cannot create, and, replaying without a provider or
@@ -139,14 +139,14 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 	switch mode {
 	case ModeRecord, ModeRecordMissing:
 		if p == nil {
-			return nil, fmt.Errorf("%w: %s needs a provider to call", ErrInvalidOptions, mode)
+			return nil, fmt.Errorf("%w: %s needs a provider to call", ErrInvalidOption, mode)
 		}
 	case ModeReplay:
 	default:
-		return nil, fmt.Errorf("%w: unknown %s", ErrInvalidOptions, mode)
+		return nil, fmt.Errorf("%w: unknown %s", ErrInvalidOption, mode)
 	}
 	if dir == "" {
-		return nil, fmt.Errorf("%w: empty store directory", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: empty store directory", ErrInvalidOption)
 	}
 	r := &recorder{p: p, dir: dir, mode: mode, model: o.Model, redact: &redactor{}, logger: o.Logger}
 	if o.Capabilities != nil {
@@ -160,7 +160,7 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 	var pairs []string
 	for _, s := range secrets {
 		if s == "" {
-			return nil, fmt.Errorf("%w: an empty secret", ErrInvalidOptions)
+			return nil, fmt.Errorf("%w: an empty secret", ErrInvalidOption)
 		}
 		pairs = append(pairs, s, Redacted)
 	}
@@ -171,7 +171,7 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 	for _, s := range o.Redact {
 		path, err := jsonpath.Parse(s, true)
 		if err != nil {
-			return nil, fmt.Errorf("%w: Redact: %w", ErrInvalidOptions, err)
+			return nil, fmt.Errorf("%w: Redact: %w", ErrInvalidOption, err)
 		}
 		r.redact.fields = append(r.redact.fields, path)
 	}

@@ -79,7 +79,7 @@ func TestReplayCapabilities(t *testing.T) {
 	assert.Equal(t, text, newRecorder(t, nil, t.TempDir(), record.ModeReplay, nil).Capabilities())
 }
 
-var wrapped = fmt.Errorf("calling the model: %w", &provider.Error{Kind: provider.ErrorRateLimited, Provider: "openai", StatusCode: 429, Message: "slow down"})
+var errWrapped = fmt.Errorf("calling the model: %w", &provider.Error{Kind: provider.ErrRateLimited, Provider: "openai", StatusCode: 429, Message: "slow down"})
 
 func TestGenerateRoundTrip(t *testing.T) {
 	tests := []struct {
@@ -90,8 +90,8 @@ func TestGenerateRoundTrip(t *testing.T) {
 		{"tool call with invalid JSON", providertest.CallTool("submit_result", `{"a": 1,,}`)},
 		{"refusal", providertest.Refused("I can't help with that.")},
 		{"truncated", providertest.Truncated(`{"items": [1, `)},
-		{"provider error", providertest.Failed(&provider.Error{Kind: provider.ErrorOverloaded, Provider: "anthropic", StatusCode: 529, RequestID: "req_1", Err: errors.New("overloaded")})},
-		{"wrapped provider error", providertest.Failed(wrapped)},
+		{"provider error", providertest.Failed(&provider.Error{Kind: provider.ErrOverloaded, Provider: "anthropic", StatusCode: 529, RequestID: "req_1", Err: errors.New("overloaded")})},
+		{"errWrapped provider error", providertest.Failed(errWrapped)},
 		{"other error", providertest.Failed(errors.New("connection reset"))},
 	}
 	for _, tt := range tests {
@@ -132,7 +132,7 @@ func TestStreamRoundTrip(t *testing.T) {
 		{"pieces", providertest.Pieces(`{"verdict": `, `"approve", `, `"summary": "ok"}`), 0},
 		{"chunked tool call", providertest.Reply{ToolCalls: []provider.ToolCall{{Name: "submit_result", Arguments: json.RawMessage(`{"x": [1, 2, 3]}`)}}, ChunkSize: 4}, 0},
 		{"cut off", providertest.Reply{Chunks: []string{`{"a": `, `1`}, CutOff: true}, 0},
-		{"failing mid-stream", providertest.Reply{Chunks: []string{`{"a": `}, Err: &provider.Error{Kind: provider.ErrorOverloaded, StatusCode: 503}}, 0},
+		{"failing mid-stream", providertest.Reply{Chunks: []string{`{"a": `}, Err: &provider.Error{Kind: provider.ErrOverloaded, StatusCode: 503}}, 0},
 		{"caller stops early", providertest.Pieces(`{"a": `, `1, `, `"b": 2}`), 2},
 	}
 	for _, tt := range tests {
@@ -350,7 +350,7 @@ func TestSecrets(t *testing.T) {
 	opts := &record.Options{Model: "m", Secrets: []string{key}}
 	sp := providertest.New(
 		providertest.Reply{Text: "echo " + key, ToolCalls: []provider.ToolCall{{Name: "login", Arguments: json.RawMessage(`{"k": "` + key + `"}`)}}},
-		providertest.Failed(&provider.Error{Kind: provider.ErrorAuth, StatusCode: 401, Message: "bad key " + key}),
+		providertest.Failed(&provider.Error{Kind: provider.ErrAuth, StatusCode: 401, Message: "bad key " + key}),
 		providertest.Pieces("part "+key, " end"),
 	)
 	rec := newRecorder(t, sp, dir, record.ModeRecord, opts)
@@ -460,7 +460,7 @@ func TestNewErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := record.New(tt.p, tt.dir, tt.mode, tt.opts)
-			require.ErrorIs(t, err, record.ErrInvalidOptions)
+			require.ErrorIs(t, err, record.ErrInvalidOption)
 			assert.Nil(t, p)
 		})
 	}

@@ -158,15 +158,6 @@ func (w *wireError) err() error {
 	return re
 }
 
-// treeOf returns the JSON tree of v, numbers as json.Number.
-func treeOf(v any) (any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return decodeTree(b)
-}
-
 func decodeTree(b []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()

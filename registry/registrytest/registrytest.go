@@ -265,13 +265,13 @@ func testConcurrent(t *testing.T, r registry.Registry) {
 			for i := range rounds {
 				name := fmt.Sprintf("w%d", w)
 				if err := r.Put(ctx, &registry.Entry{Name: name, Description: fmt.Sprint(i), Schema: s}); err != nil {
-					errs <- fmt.Errorf("Put %s: %w", name, err)
+					errs <- fmt.Errorf("put %s: %w", name, err)
 				}
 				if err := r.Put(ctx, &registry.Entry{Name: "shared", Description: name, Schema: s}); err != nil {
-					errs <- fmt.Errorf("Put shared: %w", err)
+					errs <- fmt.Errorf("put shared: %w", err)
 				}
 				if _, err := r.List(ctx); err != nil {
-					errs <- fmt.Errorf("List: %w", err)
+					errs <- fmt.Errorf("list: %w", err)
 				}
 			}
 		}()

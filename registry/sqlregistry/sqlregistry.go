@@ -47,9 +47,9 @@ type Options struct {
 	Now func() time.Time
 }
 
-// ErrInvalidOptions is returned by [New] for a table name or dialect it
+// ErrInvalidOption is returned by [New] for a table name or dialect it
 // cannot use.
-var ErrInvalidOptions = errors.New("sqlregistry: invalid options")
+var ErrInvalidOption = errors.New("sqlregistry: invalid option")
 
 // A CorruptRowError reports a row that cannot be read back as an entry: a
 // schema that does not compile, a timestamp that does not parse. Get and
@@ -100,7 +100,7 @@ type queries struct {
 
 // New returns a registry over the table of opts in db. It does not touch
 // the database: call [Registry.Migrate] to create the table. opts may be
-// nil; it is copied. The error wraps [ErrInvalidOptions] for a nil db, a
+// nil; it is copied. The error wraps [ErrInvalidOption] for a nil db, a
 // table name that is not an identifier or an unknown dialect.
 func New(db *sql.DB, opts *Options) (*Registry, error) {
 	var o Options
@@ -108,17 +108,17 @@ func New(db *sql.DB, opts *Options) (*Registry, error) {
 		o = *opts
 	}
 	if db == nil {
-		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidOptions)
+		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidOption)
 	}
 	if o.Table == "" {
 		o.Table = DefaultTable
 	}
 	if !sqlident.Valid(o.Table, 128) {
-		return nil, fmt.Errorf("%w: table name %q is not an identifier (letters, digits and '_', optionally schema.table)", ErrInvalidOptions, o.Table)
+		return nil, fmt.Errorf("%w: table name %q is not an identifier (letters, digits and '_', optionally schema.table)", ErrInvalidOption, o.Table)
 	}
 	ph, ok := sqlident.Placeholders(string(o.Engine))
 	if !ok {
-		return nil, fmt.Errorf("%w: unknown engine %q (use %q or %q)", ErrInvalidOptions, o.Engine, EngineSQLite, EnginePostgres)
+		return nil, fmt.Errorf("%w: unknown engine %q (use %q or %q)", ErrInvalidOption, o.Engine, EngineSQLite, EnginePostgres)
 	}
 	t := sqlident.Quote(o.Table)
 	r := &Registry{db: db, table: t, parse: o.ParseOptions, now: o.Now, cache: map[string]cached{}}

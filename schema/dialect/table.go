@@ -18,6 +18,7 @@ const (
 	// ruleDrop removes the keyword: it means nothing to the model
 	// ($comment, examples) or is unknown. The default for keywords a
 	// table does not list.
+	//lint:ignore U1000 the zero value, named for the reader: convert's default case
 	ruleDrop keywordRule = iota
 	// ruleKeep sends the keyword as written (subschemas converted).
 	ruleKeep
@@ -172,7 +173,7 @@ func (c *tableConverter) node(n *jsontree.Node, path *jsonpath.Chain) *jsontree.
 			continue
 		case rule == ruleDescribe:
 			describe(k)
-		default:
+		default: // ruleDrop
 			n.Del(k)
 			c.change(path, ChangeDropped, !schematree.IsAnnotation(k) && k != "$schema", "%s dropped", k)
 		}

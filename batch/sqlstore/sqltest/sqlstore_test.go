@@ -140,10 +140,10 @@ func TestInvalidOptions(t *testing.T) {
 	defer db.Close()
 	for _, o := range []*sqlstore.Options{{Table: "1abc"}, {Table: `x"; DROP TABLE y`}, {Engine: "oracle"}} {
 		_, err := sqlstore.New(db, o)
-		assert.ErrorIs(t, err, sqlstore.ErrInvalidOptions, "%+v", o)
+		assert.ErrorIs(t, err, sqlstore.ErrInvalidOption, "%+v", o)
 	}
 	_, err = sqlstore.New(nil, nil)
-	assert.ErrorIs(t, err, sqlstore.ErrInvalidOptions)
+	assert.ErrorIs(t, err, sqlstore.ErrInvalidOption)
 }
 
 // TestCorruptRow: a row the store cannot read is reported with its key,

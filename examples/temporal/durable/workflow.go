@@ -116,7 +116,7 @@ func failure(err error) error {
 
 // nonRetryable are the provider failures that another try cannot mend.
 var nonRetryable = []string{
-	string(provider.ErrorAuth), string(provider.ErrorInvalidRequest), string(provider.ErrorSchemaRejected),
+	string(provider.ErrAuth), string(provider.ErrInvalidRequest), string(provider.ErrSchemaRejected),
 }
 
 // HeartbeatTimeout is how long the server waits for a heartbeat from a

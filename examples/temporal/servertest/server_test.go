@@ -214,7 +214,7 @@ func TestRetryUsage(t *testing.T) {
 	ts := newServer(t)
 	model := providertest.New(
 		providertest.Reply{Text: wrong, Usage: provider.Usage{InputTokens: 100, OutputTokens: 20}},
-		providertest.Failed(&provider.Error{Kind: provider.ErrorRateLimited, StatusCode: 429}),
+		providertest.Failed(&provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429}),
 		providertest.Reply{Text: right, Usage: provider.Usage{InputTokens: 150, OutputTokens: 30}},
 	)
 	startWorker(ts, t, model)

@@ -29,7 +29,7 @@ func call(status int, body string, readErr error) httpstream.Call {
 			return &provider.Error{Kind: provider.KindForStatus(res.StatusCode), StatusCode: res.StatusCode, Message: string(data)}
 		},
 		ReadFailure: func(res *http.Response, err error) *provider.Error {
-			return &provider.Error{Kind: provider.ErrorOther, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
+			return &provider.Error{Kind: provider.ErrOther, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
 		},
 		Read: func(_ *http.Response, body io.Reader, yield func(provider.Chunk, error) bool) error {
 			b, _ := io.ReadAll(body)
@@ -88,7 +88,7 @@ func TestRun(t *testing.T) {
 
 func TestRunSendFails(t *testing.T) {
 	c := call(200, "", nil)
-	boom := &provider.Error{Kind: provider.ErrorOther, Message: "cannot reach the server"}
+	boom := &provider.Error{Kind: provider.ErrOther, Message: "cannot reach the server"}
 	var sent context.Context
 	c.Send = func(ctx context.Context) (*http.Response, error) { sent = ctx; return nil, boom }
 	_, err := run(c)

@@ -221,10 +221,10 @@ func TestNewOptions(t *testing.T) {
 		{Engine: "oracle"},
 	} {
 		_, err := sqlregistry.New(db, o)
-		assert.ErrorIs(t, err, sqlregistry.ErrInvalidOptions, "%+v", o)
+		assert.ErrorIs(t, err, sqlregistry.ErrInvalidOption, "%+v", o)
 	}
 	_, err = sqlregistry.New(nil, nil)
-	assert.ErrorIs(t, err, sqlregistry.ErrInvalidOptions)
+	assert.ErrorIs(t, err, sqlregistry.ErrInvalidOption)
 	r, err := sqlregistry.New(db, nil)
 	require.NoError(t, err)
 	require.NoError(t, r.Migrate(context.Background()))
