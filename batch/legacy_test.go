@@ -31,7 +31,7 @@ func TestLegacyRecords(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(data, &recs))
 	st := batch.NewMemory(nil)
-	var c batch.Change
+	var c batch.Update
 	for _, r := range recs {
 		var buf bytes.Buffer
 		require.NoError(t, json.Compact(&buf, r.Data))

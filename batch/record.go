@@ -298,7 +298,7 @@ func encodeData(d *itemData) ([]byte, error) {
 	return data, nil
 }
 
-// encodeEntry encodes e for Change.Logs.
+// encodeEntry encodes e for Update.Logs.
 func encodeEntry(e *logEntry) ([]byte, error) {
 	e = e.withRawArgs()
 	data, err := json.Marshal(e)

@@ -64,7 +64,7 @@ func (ru *run) point(name string) error {
 }
 
 // save writes c with the pending delivery marks.
-func (ru *run) save(ctx context.Context, c Change) error {
+func (ru *run) save(ctx context.Context, c Update) error {
 	c.Delivered = append(c.Delivered, ru.delivered...)
 	if c.empty() {
 		return nil
@@ -109,7 +109,7 @@ func (ru *run) markDelivered(ctx context.Context) error {
 	}
 	ctx, cancel := ru.stopContext(ctx)
 	defer cancel()
-	if err := ru.r.store.Save(ctx, Change{Delivered: ru.delivered}); err != nil {
+	if err := ru.r.store.Save(ctx, Update{Delivered: ru.delivered}); err != nil {
 		return fmt.Errorf("batch: save: %w", err)
 	}
 	ru.delivered = ru.delivered[:0]
@@ -149,7 +149,7 @@ func (ru *run) run(ctx context.Context, items []Item) error {
 		if len(ru.open) == 0 {
 			ready := ru.ready()
 			if len(ready) == 0 {
-				return ru.save(ctx, Change{})
+				return ru.save(ctx, Update{})
 			}
 			ru.round++
 			if err := ru.submitRound(ctx, ready); err != nil {
@@ -237,7 +237,7 @@ func (ru *run) load(ctx context.Context) (map[string]struct{}, error) {
 				if err := ru.save(ctx, migrated.c); err != nil {
 					return nil, err
 				}
-				migrated.c = Change{}
+				migrated.c = Update{}
 			}
 		}
 		ru.entries[rec.ID] = en
@@ -278,7 +278,7 @@ func (ru *run) deliverSettled(ctx context.Context) error {
 			return err
 		}
 		if n++; n%saveChunk == 0 {
-			if err := ru.save(ctx, Change{}); err != nil {
+			if err := ru.save(ctx, Update{}); err != nil {
 				return err
 			}
 		}
@@ -289,7 +289,7 @@ func (ru *run) deliverSettled(ctx context.Context) error {
 // pending is a change to the store and the outcomes it settles, written
 // and then handed out together by flush.
 type pending struct {
-	c   Change
+	c   Update
 	out []Settled
 }
 
@@ -298,7 +298,7 @@ func (ru *run) flush(ctx context.Context, p *pending) error {
 	if err := ru.save(ctx, p.c); err != nil {
 		return err
 	}
-	p.c = Change{}
+	p.c = Update{}
 	err := ru.deliver(ctx, p.out)
 	clear(p.out) // the run holds no outcome it has handed out
 	p.out = p.out[:0]
@@ -394,7 +394,7 @@ func (ru *run) resume(ctx context.Context) error {
 		}
 		if len(members) == 0 {
 			// Every request of it was settled before the crash.
-			if err := ru.save(ctx, Change{Closed: []string{rec.Key}}); err != nil {
+			if err := ru.save(ctx, Update{Closed: []string{rec.Key}}); err != nil {
 				return err
 			}
 			continue
@@ -411,7 +411,7 @@ func (ru *run) resume(ctx context.Context) error {
 			}
 			if found != nil {
 				f.rec.ID = found.ID
-				if err := ru.save(ctx, Change{Batches: []BatchRecord{f.rec}}); err != nil {
+				if err := ru.save(ctx, Update{Batches: []BatchRecord{f.rec}}); err != nil {
 					return err
 				}
 				continue
@@ -481,7 +481,7 @@ func (ru *run) submitRound(ctx context.Context, ready []*entry) error {
 			f.rec.Requests[i] = requestID(en.id, en.attempt)
 		}
 		// The intent first: a crash from here on finds the batch by key.
-		if err := ru.save(ctx, Change{Batches: []BatchRecord{f.rec}}); err != nil {
+		if err := ru.save(ctx, Update{Batches: []BatchRecord{f.rec}}); err != nil {
 			return err
 		}
 		for _, en := range chunk {
@@ -555,7 +555,7 @@ func (ru *run) submit(ctx context.Context, f *inFlight, members []*entry) error 
 	f.rec.ID = b.ID
 	sctx, cancel := ru.stopContext(ctx)
 	defer cancel()
-	if serr := ru.save(sctx, Change{Batches: []BatchRecord{f.rec}}); serr != nil {
+	if serr := ru.save(sctx, Update{Batches: []BatchRecord{f.rec}}); serr != nil {
 		return errors.Join(err, serr)
 	}
 	if err != nil {

@@ -316,7 +316,7 @@ func TestStoreFailureStops(t *testing.T) {
 
 type failingStore struct{ *batch.Memory }
 
-func (failingStore) Save(context.Context, batch.Change) error { return errCrash }
+func (failingStore) Save(context.Context, batch.Update) error { return errCrash }
 
 // TestToolArgumentsKeptByteForByte: the arguments of a model's tool call
 // (in tool mode, the very reply a re-ask is for) are stored and read back
@@ -446,7 +446,7 @@ func TestSubmitErrorBesideBatchKeepsID(t *testing.T) {
 	dir := t.TempDir()
 	block := filepath.Join(dir, "capabilities.json")
 	require.NoError(t, os.Mkdir(block, 0o755)) // a full disk, a read-only mount...
-	rec, err := record.New(noFinder{pt}, dir, record.ModeRecord, nil)
+	rec, err := record.New(noFinder{pt}, dir, record.Record, nil)
 	require.NoError(t, err)
 	st := batch.NewMemory(nil)
 	_, err = collect(t, newRunner(t, rec.(provider.Batcher), st, batch.WithEnforcer(newEnforcer(t))), items(2))
@@ -485,7 +485,7 @@ func TestResumedToolReaskReplays(t *testing.T) {
 	e := newEnforcer(t, enforce.WithMode(enforce.ModeTool))
 	its := []batch.Item{{ID: "m0", Request: enforce.Request{Prompt: "Label message 0."}}}
 	dir := t.TempDir()
-	rec, err := record.New(providertest.NewBatcher(script, &providertest.BatcherOptions{Capabilities: toolCaps}), dir, record.ModeRecord, nil)
+	rec, err := record.New(providertest.NewBatcher(script, &providertest.BatcherOptions{Capabilities: toolCaps}), dir, record.Record, nil)
 	require.NoError(t, err)
 	want, err := collect(t, newRunner(t, rec.(provider.Batcher), batch.NewMemory(nil), batch.WithEnforcer(e)), its)
 	require.NoError(t, err)
@@ -493,7 +493,7 @@ func TestResumedToolReaskReplays(t *testing.T) {
 	require.Len(t, want["m0"].Result.Attempts, 2)
 
 	replay := func() provider.Batcher {
-		rep, err := record.New(nil, dir, record.ModeReplay, nil)
+		rep, err := record.New(nil, dir, record.Replay, nil)
 		require.NoError(t, err)
 		return rep.(provider.Batcher)
 	}

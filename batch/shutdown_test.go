@@ -27,7 +27,7 @@ type failAfter struct {
 	armed atomic.Bool
 }
 
-func (s *failAfter) Save(ctx context.Context, c batch.Change) error {
+func (s *failAfter) Save(ctx context.Context, c batch.Update) error {
 	if s.armed.Load() {
 		return errCrash
 	}
@@ -282,7 +282,7 @@ type failOnce struct {
 	n, calls int
 }
 
-func (s *failOnce) Save(ctx context.Context, c batch.Change) error {
+func (s *failOnce) Save(ctx context.Context, c batch.Update) error {
 	if s.calls++; s.calls == s.n {
 		return errCrash
 	}

@@ -27,7 +27,7 @@ type countingStore struct {
 	items, other int
 }
 
-func (s *countingStore) Save(ctx context.Context, c batch.Change) error {
+func (s *countingStore) Save(ctx context.Context, c batch.Update) error {
 	n, m := 0, 0
 	for _, r := range c.Items {
 		n += len(r.ID) + len(r.Status) + len(r.Data)

@@ -37,7 +37,7 @@ type Record struct {
 	// by each Save of the record. A store keeps it as bytes; it may drop
 	// it once the item is delivered (see [MemoryOptions]).
 	Data []byte
-	// Log holds what was appended for the item by [Change.Logs], oldest
+	// Log holds what was appended for the item by [Update.Logs], oldest
 	// first: the runner's first request, then each attempt's reply and
 	// the messages the next one adds. Save ignores it; Items fills it,
 	// unless [Filter.NoData].
@@ -68,8 +68,8 @@ type BatchRecord struct {
 	Requests []string
 }
 
-// A Change is what one [Store.Save] writes, all of it or none.
-type Change struct {
+// An Update is what one [Store.Save] writes, all of it or none.
+type Update struct {
 	// Items are records to write, each replacing the ID, status, attempt
 	// and Data of the record of the same ID (its Log is not written).
 	Items []Record
@@ -90,7 +90,7 @@ type Change struct {
 }
 
 // empty reports whether c changes nothing.
-func (c Change) empty() bool {
+func (c Update) empty() bool {
 	return len(c.Items) == 0 && len(c.Logs) == 0 && len(c.Batches) == 0 && len(c.Closed) == 0 && len(c.Delivered) == 0
 }
 
@@ -126,8 +126,8 @@ func (f Filter) match(s Status) bool {
 // page of rows, releases the connection, then yields them.
 //
 // Implementations must be safe for concurrent use. Save must apply a
-// Change atomically (a crash leaves all of it or none), must not retain the
-// Change's slices, and may keep a Record's Data and a LogEntry's Data (the
+// Update atomically (a crash leaves all of it or none), must not retain the
+// Update's slices, and may keep a Record's Data and a LogEntry's Data (the
 // runner does not modify them afterwards). Items and Batches yield data
 // the caller owns. [NewMemory] is kept in memory; package batch/sqlstore
 // keeps it in a SQL database; package batch/batchtest checks an
@@ -141,7 +141,7 @@ type Store interface {
 	Batches(ctx context.Context) iter.Seq2[BatchRecord, error]
 	// Save applies c: it writes c.Items and c.Batches, appends c.Logs,
 	// removes c.Closed and marks c.Delivered, in one step.
-	Save(ctx context.Context, c Change) error
+	Save(ctx context.Context, c Update) error
 }
 
 // MemoryOptions configure [NewMemory]. The zero value keeps every record.
@@ -237,7 +237,7 @@ func (m *Memory) Batches(ctx context.Context) iter.Seq2[BatchRecord, error] {
 // Save applies c under the Memory's lock. It fails only when ctx is done,
 // and then changes nothing. Log entries of an item without a record are
 // kept, and read with its record once one is written.
-func (m *Memory) Save(ctx context.Context, c Change) error {
+func (m *Memory) Save(ctx context.Context, c Update) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

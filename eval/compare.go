@@ -38,8 +38,8 @@ type CompareOptions struct {
 	IgnoreCalls bool
 }
 
-// A Verdict is the outcome of [Compare].
-type Verdict struct {
+// A Comparison is the outcome of [Compare].
+type Comparison struct {
 	// Regressed reports that at least one target regressed.
 	Regressed bool `json:"regressed"`
 	// Level is the confidence level of the intervals.
@@ -49,11 +49,11 @@ type Verdict struct {
 	// Targets are the verdicts of the targets in the current report, in
 	// its order, then of the baseline's targets missing from it, in the
 	// baseline's order.
-	Targets []TargetVerdict `json:"targets"`
+	Targets []TargetComparison `json:"targets"`
 }
 
-// A TargetVerdict compares one target with its baseline.
-type TargetVerdict struct {
+// A TargetComparison compares one target with its baseline.
+type TargetComparison struct {
 	// Name is the target's name.
 	Name string `json:"name"`
 	// InBaseline reports whether the baseline has the target with at
@@ -109,16 +109,16 @@ func (d Difference) Worse() bool { return d.High < 0 }
 // the two samples' sizes explain (see the package doc, Regression gate).
 // A target missing from the baseline, or with no case there, is reported,
 // not flagged. A target of the baseline with cases there is flagged when
-// the current report lacks it ([TargetVerdict].Missing) or ran none of its
+// the current report lacks it ([TargetComparison].Missing) or ran none of its
 // cases: a gate must not pass on what it did not see. A nil report counts
 // as one without targets; opts may be nil.
 //
-// The error, with a zero Verdict, matches [ErrInvalidOption] for a Level
+// The error, with a zero Comparison, matches [ErrInvalidOption] for a Level
 // outside (0, 1) or a negative, infinite or NaN CallsMargin,
 // [ErrPartialReport] when either report is partial, and
 // [ErrInvalidReport] when either holds counts no run can give.
 // Compare is a pure function and does not modify its reports.
-func Compare(baseline, current *Report, opts *CompareOptions) (Verdict, error) {
+func Compare(baseline, current *Report, opts *CompareOptions) (Comparison, error) {
 	var o CompareOptions
 	if opts != nil {
 		o = *opts
@@ -127,26 +127,26 @@ func Compare(baseline, current *Report, opts *CompareOptions) (Verdict, error) {
 		o.Level = 0.95
 	}
 	if !(o.Level > 0 && o.Level < 1) {
-		return Verdict{}, fmt.Errorf("%w: level must be in (0, 1), got %v", ErrInvalidOption, o.Level)
+		return Comparison{}, fmt.Errorf("%w: level must be in (0, 1), got %v", ErrInvalidOption, o.Level)
 	}
 	if !(o.CallsMargin >= 0) || math.IsInf(o.CallsMargin, 0) {
-		return Verdict{}, fmt.Errorf("%w: calls margin must be finite and not negative, got %v", ErrInvalidOption, o.CallsMargin)
+		return Comparison{}, fmt.Errorf("%w: calls margin must be finite and not negative, got %v", ErrInvalidOption, o.CallsMargin)
 	}
 	for _, r := range []struct {
 		which string
 		rep   *Report
 	}{{"baseline", baseline}, {"current report", current}} {
 		if err := checkReport(r.rep); err != nil {
-			return Verdict{}, fmt.Errorf("%s: %w", r.which, err)
+			return Comparison{}, fmt.Errorf("%s: %w", r.which, err)
 		}
 	}
 	if current == nil {
 		current = &Report{}
 	}
 	z := quantile(o.Level)
-	v := Verdict{Level: o.Level, CallsMargin: o.CallsMargin}
+	v := Comparison{Level: o.Level, CallsMargin: o.CallsMargin}
 	for _, cur := range current.Targets {
-		tv := TargetVerdict{Name: cur.Name, CurrentCallsPerValid: cur.CallsPerValid}
+		tv := TargetComparison{Name: cur.Name, CurrentCallsPerValid: cur.CallsPerValid}
 		var base *TargetReport
 		if baseline != nil {
 			base = baseline.Target(cur.Name)
@@ -178,7 +178,7 @@ func Compare(baseline, current *Report, opts *CompareOptions) (Verdict, error) {
 			if base.Cases == 0 || current.Target(base.Name) != nil {
 				continue
 			}
-			v.Targets = append(v.Targets, TargetVerdict{
+			v.Targets = append(v.Targets, TargetComparison{
 				Name: base.Name, InBaseline: true, Missing: true, Regressed: true,
 				Reasons:               []string{fmt.Sprintf("not in the current run (%d cases in the baseline)", base.Cases)},
 				BaselineCallsPerValid: base.CallsPerValid,
@@ -237,7 +237,7 @@ func (d Difference) describe(level float64, trials string) string {
 		points(d.Current-d.Baseline), levelText(level), points(d.Low), points(d.High))
 }
 
-func callsReason(tv TargetVerdict, base, cur TargetReport, o CompareOptions) string {
+func callsReason(tv TargetComparison, base, cur TargetReport, o CompareOptions) string {
 	now := "no valid output"
 	if cur.Valid > 0 {
 		now = fmt.Sprintf("%.2f", cur.CallsPerValid)
@@ -264,7 +264,7 @@ func levelText(level float64) string {
 // target, saying whether it regressed and why, with both rates, both
 // sample sizes and the interval of the difference, or that the baseline
 // lacks it.
-func (v Verdict) Markdown() string {
+func (v Comparison) Markdown() string {
 	var b strings.Builder
 	for _, t := range v.Targets {
 		name := mdEscape(t.Name)

@@ -31,7 +31,7 @@ func sample(seed uint64, n int, rate float64) *eval.Report {
 }
 
 // compare is Compare with options that must be good.
-func compare(t *testing.T, baseline, current *eval.Report, opts *eval.CompareOptions) eval.Verdict {
+func compare(t *testing.T, baseline, current *eval.Report, opts *eval.CompareOptions) eval.Comparison {
 	t.Helper()
 	v, err := eval.Compare(baseline, current, opts)
 	require.NoError(t, err)
@@ -337,7 +337,7 @@ func TestCompareTargetMissingFromCurrent(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			v := compare(t, two, tt.current, nil)
 			assert.True(t, v.Regressed)
-			var b *eval.TargetVerdict
+			var b *eval.TargetComparison
 			for i := range v.Targets {
 				if v.Targets[i].Name == "b" {
 					b = &v.Targets[i]

@@ -68,7 +68,7 @@
 // 0.99 and every pair of sizes computed below. A run without failures
 // bounds the baseline's failure rate (below 0.5% for 1,000 cases), so
 // that one failure in 20 cases against 1,000 of 1,000 is flagged. The
-// verdict ([TargetVerdict]) carries both rates, both sample sizes and the
+// verdict ([TargetComparison]) carries both rates, both sample sizes and the
 // interval.
 //
 // A target of the baseline that the current report lacks, or ran without

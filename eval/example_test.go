@@ -87,7 +87,7 @@ func ExampleReport_HTML() {
 	report := eval.NewReport([]eval.CaseResult{
 		{Case: "sum", Target: "model-a", Valid: true, ValidFirst: true, Calls: 1},
 		{Case: "sum", Target: "model-b", Valid: true, Reasks: 1, Calls: 2,
-			Violations: []eval.Violation{{Attempt: 1, Keyword: "type", Path: "$.total"}}},
+			Violations: []eval.AttemptViolation{{Attempt: 1, Keyword: "type", Path: "$.total"}}},
 	})
 	var page strings.Builder
 	if err := report.HTML(&page); err != nil {
@@ -123,7 +123,7 @@ func ExampleReport_HTMLWith() {
 		return
 	}
 	var page strings.Builder
-	if err := current.HTMLWith(&page, &eval.HTMLOptions{OmitLatency: true, Verdict: &v}); err != nil {
+	if err := current.HTMLWith(&page, &eval.HTMLOptions{OmitLatency: true, Comparison: &v}); err != nil {
 		fmt.Println(err)
 		return
 	}

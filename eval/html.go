@@ -67,10 +67,10 @@ type HTMLOptions struct {
 	// a run replayed from recordings, whose latency is that of reading
 	// files.
 	OmitLatency bool
-	// Verdict, when not nil, adds a section comparing the report with its
+	// Comparison, when not nil, adds a section comparing the report with its
 	// baseline: [Compare]'s verdict, per target both rates with their
 	// sample sizes, the interval of the difference and the outcome.
-	Verdict *Verdict
+	Comparison *Comparison
 }
 
 // HTMLWith writes the page of [Report.HTML] as opts say. The verdict is
@@ -138,7 +138,7 @@ type htmlResult struct {
 type htmlAttempt struct {
 	Number     int
 	Outcome    string
-	Violations []Violation
+	Violations []AttemptViolation
 }
 
 // htmlCompare is the section comparing the report with its baseline.
@@ -176,7 +176,7 @@ func newHTMLDifference(d Difference, trials string) htmlDifference {
 	}
 }
 
-func newHTMLCompare(v *Verdict) *htmlCompare {
+func newHTMLCompare(v *Comparison) *htmlCompare {
 	c := &htmlCompare{Level: levelText(v.Level), Regressed: v.Regressed}
 	if v.CallsMargin > 0 {
 		c.CallsMargin = fmt.Sprintf("%.4g%%", 100*v.CallsMargin)
@@ -196,8 +196,8 @@ func newHTMLCompare(v *Verdict) *htmlCompare {
 
 func newHTMLView(r *Report, o HTMLOptions) htmlView {
 	v := htmlView{Latency: !o.OmitLatency}
-	if o.Verdict != nil {
-		v.Compare = newHTMLCompare(o.Verdict)
+	if o.Comparison != nil {
+		v.Compare = newHTMLCompare(o.Comparison)
 	}
 	if r.Partial {
 		v.Partial = r.notRunText()

@@ -33,11 +33,11 @@ func sampleReport() *eval.Report {
 		case 0:
 			add(eval.CaseResult{Case: id, Target: "model-b", Valid: true, Reasks: 1, Calls: 2, Tokens: 900 + 7*i, Agrees: &no,
 				Latency:    time.Duration(1900+90*i) * ms,
-				Violations: []eval.Violation{{Attempt: 1, Keyword: "enum", Path: fmt.Sprintf("$.issues[%d].severity", i)}}})
+				Violations: []eval.AttemptViolation{{Attempt: 1, Keyword: "enum", Path: fmt.Sprintf("$.issues[%d].severity", i)}}})
 		case 1:
 			add(eval.CaseResult{Case: id, Target: "model-b", Class: eval.Class(enforce.OutcomeInvalid), Reasks: 2, Calls: 3, Tokens: 1500,
 				Latency: time.Duration(3100+50*i) * ms, Error: `enforce: output invalid after 3 attempts: "<b>"`,
-				Violations: []eval.Violation{
+				Violations: []eval.AttemptViolation{
 					{Attempt: 1, Keyword: "required", Path: "$.summary"},
 					{Attempt: 2, Keyword: "type", Path: "$.total"},
 					{Attempt: 3, Keyword: "required", Path: "$.summary"},
@@ -56,7 +56,7 @@ func sampleReport() *eval.Report {
 			local.Class, local.Error = eval.Class(enforce.OutcomeTruncated), "enforce: reply cut at the token limit"
 		default:
 			local.Valid, local.Calls, local.Reasks = true, 2, 1
-			local.Violations = []eval.Violation{{Attempt: 1, Keyword: "minItems", Path: "$.attendees"}}
+			local.Violations = []eval.AttemptViolation{{Attempt: 1, Keyword: "minItems", Path: "$.attendees"}}
 		}
 		add(local)
 	}
@@ -155,7 +155,7 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 	evil := `"><script>alert(2)</script>`
 	b.Reset()
 	require.NoError(t, eval.NewReport([]eval.CaseResult{{Case: evil, Target: evil, Class: eval.Class(evil), Calls: 1, Error: evil,
-		Violations: []eval.Violation{{Attempt: 1, Keyword: evil, Path: "$." + evil}}}}).HTML(&b))
+		Violations: []eval.AttemptViolation{{Attempt: 1, Keyword: evil, Path: "$." + evil}}}}).HTML(&b))
 	assert.NotContains(t, b.String(), "<script")
 	assert.NotContains(t, b.String(), `"><script`)
 	assert.Contains(t, pageMetrics(t, b.String()), evil+" violations "+evil+" $."+evil)
@@ -179,7 +179,7 @@ func TestHTMLAttempts(t *testing.T) {
 	rep := eval.NewReport([]eval.CaseResult{
 		{Case: "recorded", Target: "m", Valid: true, Reasks: 2, Calls: 3,
 			Outcomes:   []enforce.Outcome{enforce.OutcomeNoJSON, enforce.OutcomeInvalid, enforce.OutcomeValid},
-			Violations: []eval.Violation{{Attempt: 2, Keyword: "enum", Path: "$.severity"}}},
+			Violations: []eval.AttemptViolation{{Attempt: 2, Keyword: "enum", Path: "$.severity"}}},
 		// Without outcomes (a hand-built or older result) the earlier
 		// attempts are shown as re-asked.
 		{Case: "older", Target: "m", Class: eval.Class(enforce.OutcomeTruncated), Reasks: 1, Calls: 2},

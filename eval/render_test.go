@@ -72,7 +72,7 @@ func TestHTMLComparison(t *testing.T) {
 	v, err := eval.Compare(base, cur, nil)
 	require.NoError(t, err)
 	var page strings.Builder
-	require.NoError(t, cur.HTMLWith(&page, &eval.HTMLOptions{Verdict: &v}))
+	require.NoError(t, cur.HTMLWith(&page, &eval.HTMLOptions{Comparison: &v}))
 	s := page.String()
 	assert.Contains(t, s, "Against the baseline")
 	assert.Contains(t, s, `<td class="bad">regressed</td>`)

@@ -25,7 +25,7 @@ func TestNewReportLatencyAndFolding(t *testing.T) {
 	// A run that never called is left out of the latencies.
 	rs = append(rs, eval.CaseResult{Case: "s", Target: "m", Class: eval.ClassSetup, Latency: time.Hour})
 	rs = append(rs, eval.CaseResult{Case: "v", Target: "m", Class: eval.Class(enforce.OutcomeInvalid), Calls: 3, Tokens: 30, Latency: 21 * time.Millisecond,
-		Violations: []eval.Violation{
+		Violations: []eval.AttemptViolation{
 			{Attempt: 1, Keyword: "enum", Path: "$.issues[0].severity"},
 			{Attempt: 2, Keyword: "enum", Path: "$.issues[12].severity"},
 			{Attempt: 3, Keyword: "required", Path: "$.summary"},
@@ -69,7 +69,7 @@ func TestMarkdown(t *testing.T) {
 		{Case: "a", Target: "gpt|mini", Valid: true, ValidFirst: true, Calls: 1, Tokens: 100, Agrees: &no, Latency: 1500 * time.Millisecond},
 		{Case: "b", Target: "gpt|mini", Class: eval.Class(enforce.OutcomeRefused), Calls: 1},
 		{Case: "a", Target: "local", Class: eval.Class(enforce.OutcomeInvalid), Calls: 3,
-			Violations: []eval.Violation{{Attempt: 1, Keyword: "type", Path: "$.n"}}},
+			Violations: []eval.AttemptViolation{{Attempt: 1, Keyword: "type", Path: "$.n"}}},
 	})
 	md := rep.Markdown()
 	assert.Contains(t, md, "| target | cases | valid first call | valid eventually | calls/valid | tokens/valid | p50 | p95 | agreement |\n")

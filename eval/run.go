@@ -68,7 +68,7 @@ type CaseResult struct {
 	// Violations are the schema and invariant violations of every failed
 	// attempt, oldest first: what the target got wrong, whether or not a
 	// re-ask fixed it.
-	Violations []Violation `json:"violations,omitempty"`
+	Violations []AttemptViolation `json:"violations,omitempty"`
 	// Latency is the time the run spent in its provider calls, summed
 	// over its calls (a streamed call lasts until its stream is read to
 	// the end): the model's time, without the wait for a rate limit and
@@ -85,9 +85,9 @@ type CaseResult struct {
 	Error string `json:"error,omitempty"`
 }
 
-// A Violation is one violation of an attempt, reduced to what a report
+// A AttemptViolation is one violation of an attempt, reduced to what a report
 // counts.
-type Violation struct {
+type AttemptViolation struct {
 	// Attempt is the attempt's number, from 1.
 	Attempt int `json:"attempt"`
 	// Keyword is the schema keyword that failed ("enum", "required"), or
@@ -277,7 +277,7 @@ func (p *prepared) run(ctx context.Context, t Target, limit *limiter, extra []en
 			if kw == "" {
 				kw = string(a.Outcome)
 			}
-			r.Violations = append(r.Violations, Violation{Attempt: a.Number, Keyword: kw, Path: v.Path})
+			r.Violations = append(r.Violations, AttemptViolation{Attempt: a.Number, Keyword: kw, Path: v.Path})
 		}
 	}
 	if len(attempts) > 0 {

@@ -78,7 +78,7 @@ func batches(t *testing.T, s batch.Store) []batch.BatchRecord {
 	return out
 }
 
-func save(t *testing.T, s batch.Store, c batch.Change) {
+func save(t *testing.T, s batch.Store, c batch.Update) {
 	t.Helper()
 	if err := s.Save(ctx, c); err != nil {
 		t.Fatalf("Save: %v", err)
@@ -114,8 +114,8 @@ func sameBatches(t *testing.T, want, got []batch.BatchRecord) {
 func testEmpty(t *testing.T, s batch.Store) {
 	sameRecords(t, nil, items(t, s))
 	sameBatches(t, nil, batches(t, s))
-	save(t, s, batch.Change{})
-	save(t, s, batch.Change{Closed: []string{"unknown"}, Delivered: []string{"unknown"}})
+	save(t, s, batch.Update{})
+	save(t, s, batch.Update{Closed: []string{"unknown"}, Delivered: []string{"unknown"}})
 	sameRecords(t, nil, items(t, s))
 }
 
@@ -125,7 +125,7 @@ func testItems(t *testing.T, s batch.Store) {
 		{ID: "b", Status: batch.StatusSettled, Attempt: 3, Data: []byte{0, 1, 2, 0xff, '\'', '"'}},
 		{ID: "c-d_E9", Status: batch.StatusDelivered, Attempt: 2, Data: nil},
 	}
-	save(t, s, batch.Change{Items: want})
+	save(t, s, batch.Update{Items: want})
 	got := items(t, s)
 	if len(got) == 3 && len(got[2].Data) == 0 {
 		got[2].Data = nil
@@ -134,31 +134,31 @@ func testItems(t *testing.T, s batch.Store) {
 }
 
 func testReplace(t *testing.T, s batch.Store) {
-	save(t, s, batch.Change{Items: []batch.Record{{ID: "a", Status: batch.StatusPending, Attempt: 1, Data: []byte("one")}}})
-	save(t, s, batch.Change{Items: []batch.Record{{ID: "a", Status: batch.StatusPending, Attempt: 2, Data: []byte("two")}}})
+	save(t, s, batch.Update{Items: []batch.Record{{ID: "a", Status: batch.StatusPending, Attempt: 1, Data: []byte("one")}}})
+	save(t, s, batch.Update{Items: []batch.Record{{ID: "a", Status: batch.StatusPending, Attempt: 2, Data: []byte("two")}}})
 	sameRecords(t, []batch.Record{{ID: "a", Status: batch.StatusPending, Attempt: 2, Data: []byte("two")}}, items(t, s))
-	save(t, s, batch.Change{Items: []batch.Record{{ID: "a", Status: batch.StatusSettled, Attempt: 2, Data: []byte("done")}}})
+	save(t, s, batch.Update{Items: []batch.Record{{ID: "a", Status: batch.StatusSettled, Attempt: 2, Data: []byte("done")}}})
 	sameRecords(t, []batch.Record{{ID: "a", Status: batch.StatusSettled, Attempt: 2, Data: []byte("done")}}, items(t, s))
 }
 
 func testBatches(t *testing.T, s batch.Store) {
 	b1 := batch.BatchRecord{Key: "k1", Round: 1, Requests: []string{"a-1", "b-1"}}
 	b2 := batch.BatchRecord{Key: "k2", Round: 2, Requests: []string{"c-2"}}
-	save(t, s, batch.Change{Batches: []batch.BatchRecord{b1, b2}})
+	save(t, s, batch.Update{Batches: []batch.BatchRecord{b1, b2}})
 	sameBatches(t, []batch.BatchRecord{b1, b2}, batches(t, s))
 	b1.ID = "batch_123"
-	save(t, s, batch.Change{Batches: []batch.BatchRecord{b1}})
+	save(t, s, batch.Update{Batches: []batch.BatchRecord{b1}})
 	sameBatches(t, []batch.BatchRecord{b1, b2}, batches(t, s))
-	save(t, s, batch.Change{Closed: []string{"k2"}})
+	save(t, s, batch.Update{Closed: []string{"k2"}})
 	sameBatches(t, []batch.BatchRecord{b1}, batches(t, s))
 }
 
 func testDelivered(t *testing.T, s batch.Store) {
-	save(t, s, batch.Change{Items: []batch.Record{
+	save(t, s, batch.Update{Items: []batch.Record{
 		{ID: "a", Status: batch.StatusSettled, Attempt: 1, Data: []byte("A")},
 		{ID: "b", Status: batch.StatusSettled, Attempt: 1, Data: []byte("B")},
 	}})
-	save(t, s, batch.Change{Delivered: []string{"a", "zz"}})
+	save(t, s, batch.Update{Delivered: []string{"a", "zz"}})
 	got := items(t, s)
 	if len(got) != 2 || got[0].Status != batch.StatusDelivered || got[1].Status != batch.StatusSettled {
 		t.Fatalf("after delivering a: %+v", got)
@@ -169,12 +169,12 @@ func testDelivered(t *testing.T, s batch.Store) {
 }
 
 func testChange(t *testing.T, s batch.Store) {
-	save(t, s, batch.Change{
+	save(t, s, batch.Update{
 		Items:   []batch.Record{{ID: "a", Status: batch.StatusPending, Attempt: 1, Data: []byte("x")}},
 		Batches: []batch.BatchRecord{{Key: "k", Round: 1, Requests: []string{"a-1"}}},
 	})
 	// One change: a settled item, its batch closed, another delivered.
-	save(t, s, batch.Change{
+	save(t, s, batch.Update{
 		Items:     []batch.Record{{ID: "a", Status: batch.StatusSettled, Attempt: 1, Data: []byte("y")}},
 		Closed:    []string{"k"},
 		Delivered: []string{"a"},
@@ -189,7 +189,7 @@ func testChange(t *testing.T, s batch.Store) {
 func testCopies(t *testing.T, s batch.Store) {
 	data := []byte("abc")
 	reqs := []string{"a-1"}
-	c := batch.Change{Items: []batch.Record{{ID: "a", Status: batch.StatusPending, Attempt: 1, Data: data}},
+	c := batch.Update{Items: []batch.Record{{ID: "a", Status: batch.StatusPending, Attempt: 1, Data: data}},
 		Batches: []batch.BatchRecord{{Key: "k", Requests: reqs}}}
 	save(t, s, c)
 	got := items(t, s)
@@ -203,7 +203,7 @@ func testCopies(t *testing.T, s batch.Store) {
 func testCancelled(t *testing.T, s batch.Store) {
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := s.Save(cctx, batch.Change{Items: []batch.Record{{ID: "a", Status: batch.StatusPending, Attempt: 1}}}); !errors.Is(err, context.Canceled) {
+	if err := s.Save(cctx, batch.Update{Items: []batch.Record{{ID: "a", Status: batch.StatusPending, Attempt: 1}}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Save with a cancelled context = %v, want context.Canceled", err)
 	}
 	sameRecords(t, nil, items(t, s))
@@ -228,7 +228,7 @@ func testConcurrent(t *testing.T, s batch.Store) {
 			defer wg.Done()
 			for i := range 10 {
 				id := fmt.Sprintf("g%d-%d", g, i)
-				if err := s.Save(ctx, batch.Change{Items: []batch.Record{{ID: id, Status: batch.StatusPending, Attempt: 1, Data: []byte(id)}},
+				if err := s.Save(ctx, batch.Update{Items: []batch.Record{{ID: id, Status: batch.StatusPending, Attempt: 1, Data: []byte(id)}},
 					Batches: []batch.BatchRecord{{Key: id, Requests: []string{id}}}}); err != nil {
 					errs <- err
 					return
@@ -251,7 +251,7 @@ func testConcurrent(t *testing.T, s batch.Store) {
 
 func testMany(t *testing.T, s batch.Store) {
 	const n = 2000
-	c := batch.Change{}
+	c := batch.Update{}
 	for i := range n {
 		c.Items = append(c.Items, batch.Record{ID: fmt.Sprintf("m%05d", i), Status: batch.StatusPending, Attempt: 1, Data: []byte(`{}`)})
 	}
@@ -280,12 +280,12 @@ func sameLog(t *testing.T, want [][]byte, got [][]byte) {
 
 func testLogs(t *testing.T, s batch.Store) {
 	rec := batch.Record{ID: "a", Status: batch.StatusPending, Attempt: 1, Data: []byte("one")}
-	save(t, s, batch.Change{Items: []batch.Record{rec}, Logs: []batch.LogEntry{{ID: "a", Data: []byte("first")}, {ID: "a", Data: []byte{0, 0xff}}}})
-	save(t, s, batch.Change{Items: []batch.Record{{ID: "b", Status: batch.StatusPending, Attempt: 1, Data: []byte("b")}},
+	save(t, s, batch.Update{Items: []batch.Record{rec}, Logs: []batch.LogEntry{{ID: "a", Data: []byte("first")}, {ID: "a", Data: []byte{0, 0xff}}}})
+	save(t, s, batch.Update{Items: []batch.Record{{ID: "b", Status: batch.StatusPending, Attempt: 1, Data: []byte("b")}},
 		Logs: []batch.LogEntry{{ID: "b", Data: []byte("b0")}}})
 	// Rewriting the record keeps its log; entries append in order.
 	rec.Attempt, rec.Data, rec.Log = 2, []byte("two"), [][]byte{[]byte("ignored")}
-	save(t, s, batch.Change{Items: []batch.Record{rec}, Logs: []batch.LogEntry{{ID: "a", Data: []byte("third")}}})
+	save(t, s, batch.Update{Items: []batch.Record{rec}, Logs: []batch.LogEntry{{ID: "a", Data: []byte("third")}}})
 	got := items(t, s)
 	if len(got) != 2 {
 		t.Fatalf("%d items, want 2", len(got))
@@ -298,7 +298,7 @@ func testLogs(t *testing.T, s batch.Store) {
 	// Settling and delivering keep the log (a store may drop a delivered
 	// item's data and log only by an option of its own).
 	rec.Status = batch.StatusSettled
-	save(t, s, batch.Change{Items: []batch.Record{rec}, Logs: []batch.LogEntry{{ID: "a", Data: []byte("last")}}})
+	save(t, s, batch.Update{Items: []batch.Record{rec}, Logs: []batch.LogEntry{{ID: "a", Data: []byte("last")}}})
 	sameLog(t, [][]byte{[]byte("first"), {0, 0xff}, []byte("third"), []byte("last")}, items(t, s)[0].Log)
 	// A log entry is the caller's copy.
 	got = items(t, s)
@@ -307,7 +307,7 @@ func testLogs(t *testing.T, s batch.Store) {
 }
 
 func testFilter(t *testing.T, s batch.Store) {
-	save(t, s, batch.Change{Items: []batch.Record{
+	save(t, s, batch.Update{Items: []batch.Record{
 		{ID: "p", Status: batch.StatusPending, Attempt: 1, Data: []byte("P")},
 		{ID: "s", Status: batch.StatusSettled, Attempt: 2, Data: []byte("S")},
 		{ID: "d", Status: batch.StatusSettled, Attempt: 3, Data: []byte("D")},
@@ -351,7 +351,7 @@ func testFilter(t *testing.T, s batch.Store) {
 // the body would deadlock (on a one-connection database) or fail.
 func testSaveWhileIterating(t *testing.T, s batch.Store) {
 	const n = 1200
-	c := batch.Change{}
+	c := batch.Update{}
 	for i := range n {
 		id := fmt.Sprintf("w%05d", i)
 		c.Items = append(c.Items, batch.Record{ID: id, Status: batch.StatusSettled, Attempt: 1, Data: []byte(id)})
@@ -368,7 +368,7 @@ func testSaveWhileIterating(t *testing.T, s batch.Store) {
 			t.Fatalf("record %s has log %q", r.ID, r.Log)
 		}
 		seen++
-		save(t, s, batch.Change{Delivered: []string{r.ID}})
+		save(t, s, batch.Update{Delivered: []string{r.ID}})
 	}
 	if seen != n {
 		t.Errorf("%d records seen while delivering them, want %d", seen, n)
@@ -380,7 +380,7 @@ func testSaveWhileIterating(t *testing.T, s batch.Store) {
 		if err != nil {
 			t.Fatalf("Batches: %v", err)
 		}
-		save(t, s, batch.Change{Closed: []string{b.Key}})
+		save(t, s, batch.Update{Closed: []string{b.Key}})
 	}
 	sameBatches(t, nil, batches(t, s))
 }
@@ -388,9 +388,9 @@ func testSaveWhileIterating(t *testing.T, s batch.Store) {
 // testLogBeforeRecord: log entries saved before their item's record are
 // read with it once it is written, and not before.
 func testLogBeforeRecord(t *testing.T, s batch.Store) {
-	save(t, s, batch.Change{Logs: []batch.LogEntry{{ID: "x", Data: []byte("early")}}})
+	save(t, s, batch.Update{Logs: []batch.LogEntry{{ID: "x", Data: []byte("early")}}})
 	sameRecords(t, nil, items(t, s))
-	save(t, s, batch.Change{Items: []batch.Record{{ID: "x", Status: batch.StatusPending, Attempt: 1, Data: []byte("X")}}})
+	save(t, s, batch.Update{Items: []batch.Record{{ID: "x", Status: batch.StatusPending, Attempt: 1, Data: []byte("X")}}})
 	got := items(t, s)
 	if len(got) != 1 {
 		t.Fatalf("%d records, want 1", len(got))

@@ -319,7 +319,7 @@ func (s *Store) readBatches(ctx context.Context) ([]batch.BatchRecord, error) {
 }
 
 // Save applies c in one transaction.
-func (s *Store) Save(ctx context.Context, c batch.Change) (err error) {
+func (s *Store) Save(ctx context.Context, c batch.Update) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

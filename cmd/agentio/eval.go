@@ -90,7 +90,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// The gate, on a whole run only; its verdict goes on the page too.
-	var verdict *eval.Verdict
+	var verdict *eval.Comparison
 	if base != nil && !interrupted {
 		v, err := eval.Compare(base, report, nil)
 		if err != nil {
@@ -116,7 +116,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	if *htmlOut != "" {
 		// A replay's latency is that of reading files: shown only when a
 		// model was called.
-		if err := writeHTML(*htmlOut, report, &eval.HTMLOptions{OmitLatency: replayOnly, Verdict: verdict}); err != nil {
+		if err := writeHTML(*htmlOut, report, &eval.HTMLOptions{OmitLatency: replayOnly, Comparison: verdict}); err != nil {
 			return err
 		}
 	}
@@ -169,7 +169,7 @@ func writeHTML(path string, report *eval.Report, opts *eval.HTMLOptions) error {
 
 // liveTarget returns the target of a model called live, named by the model
 // (or, without one, the provider). With a recordings directory its calls
-// go through record.ModeRecordMissing in the target's subdirectory, the
+// go through record.RecordMissing in the target's subdirectory, the
 // provider's API keys redacted, so that the next eval replays them.
 func liveTarget(prov, model, script, recordings string) (*eval.Target, error) {
 	p, err := newProvider(prov, model, script, false)
@@ -187,7 +187,7 @@ func liveTarget(prov, model, script, recordings string) (*eval.Target, error) {
 				secrets = append(secrets, v)
 			}
 		}
-		p, err = record.New(p, filepath.Join(recordings, name), record.ModeRecordMissing, &record.Options{Model: name, Secrets: secrets})
+		p, err = record.New(p, filepath.Join(recordings, name), record.RecordMissing, &record.Options{Model: name, Secrets: secrets})
 		if err != nil {
 			return nil, err
 		}
@@ -208,7 +208,7 @@ func replayTargets(dir string, live *eval.Target) ([]eval.Target, error) {
 		if !e.IsDir() || live != nil && e.Name() == live.Name {
 			continue
 		}
-		p, err := record.New(nil, filepath.Join(dir, e.Name()), record.ModeReplay, &record.Options{Model: e.Name()})
+		p, err := record.New(nil, filepath.Join(dir, e.Name()), record.Replay, &record.Options{Model: e.Name()})
 		if err != nil {
 			return nil, err
 		}

@@ -47,7 +47,7 @@ func recordTarget(t *testing.T, dir, dataset, name string, replies ...providerte
 	for range cases {
 		script = append(script, replies...)
 	}
-	p, err := record.New(providertest.New(script...), filepath.Join(dir, name), record.ModeRecord, &record.Options{Model: name})
+	p, err := record.New(providertest.New(script...), filepath.Join(dir, name), record.Record, &record.Options{Model: name})
 	require.NoError(t, err)
 	_, err = eval.Run(context.Background(), cases, []eval.Target{{Name: name, Provider: p}}, eval.WithConcurrency(1))
 	require.NoError(t, err)

@@ -90,7 +90,7 @@ func run(ctx context.Context, w io.Writer, page string) error {
 		return nil
 	}
 	var b bytes.Buffer
-	if err := report.HTMLWith(&b, &eval.HTMLOptions{OmitLatency: true, Verdict: &v}); err != nil {
+	if err := report.HTMLWith(&b, &eval.HTMLOptions{OmitLatency: true, Comparison: &v}); err != nil {
 		return err
 	}
 	return os.WriteFile(page, b.Bytes(), 0o644)
@@ -100,7 +100,7 @@ func run(ctx context.Context, w io.Writer, page string) error {
 func replays(dir string) ([]eval.Target, error) {
 	var targets []eval.Target
 	for _, name := range models {
-		p, err := record.New(nil, filepath.Join(dir, "recordings", name), record.ModeReplay, &record.Options{Model: name})
+		p, err := record.New(nil, filepath.Join(dir, "recordings", name), record.Replay, &record.Options{Model: name})
 		if err != nil {
 			return nil, err
 		}

@@ -36,7 +36,7 @@ type batchRecorder struct {
 	mu    sync.Mutex
 	polls map[string]int // replayed polls by batch ID
 	// subs counts, by recording key, the submissions this recorder
-	// answered from the store (replaying) or recorded (ModeRecord).
+	// answered from the store (replaying) or recorded (Record).
 	subs map[string]int
 }
 
@@ -347,17 +347,17 @@ func (br *batchRecorder) BatchRequestSize(q provider.BatchRequest) (int, error) 
 }
 
 // SubmitBatch answers from the store or from the wrapped Batcher, as the
-// mode says, and records the submission: its requests (redacted, the key
+// policy says, and records the submission: its requests (redacted, the key
 // computed from them and the model label, not from key, which is new in
 // every run) and the batch or error the Batcher returned. The same
 // requests submitted again (after a refusal, or a batch that expired or
 // was cancelled before it ran) are recorded as the next submission of
 // them, beside the earlier ones.
 //
-// [ModeReplay] answers the n-th submission of the same requests by this
+// [Replay] answers the n-th submission of the same requests by this
 // recorder with the n-th recorded (the last one from then on), whose
 // polls and results the store then answers; a miss is a [*MissError].
-// [ModeRecordMissing] answers with the last recorded submission unless it
+// [RecordMissing] answers with the last recorded submission unless it
 // failed (refused, or a batch cancelled, expired or failed): then the
 // provider is asked, as it is for requests not recorded. A failure with
 // the context's error is not recorded; a recording that cannot be written
@@ -370,13 +370,13 @@ func (br *batchRecorder) SubmitBatch(ctx context.Context, key string, reqs []pro
 	if err != nil {
 		return nil, err
 	}
-	if br.mode != ModeRecord {
+	if br.mode != Record {
 		br.mu.Lock()
 		chain, err := br.chain(k)
 		var f *batchFile
 		switch {
 		case err != nil:
-		case br.mode == ModeReplay && len(chain) > 0:
+		case br.mode == Replay && len(chain) > 0:
 			f = chain[min(br.subs[k], len(chain)-1)]
 			br.subs[k]++
 		case len(chain) > 0 && !chain[len(chain)-1].failed():
@@ -390,7 +390,7 @@ func (br *batchRecorder) SubmitBatch(ctx context.Context, key string, reqs []pro
 			return nil, f.Error.err()
 		case f != nil:
 			return f.Batch.batch(), nil
-		case br.mode == ModeReplay:
+		case br.mode == Replay:
 			return nil, br.batchMiss(k, fmt.Sprintf("no recording of a batch of these %d requests", len(reqs)))
 		}
 	}
@@ -413,17 +413,17 @@ func (br *batchRecorder) SubmitBatch(ctx context.Context, key string, reqs []pro
 }
 
 // writeSubmission writes f as the next submission of its requests: in
-// [ModeRecordMissing] after those recorded; in [ModeRecord] after those
+// [RecordMissing] after those recorded; in [Record] after those
 // this recorder recorded, replacing any later ones of an earlier session.
 func (br *batchRecorder) writeSubmission(f *batchFile) error {
 	br.mu.Lock()
 	defer br.mu.Unlock()
 	chain, err := br.chain(f.Key)
-	if err != nil && br.mode == ModeRecordMissing {
+	if err != nil && br.mode == RecordMissing {
 		return err
 	}
 	n := len(chain) + 1
-	if br.mode == ModeRecord {
+	if br.mode == Record {
 		n = br.subs[f.Key] + 1
 	}
 	if n > 1 {
@@ -432,7 +432,7 @@ func (br *batchRecorder) writeSubmission(f *batchFile) error {
 	if err := br.writeBatchFile(f); err != nil {
 		return err
 	}
-	if br.mode == ModeRecord {
+	if br.mode == Record {
 		br.subs[f.Key] = n
 		for m := n + 1; m <= len(chain); m++ {
 			if err := os.Remove(filepath.Join(br.dir, batchDir, submitName(f.Key, m)+".json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -456,12 +456,12 @@ func (br *batchRecorder) writeLimits() error {
 	return writeFile(dir, limitsFile, append(data, '\n'))
 }
 
-// Batch answers from the store or from the wrapped Batcher, as the mode
+// Batch answers from the store or from the wrapped Batcher, as the policy
 // says. Recording, it keeps each state that differs from the one before.
 // Replaying, the n-th poll of a batch returns its n-th recorded state, and
 // the last one from then on once it is done; a poll past a recording that
-// stops while the batch was in progress misses in [ModeReplay] and asks
-// the provider in [ModeRecordMissing]. An unknown batch is a miss.
+// stops while the batch was in progress misses in [Replay] and asks
+// the provider in [RecordMissing]. An unknown batch is a miss.
 func (br *batchRecorder) Batch(ctx context.Context, id string) (*provider.Batch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -472,7 +472,7 @@ func (br *batchRecorder) Batch(ctx context.Context, id string) (*provider.Batch,
 		br.mu.Unlock()
 		return nil, err
 	}
-	if br.mode != ModeRecord && f != nil {
+	if br.mode != Record && f != nil {
 		n := br.polls[id]
 		switch {
 		case n < len(f.Polls):
@@ -482,13 +482,13 @@ func (br *batchRecorder) Batch(ctx context.Context, id string) (*provider.Batch,
 		case len(f.Polls) > 0 && f.Polls[len(f.Polls)-1].Status.Done():
 			br.mu.Unlock()
 			return f.Polls[len(f.Polls)-1].batch(), nil
-		case br.mode == ModeReplay:
+		case br.mode == Replay:
 			br.mu.Unlock()
 			return nil, br.batchMiss(f.Key, fmt.Sprintf("the recording of batch %s stops after %d polls, before it was done", id, len(f.Polls)))
 		}
 	}
 	br.mu.Unlock()
-	if f == nil && br.mode == ModeReplay {
+	if f == nil && br.mode == Replay {
 		return nil, br.batchMiss(idFile(id), fmt.Sprintf("no recording of batch %s", id))
 	}
 	// The provider is called without the lock: a call it does not answer
@@ -521,7 +521,7 @@ func sameBatch(a, b *wireBatch) bool {
 }
 
 // BatchResults answers from the store or from the wrapped Batcher, as the
-// mode says. Recording, it passes each result on as it comes and records
+// policy says. Recording, it passes each result on as it comes and records
 // them all when the download reaches its end (a download that fails or
 // that its caller stops is not recorded). Replaying, it yields the
 // recorded results; a batch whose results were not recorded misses.
@@ -538,7 +538,7 @@ func (br *batchRecorder) BatchResults(ctx context.Context, id string) iter.Seq2[
 			yield(provider.BatchResult{}, err)
 			return
 		}
-		if br.mode != ModeRecord && f != nil && f.Downloaded {
+		if br.mode != Record && f != nil && f.Downloaded {
 			for _, w := range f.Results {
 				res := provider.BatchResult{ID: w.ID, Response: w.Response.response()}
 				if w.Error != nil {
@@ -550,7 +550,7 @@ func (br *batchRecorder) BatchResults(ctx context.Context, id string) iter.Seq2[
 			}
 			return
 		}
-		if br.mode == ModeReplay {
+		if br.mode == Replay {
 			key := idFile(id)
 			if f != nil {
 				key = f.Key
@@ -592,8 +592,8 @@ func (br *batchRecorder) BatchResults(ctx context.Context, id string) iter.Seq2[
 }
 
 // CancelBatch asks the wrapped Batcher to cancel the batch and records
-// that it did. In [ModeReplay] a recorded batch is cancelled without a
-// call, and an unknown one misses. In [ModeRecordMissing] a batch whose
+// that it did. In [Replay] a recorded batch is cancelled without a
+// call, and an unknown one misses. In [RecordMissing] a batch whose
 // recording ends done or cancelled is cancelled without a call (it is
 // replayed, there is nothing left to cancel); any other is live, and the
 // provider is asked.
@@ -607,10 +607,10 @@ func (br *batchRecorder) CancelBatch(ctx context.Context, id string) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if f != nil && (br.mode == ModeReplay || br.mode == ModeRecordMissing && f.over()) {
+	if f != nil && (br.mode == Replay || br.mode == RecordMissing && f.over()) {
 		return nil
 	}
-	if br.mode == ModeReplay {
+	if br.mode == Replay {
 		return br.batchMiss(idFile(id), fmt.Sprintf("no recording of batch %s", id))
 	}
 	// The provider is called without the lock, as in Batch.
@@ -634,7 +634,7 @@ func (br *batchRecorder) FindBatch(ctx context.Context, key string) (*provider.B
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if br.mode == ModeReplay {
+	if br.mode == Replay {
 		return nil, nil
 	}
 	finder, ok := br.b.(provider.BatchFinder)

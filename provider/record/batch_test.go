@@ -66,13 +66,13 @@ func TestBatchReplay(t *testing.T) {
 	const n = 8
 	dir := t.TempDir()
 	sb := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 2, Limits: provider.BatchLimits{MaxRequests: 3}})
-	rec := newRecorder(t, sb, dir, record.ModeRecord, &record.Options{Model: "m"})
+	rec := newRecorder(t, sb, dir, record.Record, &record.Options{Model: "m"})
 	require.Implements(t, (*provider.BatchFinder)(nil), rec)
 	want, err := runJob(t, rec.(provider.Batcher), n)
 	require.NoError(t, err)
 	require.Len(t, want, n)
 
-	rep := newRecorder(t, nil, dir, record.ModeReplay, &record.Options{Model: "m"})
+	rep := newRecorder(t, nil, dir, record.Replay, &record.Options{Model: "m"})
 	require.Implements(t, (*provider.BatchFinder)(nil), rep)
 	assert.Equal(t, provider.BatchLimits{MaxRequests: 3}, rep.(provider.Batcher).BatchLimits(), "the limits recorded, so the rounds split alike")
 	got, err := runJob(t, rep.(provider.Batcher), n)
@@ -90,16 +90,16 @@ func TestBatchReplay(t *testing.T) {
 		}
 	}
 
-	// ModeRecordMissing answers the same job from the store: the provider
+	// RecordMissing answers the same job from the store: the provider
 	// is not called.
 	fresh := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Limits: provider.BatchLimits{MaxRequests: 3}})
-	again, err := runJob(t, newRecorder(t, fresh, dir, record.ModeRecordMissing, &record.Options{Model: "m"}).(provider.Batcher), n)
+	again, err := runJob(t, newRecorder(t, fresh, dir, record.RecordMissing, &record.Options{Model: "m"}).(provider.Batcher), n)
 	require.NoError(t, err)
 	assert.Len(t, again, n)
 	assert.Empty(t, fresh.Submissions(), "nothing submitted: every batch was recorded")
 
 	// Another model label, or another job, misses.
-	_, err = runJob(t, newRecorder(t, nil, dir, record.ModeReplay, &record.Options{Model: "other"}).(provider.Batcher), n)
+	_, err = runJob(t, newRecorder(t, nil, dir, record.Replay, &record.Options{Model: "other"}).(provider.Batcher), n)
 	assert.ErrorIs(t, err, record.ErrMiss)
 	_, err = runJob(t, rep.(provider.Batcher), n+1)
 	assert.ErrorIs(t, err, record.ErrMiss)
@@ -112,7 +112,7 @@ func TestBatchReplayStops(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	sb := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 5})
-	rec := newRecorder(t, sb, dir, record.ModeRecord, nil).(provider.Batcher)
+	rec := newRecorder(t, sb, dir, record.Record, nil).(provider.Batcher)
 	reqs := []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}}
 	b, err := rec.SubmitBatch(ctx, "k1", reqs)
 	require.NoError(t, err)
@@ -120,7 +120,7 @@ func TestBatchReplayStops(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, rec.CancelBatch(ctx, b.ID))
 
-	rep := newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher)
+	rep := newRecorder(t, nil, dir, record.Replay, nil).(provider.Batcher)
 	rb, err := rep.SubmitBatch(ctx, "another key", reqs)
 	require.NoError(t, err)
 	assert.Equal(t, b.ID, rb.ID)
@@ -151,7 +151,7 @@ func TestBatchSecrets(t *testing.T) {
 		return providertest.Text(`{"echo": "` + key + `"}`)
 	}, nil)
 	opts := &record.Options{Secrets: []string{key}}
-	rec := newRecorder(t, sb, dir, record.ModeRecord, opts).(provider.Batcher)
+	rec := newRecorder(t, sb, dir, record.Record, opts).(provider.Batcher)
 	reqs := []provider.BatchRequest{{ID: "a-1", Request: ask("Repeat " + key)}}
 	b, err := rec.SubmitBatch(ctx, "k", reqs)
 	require.NoError(t, err)
@@ -172,7 +172,7 @@ func TestBatchSecrets(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	rep := newRecorder(t, nil, dir, record.ModeReplay, opts).(provider.Batcher)
+	rep := newRecorder(t, nil, dir, record.Replay, opts).(provider.Batcher)
 	rb, err := rep.SubmitBatch(ctx, "k2", reqs)
 	require.NoError(t, err)
 	_, err = rep.Batch(ctx, rb.ID)
@@ -189,14 +189,14 @@ func TestBatchFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "batches"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "batches", "limits.json"), []byte(`{"max_requests": "x"}`), 0o644))
-	_, err := record.New(nil, dir, record.ModeReplay, nil)
+	_, err := record.New(nil, dir, record.Replay, nil)
 	var fe *record.FileError
 	require.ErrorAs(t, err, &fe)
 
 	dir = t.TempDir()
 	ctx := context.Background()
 	sb := providertest.NewBatcher(labeller(), nil)
-	rec := newRecorder(t, sb, dir, record.ModeRecord, nil).(provider.Batcher)
+	rec := newRecorder(t, sb, dir, record.Record, nil).(provider.Batcher)
 	reqs := []provider.BatchRequest{{ID: "m0-1", Request: ask("x")}}
 	_, err = rec.SubmitBatch(ctx, "k", reqs)
 	require.NoError(t, err)
@@ -209,28 +209,28 @@ func TestBatchFileErrors(t *testing.T) {
 		`{"version": 1, "key": "k", "requests": [], "batch": {"id": "b"}} {}`,
 	} {
 		require.NoError(t, os.WriteFile(files[0], []byte(content), 0o644))
-		_, err = newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
+		_, err = newRecorder(t, nil, dir, record.Replay, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
 		require.ErrorAs(t, err, &fe, content)
 	}
 	// A request edited by hand no longer matches its key.
-	_, err = newRecorder(t, sb, dir, record.ModeRecord, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
+	_, err = newRecorder(t, sb, dir, record.Record, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
 	require.NoError(t, err)
 	data, err := os.ReadFile(files[0])
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(files[0], bytes.Replace(data, []byte(`"content": "x"`), []byte(`"content": "y"`), 1), 0o644))
-	_, err = newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
+	_, err = newRecorder(t, nil, dir, record.Replay, nil).(provider.Batcher).SubmitBatch(ctx, "k", reqs)
 	require.ErrorAs(t, err, &fe)
 	assert.Contains(t, fe.Error(), "does not match")
 }
 
-// TestRecordMissingCancelsLiveBatch: in ModeRecordMissing, CancelBatch
+// TestRecordMissingCancelsLiveBatch: in RecordMissing, CancelBatch
 // of a live batch (its recording not done) asks the provider and records
 // the cancellation; once recorded as cancelled, or done, a cancel is
 // answered from the recording.
 func TestRecordMissingCancelsLiveBatch(t *testing.T) {
 	sb := providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 100})
 	dir := t.TempDir()
-	rec := newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+	rec := newRecorder(t, sb, dir, record.RecordMissing, nil).(provider.Batcher)
 	ctx := context.Background()
 	b, err := rec.SubmitBatch(ctx, "k1", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
 	require.NoError(t, err)
@@ -241,7 +241,7 @@ func TestRecordMissingCancelsLiveBatch(t *testing.T) {
 	require.NoError(t, rec.CancelBatch(ctx, b.ID))
 	assert.Equal(t, []string{b.ID}, sb.Canceled(), "the live batch is cancelled at the provider")
 
-	again := newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+	again := newRecorder(t, sb, dir, record.RecordMissing, nil).(provider.Batcher)
 	require.NoError(t, again.CancelBatch(ctx, b.ID))
 	assert.Len(t, sb.Canceled(), 1, "a batch recorded cancelled is not cancelled again")
 }
@@ -260,7 +260,7 @@ func TestRecordMissingCancelBatchesThroughRunner(t *testing.T) {
 		}
 		return nil
 	}})
-	rec := newRecorder(t, sb, t.TempDir(), record.ModeRecordMissing, nil).(provider.Batcher)
+	rec := newRecorder(t, sb, t.TempDir(), record.RecordMissing, nil).(provider.Batcher)
 	st := batch.NewMemory(nil)
 	r, err := batch.New(rec, st, batch.WithEnforcer(labelEnforcer(t)), batch.WithPollInterval(0))
 	require.NoError(t, err)
@@ -306,7 +306,7 @@ func TestSlowCancelHoldsUpNoPoll(t *testing.T) {
 	ctx := context.Background()
 	sc := slowCancel{providertest.NewBatcher(labeller(), &providertest.BatcherOptions{Polls: 100}), make(chan struct{}), make(chan struct{})}
 	dir := t.TempDir()
-	rec := newRecorder(t, sc, dir, record.ModeRecord, nil).(provider.Batcher)
+	rec := newRecorder(t, sc, dir, record.Record, nil).(provider.Batcher)
 	b1, err := rec.SubmitBatch(ctx, "k1", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
 	require.NoError(t, err)
 	b2, err := rec.SubmitBatch(ctx, "k2", []provider.BatchRequest{{ID: "m1-1", Request: ask("Label message 1.")}})
@@ -329,7 +329,7 @@ func TestSlowCancelHoldsUpNoPoll(t *testing.T) {
 	require.NoError(t, <-done)
 
 	// A replay answers the poll and the cancel from the recording.
-	rep := newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher)
+	rep := newRecorder(t, nil, dir, record.Replay, nil).(provider.Batcher)
 	got, err := rep.Batch(ctx, b1.ID)
 	require.NoError(t, err)
 	assert.Equal(t, provider.BatchInProgress, got.Status)
@@ -352,7 +352,7 @@ func TestSlowCancelHoldsUpNoPoll(t *testing.T) {
 
 // TestResubmissionAfterExpiredBatch: a batch that expired before it ran
 // is submitted again by the job with the same requests; through a
-// ModeRecordMissing recorder the resubmission reaches the provider (the
+// RecordMissing recorder the resubmission reaches the provider (the
 // recording of the expired batch does not answer it), the job ends as it
 // does against the provider, and a replay of the recording, which holds
 // both submissions, runs the job alike without a provider.
@@ -368,14 +368,14 @@ func TestResubmissionAfterExpiredBatch(t *testing.T) {
 
 	sb := providertest.NewBatcher(labeller(), faults)
 	dir := t.TempDir()
-	rec := newRecorder(t, sb, dir, record.ModeRecordMissing, nil)
+	rec := newRecorder(t, sb, dir, record.RecordMissing, nil)
 	got, err := runJob(t, rec.(provider.Batcher), n)
 	require.NoError(t, err)
 	for id, s := range got {
 		assert.NoError(t, s.Err, "%s through the recorder", id)
 	}
 
-	replay, err := runJob(t, newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher), n)
+	replay, err := runJob(t, newRecorder(t, nil, dir, record.Replay, nil).(provider.Batcher), n)
 	require.NoError(t, err)
 	for id, s := range replay {
 		require.NoError(t, s.Err, "%s replayed", id)
@@ -384,7 +384,7 @@ func TestResubmissionAfterExpiredBatch(t *testing.T) {
 }
 
 // TestResubmissionAfterRefusal: a submission the provider refused for a
-// moment (429) stops the run; through a ModeRecordMissing recorder the
+// moment (429) stops the run; through a RecordMissing recorder the
 // next run's submission of the same requests reaches the provider (the
 // recorded refusal does not answer it), in the same process or a new one,
 // as it does against the provider directly.
@@ -417,14 +417,14 @@ func TestResubmissionAfterRefusal(t *testing.T) {
 		t.Run(process+" process", func(t *testing.T) {
 			sb := providertest.NewBatcher(labeller(), opts())
 			dir := t.TempDir()
-			rec := newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+			rec := newRecorder(t, sb, dir, record.RecordMissing, nil).(provider.Batcher)
 			st := batch.NewMemory(nil)
 			err := jobOnStore(t, rec, st)
 			var pe *provider.Error
 			require.ErrorAs(t, err, &pe, "the first run stops on the 429")
 			require.Equal(t, provider.ErrRateLimited, pe.Kind)
 			if process == "new" {
-				rec = newRecorder(t, sb, dir, record.ModeRecordMissing, nil).(provider.Batcher)
+				rec = newRecorder(t, sb, dir, record.RecordMissing, nil).(provider.Batcher)
 			}
 			assert.NoError(t, jobOnStore(t, rec, st), "the next run through the recorder goes on")
 		})
@@ -452,7 +452,7 @@ func TestPollErrorRedacted(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	b := failedPoll{Batcher: providertest.NewBatcher(labeller(), nil), secret: key}
-	rec := newRecorder(t, b, dir, record.ModeRecord, &record.Options{Secrets: []string{key}}).(provider.Batcher)
+	rec := newRecorder(t, b, dir, record.Record, &record.Options{Secrets: []string{key}}).(provider.Batcher)
 	sub, err := rec.SubmitBatch(ctx, "k", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
 	require.NoError(t, err)
 	got, err := rec.Batch(ctx, sub.ID)
@@ -468,7 +468,7 @@ func TestPollErrorRedacted(t *testing.T) {
 		require.NoError(t, err)
 		assert.NotContains(t, string(data), key, name)
 	}
-	rep := newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher)
+	rep := newRecorder(t, nil, dir, record.Replay, nil).(provider.Batcher)
 	_, err = rep.SubmitBatch(ctx, "k", []provider.BatchRequest{{ID: "m0-1", Request: ask("Label message 0.")}})
 	require.NoError(t, err)
 	got, err = rep.Batch(ctx, sub.ID)
@@ -480,7 +480,7 @@ func TestPollErrorRedacted(t *testing.T) {
 
 // TestSubmissionsInOrder: the same requests submitted again are recorded
 // one file each, in order; a replay answers the n-th submission with the
-// n-th recorded and the last from then on; a new ModeRecord session
+// n-th recorded and the last from then on; a new Record session
 // records over the earlier one's, leaving none of its later files.
 func TestSubmissionsInOrder(t *testing.T) {
 	ctx := context.Background()
@@ -496,7 +496,7 @@ func TestSubmissionsInOrder(t *testing.T) {
 	}
 	refuse := &providertest.BatcherOptions{Faults: map[int]providertest.BatchFault{1: {
 		Reject: &provider.Error{Kind: provider.ErrRateLimited, StatusCode: 429, Message: "slow down"}}}}
-	rec := newRecorder(t, providertest.NewBatcher(labeller(), refuse), dir, record.ModeRecord, nil).(provider.Batcher)
+	rec := newRecorder(t, providertest.NewBatcher(labeller(), refuse), dir, record.Record, nil).(provider.Batcher)
 	_, err := rec.SubmitBatch(ctx, "a", reqs)
 	require.Error(t, err)
 	b2, err := rec.SubmitBatch(ctx, "b", reqs)
@@ -508,7 +508,7 @@ func TestSubmissionsInOrder(t *testing.T) {
 	first := slices.MinFunc(names, func(a, b string) int { return len(a) - len(b) })
 	assert.ElementsMatch(t, []string{first, first + "-2", first + "-3"}, names)
 
-	rep := newRecorder(t, nil, dir, record.ModeReplay, nil).(provider.Batcher)
+	rep := newRecorder(t, nil, dir, record.Replay, nil).(provider.Batcher)
 	_, err = rep.SubmitBatch(ctx, "x", reqs)
 	var pe *provider.Error
 	require.ErrorAs(t, err, &pe, "the first submission was refused")
@@ -518,12 +518,12 @@ func TestSubmissionsInOrder(t *testing.T) {
 		assert.Equal(t, want, got.ID)
 	}
 
-	again := newRecorder(t, providertest.NewBatcher(labeller(), nil), dir, record.ModeRecord, nil).(provider.Batcher)
+	again := newRecorder(t, providertest.NewBatcher(labeller(), nil), dir, record.Record, nil).(provider.Batcher)
 	b, err := again.SubmitBatch(ctx, "d", reqs)
 	require.NoError(t, err)
 	assert.Len(t, files(), 1, "a new session's first submission replaces the earlier session's")
 	missing := providertest.NewBatcher(labeller(), nil)
-	got, err := newRecorder(t, missing, dir, record.ModeRecordMissing, nil).(provider.Batcher).SubmitBatch(ctx, "y", reqs)
+	got, err := newRecorder(t, missing, dir, record.RecordMissing, nil).(provider.Batcher).SubmitBatch(ctx, "y", reqs)
 	require.NoError(t, err)
 	assert.Equal(t, b.ID, got.ID)
 	assert.Empty(t, missing.Submissions(), "answered from the recording")

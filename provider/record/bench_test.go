@@ -38,12 +38,12 @@ func BenchmarkReplay1000(b *testing.B) {
 			providertest.Chunked(8, `{"verdict": "reject", "summary": "a reply stopped at its first field"}`),
 			providertest.Chunked(8, fmt.Sprintf(`{"verdict": "approve", "summary": "case %d is fine"}`, i)),
 		)
-		rec, err := record.New(sp, dir, record.ModeRecord, nil)
+		rec, err := record.New(sp, dir, record.Record, nil)
 		require.NoError(b, err)
 		_, err = enforce.Run(ctx, rec, prompt(i), s, enforce.WithPartials(func(enforce.Partial) {}))
 		require.NoError(b, err)
 	}
-	rep, err := record.New(nil, dir, record.ModeReplay, nil)
+	rep, err := record.New(nil, dir, record.Replay, nil)
 	require.NoError(b, err)
 	for b.Loop() {
 		for i := range cases {

@@ -3,7 +3,7 @@
 // then rerun it, in a test, an evaluation or a bug report, without a network,
 // an API key or a bill, and get the very same replies.
 //
-//	p, err := record.New(openaiProvider, "testdata/calls", record.ModeRecordMissing, &record.Options{
+//	p, err := record.New(openaiProvider, "testdata/calls", record.RecordMissing, &record.Options{
 //		Model:   "gpt-4.1",
 //		Secrets: []string{os.Getenv("OPENAI_API_KEY")},
 //	})
@@ -17,9 +17,9 @@
 //
 // # Modes
 //
-// [ModeRecord] always calls the wrapped provider and overwrites the
-// recording; [ModeReplay] never calls it and fails on a request it has no
-// recording for; [ModeRecordMissing] replays what it has and records what it
+// [Record] always calls the wrapped provider and overwrites the
+// recording; [Replay] never calls it and fails on a request it has no
+// recording for; [RecordMissing] replays what it has and records what it
 // has not.
 //
 // # Store
@@ -52,7 +52,7 @@
 // rounds alike. The same requests submitted again (after a refusal, or a
 // batch that expired or was cancelled before it ran) get a file of their
 // own, named with "-2", "-3"...: a replay answers the n-th submission of
-// them with the n-th recorded, and [ModeRecordMissing] asks the provider
+// them with the n-th recorded, and [RecordMissing] asks the provider
 // again when the last one recorded failed. A replay answers the n-th poll
 // with the n-th state recorded, and misses past a recording that stops
 // before the batch was done. Without a provider, BatchRequestSize is the length of the

@@ -6,7 +6,7 @@ import (
 )
 
 // ErrInvalidOption is returned (wrapped, saying what is wrong) by [New]
-// for a mode, store directory, provider or [Options] it cannot work with.
+// for a policy, store directory, provider or [Options] it cannot work with.
 var ErrInvalidOption = errors.New("record: invalid option")
 
 // ErrMiss matches (errors.Is) the [*MissError] a replay returns when the
@@ -20,8 +20,8 @@ var ErrMiss = errors.New("record: no recording for the request")
 // it in place of its final chunk or error.
 var ErrSecret = errors.New("record: a secret would be written to the store")
 
-// A MissError is returned by a replay (in [ModeReplay], or a
-// [ModeRecordMissing] stream that reads past where its recording stops)
+// A MissError is returned by a replay (in [Replay], or a
+// [RecordMissing] stream that reads past where its recording stops)
 // that has no recording to answer with. It matches [ErrMiss]. It names the
 // first field where the request differs from the nearest recording: of the
 // recordings of the same model (or of any model, when none has it), the one
@@ -72,7 +72,7 @@ func (e *MissError) Is(target error) bool { return target == ErrMiss }
 // A FileError is a store file that cannot be read as a recording: it is
 // not JSON of the store's shape, its version is unknown, or its key is not
 // the hash of the request it holds (it was edited by hand). A replay that
-// finds one returns it; ModeRecord overwrites it.
+// finds one returns it; Record overwrites it.
 type FileError struct {
 	// Path is the file.
 	Path string

@@ -30,7 +30,7 @@ func ExampleNew() {
 	req := &provider.Request{Messages: []provider.Message{provider.UserMessage("What is 6 x 7?")}}
 
 	model := providertest.New(providertest.Text(`{"answer": 42}`))
-	rec, err := record.New(model, dir, record.ModeRecord, &record.Options{Model: "gpt-4.1"})
+	rec, err := record.New(model, dir, record.Record, &record.Options{Model: "gpt-4.1"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -42,7 +42,7 @@ func ExampleNew() {
 	}
 	fmt.Println("recorded:", resp.Text)
 
-	replay, err := record.New(nil, dir, record.ModeReplay, &record.Options{Model: "gpt-4.1"})
+	replay, err := record.New(nil, dir, record.Replay, &record.Options{Model: "gpt-4.1"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -68,7 +68,7 @@ func ExampleNew() {
 	// capabilities of the provider recorded
 }
 
-// ModeRecordMissing calls the model only for requests the store has no
+// RecordMissing calls the model only for requests the store has no
 // recording of.
 func ExampleNew_recordMissing() {
 	dir, err := os.MkdirTemp("", "calls")
@@ -79,7 +79,7 @@ func ExampleNew_recordMissing() {
 	defer os.RemoveAll(dir)
 	ctx := context.Background()
 	model := providertest.New(providertest.Text("Paris"))
-	p, err := record.New(model, dir, record.ModeRecordMissing, nil)
+	p, err := record.New(model, dir, record.RecordMissing, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -111,7 +111,7 @@ func ExampleMissError() {
 	}
 	defer os.RemoveAll(dir)
 	ctx := context.Background()
-	rec, err := record.New(providertest.New(providertest.Text("ok")), dir, record.ModeRecord, nil)
+	rec, err := record.New(providertest.New(providertest.Text("ok")), dir, record.Record, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -122,7 +122,7 @@ func ExampleMissError() {
 		return
 	}
 
-	replay, err := record.New(nil, dir, record.ModeReplay, nil)
+	replay, err := record.New(nil, dir, record.Replay, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -156,7 +156,7 @@ func ExampleOptions() {
 		System:   "Internal routing notes.",
 		Messages: []provider.Message{provider.UserMessage("Is " + apiKey + " a valid key?")},
 	}
-	rec, err := record.New(providertest.New(providertest.Text("No.")), dir, record.ModeRecord, opts)
+	rec, err := record.New(providertest.New(providertest.Text("No.")), dir, record.Record, opts)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -170,7 +170,7 @@ func ExampleOptions() {
 	fmt.Println("key in store:", strings.Contains(string(data), apiKey))
 	fmt.Println("system in store:", strings.Contains(string(data), "routing"))
 
-	replay, err := record.New(nil, dir, record.ModeReplay, opts)
+	replay, err := record.New(nil, dir, record.Replay, opts)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -230,14 +230,14 @@ func ExampleNew_batch() {
 		"a": {providertest.Text(`{"label": "spam"}`)},
 		"b": {providertest.Text(`{"label": "eggs"}`), providertest.Text(`{"label": "ham"}`)},
 	}), &providertest.BatcherOptions{Polls: 1})
-	rec, err := record.New(model, dir, record.ModeRecord, &record.Options{Model: "gpt-4.1"})
+	rec, err := record.New(model, dir, record.Record, &record.Options{Model: "gpt-4.1"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	job(rec)
 
-	replay, err := record.New(nil, dir, record.ModeReplay, &record.Options{Model: "gpt-4.1"})
+	replay, err := record.New(nil, dir, record.Replay, &record.Options{Model: "gpt-4.1"})
 	if err != nil {
 		fmt.Println(err)
 		return

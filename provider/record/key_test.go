@@ -191,11 +191,11 @@ func TestReplayCoversResponse(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	req := &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}}
-	rec, err := New(provider.Func(func(context.Context, *provider.Request) (*provider.Response, error) { return want, nil }), dir, ModeRecord, nil)
+	rec, err := New(provider.Func(func(context.Context, *provider.Request) (*provider.Response, error) { return want, nil }), dir, Record, nil)
 	require.NoError(t, err)
 	_, err = rec.Generate(ctx, req)
 	require.NoError(t, err)
-	rep, err := New(nil, dir, ModeReplay, nil)
+	rep, err := New(nil, dir, Replay, nil)
 	require.NoError(t, err)
 	got, err := rep.Generate(ctx, req)
 	require.NoError(t, err)

@@ -18,38 +18,38 @@ import (
 	"github.com/agentio/agentio/provider"
 )
 
-// A Mode says whether a recorder calls the wrapped provider or replays.
-type Mode int
+// A Policy says whether a recorder calls the wrapped provider or replays.
+type Policy int
 
-// The modes. The zero Mode is not one of them: a mode is always chosen at
+// The policies. The zero Policy is not one of them: a policy is always chosen at
 // the call site, so that no run replays or spends money by default.
 const (
-	// ModeRecord calls the wrapped provider for every request and writes
+	// Record calls the wrapped provider for every request and writes
 	// the call to the store, overwriting a recording of the same request.
-	ModeRecord Mode = iota + 1
-	// ModeReplay never calls a provider: it answers from the store, and a
+	Record Policy = iota + 1
+	// Replay never calls a provider: it answers from the store, and a
 	// request with no recording fails with a [*MissError].
-	ModeReplay
-	// ModeRecordMissing answers from the store when it has a recording of
+	Replay
+	// RecordMissing answers from the store when it has a recording of
 	// the request, and otherwise calls the wrapped provider and records the
 	// call. Of batches, a recorded submission that failed (refused,
 	// expired, cancelled) does not answer the same requests submitted
 	// again, and a batch not recorded done is live: its polls past the
 	// recording and its cancellation go to the provider.
-	ModeRecordMissing
+	RecordMissing
 )
 
 // String returns "record", "replay" or "record_missing".
-func (m Mode) String() string {
+func (m Policy) String() string {
 	switch m {
-	case ModeRecord:
+	case Record:
 		return "record"
-	case ModeReplay:
+	case Replay:
 		return "replay"
-	case ModeRecordMissing:
+	case RecordMissing:
 		return "record_missing"
 	}
-	return fmt.Sprintf("Mode(%d)", int(m))
+	return fmt.Sprintf("Policy(%d)", int(m))
 }
 
 // Options configure a recorder. A nil *Options is the zero Options; [New]
@@ -94,7 +94,7 @@ type Options struct {
 type recorder struct {
 	p      provider.Provider
 	dir    string
-	mode   Mode
+	mode   Policy
 	model  string // Options.Model, secrets replaced
 	caps   *provider.Capabilities
 	redact *redactor
@@ -123,25 +123,25 @@ type streamingRecorder struct{ *recorder }
 // calls with the same request write the same file in turn, the last one
 // staying.
 //
-// p may be nil only in [ModeReplay]. In [ModeRecord] and
-// [ModeRecordMissing] New creates dir when it does not exist. opts may be
+// p may be nil only in [Replay]. In [Record] and
+// [RecordMissing] New creates dir when it does not exist. opts may be
 // nil. New fails, with an error matching [ErrInvalidOption], on a mode
 // that is none of the three, an empty dir, an empty secret or a redaction
 // path that does not parse, with the file system's error on a dir it
 // cannot create, and, replaying without a provider or
 // Options.Capabilities, with a [*FileError] when the store's capabilities
 // file or recorded batch limits do not parse. No recording is read or written before a call.
-func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Provider, error) {
+func New(p provider.Provider, dir string, mode Policy, opts *Options) (provider.Provider, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
 	switch mode {
-	case ModeRecord, ModeRecordMissing:
+	case Record, RecordMissing:
 		if p == nil {
 			return nil, fmt.Errorf("%w: %s needs a provider to call", ErrInvalidOption, mode)
 		}
-	case ModeReplay:
+	case Replay:
 	default:
 		return nil, fmt.Errorf("%w: unknown %s", ErrInvalidOption, mode)
 	}
@@ -176,7 +176,7 @@ func New(p provider.Provider, dir string, mode Mode, opts *Options) (provider.Pr
 		r.redact.fields = append(r.redact.fields, path)
 	}
 	r.model = r.redact.scrub(o.Model)
-	if mode != ModeReplay {
+	if mode != Replay {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("record: %w", err)
 		}
@@ -291,7 +291,7 @@ func (r *recorder) lookup(c call) (*file, error) {
 // Generate answers req from the store or from the wrapped provider, as the
 // mode says, and records what the provider answered. A replayed reply is a
 // fresh Response the caller owns; a replayed failure is the recorded error
-// (see [ReplayedError]). A miss in [ModeReplay] is a [*MissError]; a store
+// (see [ReplayedError]). A miss in [Replay] is a [*MissError]; a store
 // file that cannot be read, a [*FileError]. A done ctx fails the call with
 // ctx.Err(), replaying or not, and a call that fails with the context's
 // error is not recorded. When the reply cannot be written, the
@@ -304,7 +304,7 @@ func (r *recorder) Generate(ctx context.Context, req *provider.Request) (*provid
 	if err != nil {
 		return nil, err
 	}
-	if r.mode != ModeRecord {
+	if r.mode != Record {
 		f, err := r.lookup(c)
 		if err != nil {
 			return nil, err
@@ -312,7 +312,7 @@ func (r *recorder) Generate(ctx context.Context, req *provider.Request) (*provid
 		if f != nil && !f.Stopped {
 			return f.generate()
 		}
-		if r.mode == ModeReplay {
+		if r.mode == Replay {
 			if f != nil {
 				return nil, stoppedMiss(r.dir, f)
 			}
@@ -381,7 +381,7 @@ func (s streamingRecorder) Stream(ctx context.Context, req *provider.Request) it
 			yield(provider.Chunk{}, err)
 			return
 		}
-		if r.mode != ModeRecord {
+		if r.mode != Record {
 			f, err := r.lookup(c)
 			if err != nil {
 				yield(provider.Chunk{}, err)
@@ -391,7 +391,7 @@ func (s streamingRecorder) Stream(ctx context.Context, req *provider.Request) it
 				r.replay(f, yield)
 				return
 			}
-			if r.mode == ModeReplay {
+			if r.mode == Replay {
 				yield(provider.Chunk{}, miss(r.dir, c.key, r.model, c.tree))
 				return
 			}

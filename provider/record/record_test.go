@@ -34,7 +34,7 @@ func ask(texts ...string) *provider.Request {
 	return req
 }
 
-func newRecorder(t *testing.T, p provider.Provider, dir string, mode record.Mode, opts *record.Options) provider.Provider {
+func newRecorder(t *testing.T, p provider.Provider, dir string, mode record.Policy, opts *record.Options) provider.Provider {
 	t.Helper()
 	r, err := record.New(p, dir, mode, opts)
 	require.NoError(t, err)
@@ -61,12 +61,12 @@ func TestReplayCapabilities(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	sp := providertest.New(providertest.CallTool("submit_result", `{"n": 1}`))
-	rec := newRecorder(t, provider.WithCapabilities(sp, caps), dir, record.ModeRecord, nil)
+	rec := newRecorder(t, provider.WithCapabilities(sp, caps), dir, record.Record, nil)
 	want, err := enforce.Run(ctx, rec, enforce.Request{Prompt: "One."}, s)
 	require.NoError(t, err)
 	require.Equal(t, enforce.ModeTool, want.Mode, "the recorded run used the forced tool")
 
-	rep := newRecorder(t, nil, dir, record.ModeReplay, nil)
+	rep := newRecorder(t, nil, dir, record.Replay, nil)
 	assert.Equal(t, caps, rep.Capabilities())
 	got, err := enforce.Run(ctx, rep, enforce.Request{Prompt: "One."}, s)
 	require.NoError(t, err)
@@ -75,8 +75,8 @@ func TestReplayCapabilities(t *testing.T) {
 	// Options.Capabilities still wins, and a store without the file
 	// reports a text-only provider (a broken one: TestMalformedCapabilities).
 	text := provider.Capabilities{}
-	assert.Equal(t, text, newRecorder(t, nil, dir, record.ModeReplay, &record.Options{Capabilities: &text}).Capabilities())
-	assert.Equal(t, text, newRecorder(t, nil, t.TempDir(), record.ModeReplay, nil).Capabilities())
+	assert.Equal(t, text, newRecorder(t, nil, dir, record.Replay, &record.Options{Capabilities: &text}).Capabilities())
+	assert.Equal(t, text, newRecorder(t, nil, t.TempDir(), record.Replay, nil).Capabilities())
 }
 
 var errWrapped = fmt.Errorf("calling the model: %w", &provider.Error{Kind: provider.ErrRateLimited, Provider: "openai", StatusCode: 429, Message: "slow down"})
@@ -99,11 +99,11 @@ func TestGenerateRoundTrip(t *testing.T) {
 			dir := t.TempDir()
 			ctx := context.Background()
 			req := ask("What is 6 x 7?")
-			rec := newRecorder(t, providertest.New(tt.reply), dir, record.ModeRecord, nil)
+			rec := newRecorder(t, providertest.New(tt.reply), dir, record.Record, nil)
 			want, wantErr := rec.Generate(ctx, req)
 			require.Len(t, storeFiles(t, dir), 1)
 
-			rep := newRecorder(t, nil, dir, record.ModeReplay, nil)
+			rep := newRecorder(t, nil, dir, record.Replay, nil)
 			got, err := rep.Generate(ctx, req)
 			if wantErr != nil {
 				require.Error(t, err)
@@ -154,11 +154,11 @@ func TestStreamRoundTrip(t *testing.T) {
 				return out, nil
 			}
 			sp := providertest.New(tt.reply)
-			rec := newRecorder(t, sp, dir, record.ModeRecord, nil)
+			rec := newRecorder(t, sp, dir, record.Record, nil)
 			want, wantErr := read(rec.(provider.Streamer))
 			require.NotEmpty(t, want)
 
-			rep := newRecorder(t, nil, dir, record.ModeReplay, nil)
+			rep := newRecorder(t, nil, dir, record.Replay, nil)
 			got, err := read(rep.(provider.Streamer))
 			assert.Equal(t, want, got)
 			if wantErr != nil {
@@ -219,7 +219,7 @@ func TestEnforceReplay(t *testing.T) {
 					enforce.WithPartials(func(part enforce.Partial) { parts = append(parts, part) }))
 				return res, parts, err
 			}
-			rec := newRecorder(t, providertest.New(tt.replies...), dir, record.ModeRecord, nil)
+			rec := newRecorder(t, providertest.New(tt.replies...), dir, record.Record, nil)
 			want, wantParts, err := run(rec)
 			require.NoError(t, err)
 			var early []bool
@@ -228,7 +228,7 @@ func TestEnforceReplay(t *testing.T) {
 			}
 			require.Equal(t, tt.early, early, "the scripted run is the one the case means")
 
-			rep := newRecorder(t, nil, dir, record.ModeReplay, nil)
+			rep := newRecorder(t, nil, dir, record.Replay, nil)
 			got, gotParts, err := run(rep)
 			require.NoError(t, err)
 			assert.Equal(t, string(want.JSON), string(got.JSON))
@@ -251,7 +251,7 @@ func TestEnforceReplay(t *testing.T) {
 func TestMiss(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	rec := newRecorder(t, providertest.New(providertest.Text("a"), providertest.Text("b")), dir, record.ModeRecord, &record.Options{Model: "m1"})
+	rec := newRecorder(t, providertest.New(providertest.Text("a"), providertest.Text("b")), dir, record.Record, &record.Options{Model: "m1"})
 	_, err := rec.Generate(ctx, ask("Hello.", "Hi.", "Summarise the report."))
 	require.NoError(t, err)
 	_, err = rec.Generate(ctx, ask("Something else entirely."))
@@ -277,7 +277,7 @@ func TestMiss(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := newRecorder(t, nil, dir, record.ModeReplay, &record.Options{Model: tt.model})
+			rep := newRecorder(t, nil, dir, record.Replay, &record.Options{Model: tt.model})
 			resp, err := rep.Generate(ctx, tt.req)
 			assert.Nil(t, resp)
 			require.ErrorIs(t, err, record.ErrMiss)
@@ -291,7 +291,7 @@ func TestMiss(t *testing.T) {
 	}
 
 	t.Run("empty store", func(t *testing.T) {
-		rep := newRecorder(t, nil, t.TempDir(), record.ModeReplay, nil)
+		rep := newRecorder(t, nil, t.TempDir(), record.Replay, nil)
 		_, err := providertest.Chunks(rep.(provider.Streamer).Stream(ctx, ask("x")))
 		var me *record.MissError
 		require.ErrorAs(t, err, &me)
@@ -304,7 +304,7 @@ func TestRecordMissing(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	sp := providertest.New(providertest.Text("first"), providertest.Text("second"))
-	p := newRecorder(t, sp, dir, record.ModeRecordMissing, nil)
+	p := newRecorder(t, sp, dir, record.RecordMissing, nil)
 	steps := []struct {
 		req   *provider.Request
 		text  string
@@ -324,11 +324,11 @@ func TestRecordMissing(t *testing.T) {
 	}
 	assert.Len(t, storeFiles(t, dir), 2)
 
-	// ModeRecord calls every time and overwrites.
+	// Record calls every time and overwrites.
 	sp2 := providertest.New(providertest.Text("again"))
-	_, err := newRecorder(t, sp2, dir, record.ModeRecord, nil).Generate(ctx, ask("one"))
+	_, err := newRecorder(t, sp2, dir, record.Record, nil).Generate(ctx, ask("one"))
 	require.NoError(t, err)
-	resp, err := newRecorder(t, nil, dir, record.ModeReplay, nil).Generate(ctx, ask("one"))
+	resp, err := newRecorder(t, nil, dir, record.Replay, nil).Generate(ctx, ask("one"))
 	require.NoError(t, err)
 	assert.Equal(t, "again", resp.Text)
 }
@@ -353,7 +353,7 @@ func TestSecrets(t *testing.T) {
 		providertest.Failed(&provider.Error{Kind: provider.ErrAuth, StatusCode: 401, Message: "bad key " + key}),
 		providertest.Pieces("part "+key, " end"),
 	)
-	rec := newRecorder(t, sp, dir, record.ModeRecord, opts)
+	rec := newRecorder(t, sp, dir, record.Record, opts)
 	resp, err := rec.Generate(ctx, req)
 	require.NoError(t, err)
 	assert.Contains(t, resp.Text, key, "the caller gets the reply as the model sent it")
@@ -378,7 +378,7 @@ func TestSecrets(t *testing.T) {
 	}
 
 	// The key is taken after redaction, so the same request replays.
-	rep := newRecorder(t, nil, dir, record.ModeReplay, opts)
+	rep := newRecorder(t, nil, dir, record.Replay, opts)
 	got, err := rep.Generate(ctx, req)
 	require.NoError(t, err)
 	assert.Equal(t, "echo "+record.Redacted, got.Text)
@@ -391,7 +391,7 @@ func TestRedactFields(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	opts := &record.Options{Redact: []string{"$.messages[*].content", "$.system"}}
-	rec := newRecorder(t, providertest.New(providertest.Text("ok")), dir, record.ModeRecord, opts)
+	rec := newRecorder(t, providertest.New(providertest.Text("ok")), dir, record.Record, opts)
 	_, err := rec.Generate(ctx, ask("user 123 says hi"))
 	require.NoError(t, err)
 	names := storeFiles(t, dir)
@@ -402,12 +402,12 @@ func TestRedactFields(t *testing.T) {
 	assert.NotContains(t, string(data), "Be brief.")
 
 	// A redacted field no longer tells requests apart.
-	rep := newRecorder(t, nil, dir, record.ModeReplay, opts)
+	rep := newRecorder(t, nil, dir, record.Replay, opts)
 	resp, err := rep.Generate(ctx, ask("user 456 says hi"))
 	require.NoError(t, err)
 	assert.Equal(t, "ok", resp.Text)
 	// Without the option it does.
-	_, err = newRecorder(t, nil, dir, record.ModeReplay, nil).Generate(ctx, ask("user 456 says hi"))
+	_, err = newRecorder(t, nil, dir, record.Replay, nil).Generate(ctx, ask("user 456 says hi"))
 	assert.ErrorIs(t, err, record.ErrMiss)
 }
 
@@ -419,7 +419,7 @@ func TestConcurrentRecord(t *testing.T) {
 	for i := range replies {
 		replies[i] = providertest.Text("same")
 	}
-	rec := newRecorder(t, providertest.New(replies...), dir, record.ModeRecord, nil)
+	rec := newRecorder(t, providertest.New(replies...), dir, record.Record, nil)
 	var wg sync.WaitGroup
 	for i := range 2 * n {
 		wg.Add(1)
@@ -433,7 +433,7 @@ func TestConcurrentRecord(t *testing.T) {
 	assert.Len(t, storeFiles(t, dir), n)
 	tmp, _ := filepath.Glob(filepath.Join(dir, "*.tmp"))
 	assert.Empty(t, tmp)
-	rep := newRecorder(t, nil, dir, record.ModeReplay, nil)
+	rep := newRecorder(t, nil, dir, record.Replay, nil)
 	for i := range n {
 		resp, err := rep.Generate(ctx, ask(fmt.Sprintf("question %d", i)))
 		require.NoError(t, err)
@@ -447,15 +447,15 @@ func TestNewErrors(t *testing.T) {
 		name string
 		p    provider.Provider
 		dir  string
-		mode record.Mode
+		mode record.Policy
 		opts *record.Options
 	}{
 		{"zero mode", sp, t.TempDir(), 0, nil},
-		{"record without provider", nil, t.TempDir(), record.ModeRecord, nil},
-		{"record missing without provider", nil, t.TempDir(), record.ModeRecordMissing, nil},
-		{"empty dir", sp, "", record.ModeRecord, nil},
-		{"empty secret", sp, t.TempDir(), record.ModeRecord, &record.Options{Secrets: []string{""}}},
-		{"bad path", sp, t.TempDir(), record.ModeRecord, &record.Options{Redact: []string{"messages..x"}}},
+		{"record without provider", nil, t.TempDir(), record.Record, nil},
+		{"record missing without provider", nil, t.TempDir(), record.RecordMissing, nil},
+		{"empty dir", sp, "", record.Record, nil},
+		{"empty secret", sp, t.TempDir(), record.Record, &record.Options{Secrets: []string{""}}},
+		{"bad path", sp, t.TempDir(), record.Record, &record.Options{Redact: []string{"messages..x"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -470,14 +470,14 @@ func TestStreamerOnlyWhenWrappedStreams(t *testing.T) {
 	plain := provider.Func(func(context.Context, *provider.Request) (*provider.Response, error) {
 		return &provider.Response{Text: "x"}, nil
 	})
-	p := newRecorder(t, plain, t.TempDir(), record.ModeRecord, nil)
+	p := newRecorder(t, plain, t.TempDir(), record.Record, nil)
 	_, ok := p.(provider.Streamer)
 	assert.False(t, ok)
-	p = newRecorder(t, providertest.New(), t.TempDir(), record.ModeRecord, nil)
+	p = newRecorder(t, providertest.New(), t.TempDir(), record.Record, nil)
 	_, ok = p.(provider.Streamer)
 	assert.True(t, ok)
 	caps := provider.Capabilities{NativeSchema: true}
-	p = newRecorder(t, nil, t.TempDir(), record.ModeReplay, &record.Options{Capabilities: &caps})
+	p = newRecorder(t, nil, t.TempDir(), record.Replay, &record.Options{Capabilities: &caps})
 	assert.Equal(t, caps, p.Capabilities())
 }
 
@@ -506,14 +506,14 @@ func TestFileErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			_, err := newRecorder(t, providertest.New(providertest.Text("ok")), dir, record.ModeRecord, nil).Generate(ctx, ask("q"))
+			_, err := newRecorder(t, providertest.New(providertest.Text("ok")), dir, record.Record, nil).Generate(ctx, ask("q"))
 			require.NoError(t, err)
 			names := storeFiles(t, dir)
 			require.Len(t, names, 1)
 			data, err := os.ReadFile(names[0])
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(names[0], tt.edit(data), 0o644))
-			_, err = newRecorder(t, nil, dir, record.ModeReplay, nil).Generate(ctx, ask("q"))
+			_, err = newRecorder(t, nil, dir, record.Replay, nil).Generate(ctx, ask("q"))
 			var fe *record.FileError
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, names[0], fe.Path)
@@ -542,7 +542,7 @@ func TestSecretAcrossChunks(t *testing.T) {
 			dir := t.TempDir()
 			ctx := context.Background()
 			opts := &record.Options{Secrets: []string{key}}
-			rec := newRecorder(t, providertest.New(tt.reply), dir, record.ModeRecord, opts)
+			rec := newRecorder(t, providertest.New(tt.reply), dir, record.Record, opts)
 			want, err := providertest.Chunks(rec.(provider.Streamer).Stream(ctx, ask("hi")))
 			require.NoError(t, err)
 			names := storeFiles(t, dir)
@@ -551,7 +551,7 @@ func TestSecretAcrossChunks(t *testing.T) {
 			require.NoError(t, err)
 			assert.NotContains(t, string(data), key)
 
-			rep := newRecorder(t, nil, dir, record.ModeReplay, opts)
+			rep := newRecorder(t, nil, dir, record.Replay, opts)
 			got, err := providertest.Chunks(rep.(provider.Streamer).Stream(ctx, ask("hi")))
 			require.NoError(t, err)
 			require.Len(t, got, len(want), "as many chunks as were sent")
@@ -580,7 +580,7 @@ func TestSecretAcrossChunks(t *testing.T) {
 func TestSecretGuard(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	rec := newRecorder(t, providertest.New(providertest.Text("ok"), providertest.Pieces("o", "k")), dir, record.ModeRecord,
+	rec := newRecorder(t, providertest.New(providertest.Text("ok"), providertest.Pieces("o", "k")), dir, record.Record,
 		&record.Options{Secrets: []string{"usage"}})
 	resp, err := rec.Generate(ctx, ask("hi"))
 	assert.ErrorIs(t, err, record.ErrSecret)
@@ -601,7 +601,7 @@ func TestConcurrentStream(t *testing.T) {
 		replies[i] = providertest.Chunked(2, `{"n": 1}`)
 	}
 	sp := providertest.New(replies...)
-	rec := newRecorder(t, sp, dir, record.ModeRecordMissing, nil)
+	rec := newRecorder(t, sp, dir, record.RecordMissing, nil)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
@@ -625,12 +625,12 @@ func TestConcurrentStream(t *testing.T) {
 
 func TestCancelledContext(t *testing.T) {
 	dir := t.TempDir()
-	rec := newRecorder(t, providertest.New(providertest.Text("ok")), dir, record.ModeRecord, nil)
+	rec := newRecorder(t, providertest.New(providertest.Text("ok")), dir, record.Record, nil)
 	_, err := rec.Generate(context.Background(), ask("hi"))
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rep := newRecorder(t, nil, dir, record.ModeReplay, nil)
+	rep := newRecorder(t, nil, dir, record.Replay, nil)
 	_, err = rep.Generate(ctx, ask("hi"))
 	assert.ErrorIs(t, err, context.Canceled)
 	_, err = providertest.Chunks(rep.(provider.Streamer).Stream(ctx, ask("hi")))
@@ -638,7 +638,7 @@ func TestCancelledContext(t *testing.T) {
 
 	// A call that ends with the caller's deadline is not recorded.
 	empty := t.TempDir()
-	rec = newRecorder(t, providertest.New(providertest.Reply{Chunks: []string{"a", "b"}, Delay: time.Hour}), empty, record.ModeRecord, nil)
+	rec = newRecorder(t, providertest.New(providertest.Reply{Chunks: []string{"a", "b"}, Delay: time.Hour}), empty, record.Record, nil)
 	ctx, cancel = context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
 	_, err = providertest.Chunks(rec.(provider.Streamer).Stream(ctx, ask("hi")))

@@ -27,14 +27,14 @@ func TestCapabilitiesRetried(t *testing.T) {
 	blocker := filepath.Join(dir, "capabilities.json")
 	require.NoError(t, os.Mkdir(blocker, 0o755))
 	sp := provider.WithCapabilities(providertest.New(providertest.Text("one"), providertest.Text("two")), caps)
-	rec := newRecorder(t, sp, dir, record.ModeRecord, nil)
+	rec := newRecorder(t, sp, dir, record.Record, nil)
 	_, err := rec.Generate(ctx, ask("One."))
 	require.Error(t, err, "the failed write is the caller's to see")
 	require.NoError(t, os.Remove(blocker))
 
 	_, err = rec.Generate(ctx, ask("Two."))
 	require.NoError(t, err)
-	rep := newRecorder(t, nil, dir, record.ModeReplay, nil)
+	rep := newRecorder(t, nil, dir, record.Replay, nil)
 	assert.Equal(t, caps, rep.Capabilities(), "written by the second call")
 }
 
@@ -46,14 +46,14 @@ func TestMalformedCapabilities(t *testing.T) {
 		t.Run(content, func(t *testing.T) {
 			dir := t.TempDir()
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "capabilities.json"), []byte(content), 0o644))
-			_, err := record.New(nil, dir, record.ModeReplay, nil)
+			_, err := record.New(nil, dir, record.Replay, nil)
 			var fe *record.FileError
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, filepath.Join(dir, "capabilities.json"), fe.Path)
 		})
 	}
 	t.Run("absent", func(t *testing.T) {
-		rep, err := record.New(nil, t.TempDir(), record.ModeReplay, nil)
+		rep, err := record.New(nil, t.TempDir(), record.Replay, nil)
 		require.NoError(t, err)
 		assert.Equal(t, provider.Capabilities{}, rep.Capabilities(), "a store without the file: text only")
 	})
@@ -64,7 +64,7 @@ func TestMalformedCapabilities(t *testing.T) {
 func blockRecording(t *testing.T, dir string, req *provider.Request, reply providertest.Reply) {
 	t.Helper()
 	probe := t.TempDir()
-	_, err := providertest.Chunks(newRecorder(t, providertest.New(reply), probe, record.ModeRecord, nil).(provider.Streamer).Stream(context.Background(), req))
+	_, err := providertest.Chunks(newRecorder(t, providertest.New(reply), probe, record.Record, nil).(provider.Streamer).Stream(context.Background(), req))
 	require.NoError(t, err)
 	files := storeFiles(t, probe)
 	require.Len(t, files, 1)
@@ -81,7 +81,7 @@ func TestStreamWriteErrors(t *testing.T) {
 		reply := providertest.Reply{Chunks: []string{`{"a": `, `1`}, CutOff: true}
 		dir := t.TempDir()
 		blockRecording(t, dir, req, reply)
-		rec := newRecorder(t, providertest.New(reply), dir, record.ModeRecord, nil)
+		rec := newRecorder(t, providertest.New(reply), dir, record.Record, nil)
 		chunks, err := providertest.Chunks(rec.(provider.Streamer).Stream(ctx, req))
 		require.Error(t, err, "the write error reaches the caller")
 		assert.NotEmpty(t, chunks)
@@ -90,7 +90,7 @@ func TestStreamWriteErrors(t *testing.T) {
 		reply := providertest.Pieces(`{"a": `, `1, `, `"b": 2}`)
 		dir := t.TempDir()
 		probe := t.TempDir()
-		probeRec := newRecorder(t, providertest.New(reply), probe, record.ModeRecord, nil)
+		probeRec := newRecorder(t, providertest.New(reply), probe, record.Record, nil)
 		for range probeRec.(provider.Streamer).Stream(ctx, req) {
 			break
 		}
@@ -98,7 +98,7 @@ func TestStreamWriteErrors(t *testing.T) {
 		require.Len(t, files, 1)
 		require.NoError(t, os.Mkdir(filepath.Join(dir, filepath.Base(files[0])), 0o755))
 		var log bytes.Buffer
-		rec := newRecorder(t, providertest.New(reply), dir, record.ModeRecord, &record.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+		rec := newRecorder(t, providertest.New(reply), dir, record.Record, &record.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 		for _, err := range rec.(provider.Streamer).Stream(ctx, req) {
 			require.NoError(t, err)
 			break

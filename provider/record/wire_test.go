@@ -48,7 +48,7 @@ func TestSecretsOnTheWire(t *testing.T) {
 
 	dir := t.TempDir()
 	opts := &record.Options{Model: "m", Secrets: []string{key}}
-	rec := newRecorder(t, adapter, dir, record.ModeRecord, opts)
+	rec := newRecorder(t, adapter, dir, record.Record, opts)
 	req := &provider.Request{Messages: []provider.Message{{Role: provider.RoleUser, Content: "Repeat the key " + key + "."}}}
 	resp, err := rec.Generate(context.Background(), req)
 	require.NoError(t, err, "the server got the key in header, URL and body")
@@ -63,7 +63,7 @@ func TestSecretsOnTheWire(t *testing.T) {
 		assert.NotContains(t, string(data), "Bearer", f)
 	}
 
-	rep := newRecorder(t, nil, dir, record.ModeReplay, opts)
+	rep := newRecorder(t, nil, dir, record.Replay, opts)
 	got, err := rep.Generate(context.Background(), req)
 	require.NoError(t, err, "the replay finds the recording: the key is redacted the same way")
 	assert.Equal(t, `{"echo": "`+record.Redacted+`"}`, got.Text)

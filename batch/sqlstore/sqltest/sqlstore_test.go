@@ -118,10 +118,10 @@ func TestJobsApart(t *testing.T) {
 				return s
 			}
 			a, b := open("a"), open("b")
-			require.NoError(t, a.Save(ctx, batch.Change{Items: []batch.Record{{ID: "x", Status: batch.StatusPending, Attempt: 1, Data: []byte("a")}},
+			require.NoError(t, a.Save(ctx, batch.Update{Items: []batch.Record{{ID: "x", Status: batch.StatusPending, Attempt: 1, Data: []byte("a")}},
 				Batches: []batch.BatchRecord{{Key: "k", Requests: []string{"x-1"}}}}))
-			require.NoError(t, a.Save(ctx, batch.Change{Logs: []batch.LogEntry{{ID: "x", Data: []byte("a0")}}}))
-			require.NoError(t, b.Save(ctx, batch.Change{Items: []batch.Record{{ID: "x", Status: batch.StatusPending, Attempt: 1, Data: []byte("b")}},
+			require.NoError(t, a.Save(ctx, batch.Update{Logs: []batch.LogEntry{{ID: "x", Data: []byte("a0")}}}))
+			require.NoError(t, b.Save(ctx, batch.Update{Items: []batch.Record{{ID: "x", Status: batch.StatusPending, Attempt: 1, Data: []byte("b")}},
 				Logs: []batch.LogEntry{{ID: "x", Data: []byte("b0")}}}))
 			for r, err := range b.Items(ctx, batch.Filter{}) {
 				require.NoError(t, err)
@@ -270,7 +270,7 @@ func TestWriteWhileReading(t *testing.T) {
 	n := 0
 	for st, err := range r.Results(dctx) {
 		require.NoError(t, err)
-		require.NoError(t, s.Save(dctx, batch.Change{Delivered: []string{st.ID}}), "a write from the loop body")
+		require.NoError(t, s.Save(dctx, batch.Update{Delivered: []string{st.ID}}), "a write from the loop body")
 		_, err = db.ExecContext(dctx, `SELECT 1`)
 		require.NoError(t, err, "a read of the caller's own")
 		n++
@@ -304,7 +304,7 @@ func TestMigrateOverOldTables(t *testing.T) {
 			s, err := sqlstore.New(db, &sqlstore.Options{Table: table, Engine: d.engine})
 			require.NoError(t, err)
 			require.NoError(t, s.Migrate(ctx))
-			require.NoError(t, s.Save(ctx, batch.Change{Logs: []batch.LogEntry{{ID: "a", Data: []byte("entry")}}}))
+			require.NoError(t, s.Save(ctx, batch.Update{Logs: []batch.LogEntry{{ID: "a", Data: []byte("entry")}}}))
 			n := 0
 			for r, err := range s.Items(ctx, batch.Filter{}) {
 				require.NoError(t, err)

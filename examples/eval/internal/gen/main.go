@@ -68,7 +68,7 @@ func run(ctx context.Context, dir string, w io.Writer) error {
 		if err := os.RemoveAll(store); err != nil {
 			return err
 		}
-		p, err := record.New(scripted(specs, plans), store, record.ModeRecord, &record.Options{Model: m.name})
+		p, err := record.New(scripted(specs, plans), store, record.Record, &record.Options{Model: m.name})
 		if err != nil {
 			return err
 		}
