@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentio/agentio/blueprint"
-	"github.com/agentio/agentio/enforce"
 	"github.com/agentio/agentio/provider"
 	"github.com/agentio/agentio/schema"
 )
@@ -105,9 +104,8 @@ func AgentTool(b *blueprint.Blueprint, p provider.Provider, opts ...blueprint.Op
 			return toolError(argumentsError(name, params, err)), nil
 		}
 		runOpts := opts
-		if pr := newProgress(ctx, req); pr != nil {
-			runOpts = append(opts[:len(opts):len(opts)],
-				blueprint.WithEnforceOptions(enforce.WithAttemptHook(pr.attempt), enforce.WithPartials(pr.partial)))
+		if pr := newProgress(req); pr != nil {
+			runOpts = append(opts[:len(opts):len(opts)], blueprint.WithEnforceOptions(pr.options(ctx)...))
 		}
 		r, err := blueprint.Run(ctx, b, p, args, spec, runOpts...)
 		if err != nil {

@@ -27,8 +27,10 @@ const PartialMetaKey = "com.github.agentio/partial"
 // and, when the provider streams, for each part of the output completed.
 // The notifications are best effort: one the session fails to send is
 // dropped, and the call goes on.
+//
+// It keeps no context: each report is sent under the context of the call
+// that makes it (the attempt hook's, or the tool call's for partials).
 type progress struct {
-	ctx     context.Context
 	session *mcp.ServerSession
 	token   any
 	mu      sync.Mutex
@@ -37,7 +39,7 @@ type progress struct {
 
 // newProgress returns the progress of the call req, or nil when its client
 // asked for none (no progress token).
-func newProgress(ctx context.Context, req *mcp.CallToolRequest) *progress {
+func newProgress(req *mcp.CallToolRequest) *progress {
 	if req == nil || req.Params == nil || req.Session == nil {
 		return nil
 	}
@@ -45,22 +47,22 @@ func newProgress(ctx context.Context, req *mcp.CallToolRequest) *progress {
 	if token == nil {
 		return nil
 	}
-	return &progress{ctx: ctx, session: req.Session, token: token}
+	return &progress{session: req.Session, token: token}
 }
 
 // send sends one notification, numbered after the last.
-func (pr *progress) send(msg string, meta mcp.Meta) {
+func (pr *progress) send(ctx context.Context, msg string, meta mcp.Meta) {
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
 	pr.n++
-	_ = pr.session.NotifyProgress(pr.ctx, &mcp.ProgressNotificationParams{
+	_ = pr.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 		ProgressToken: pr.token, Progress: float64(pr.n), Message: msg, Meta: meta,
 	})
 }
 
 // attempt reports an attempt the loop judged: "attempt 1: invalid,
 // stopped early: 1 violation, first $.severity: ...".
-func (pr *progress) attempt(_ context.Context, a enforce.Attempt) {
+func (pr *progress) attempt(ctx context.Context, a enforce.Attempt) {
 	msg := fmt.Sprintf("attempt %d: %s", a.Number, a.Outcome)
 	if a.StoppedEarly {
 		msg += ", stopped early"
@@ -72,17 +74,17 @@ func (pr *progress) attempt(_ context.Context, a enforce.Attempt) {
 	default:
 		msg += fmt.Sprintf(": %d violations, first %s", n, a.Violations[0])
 	}
-	pr.send(msg, nil)
+	pr.send(ctx, msg, nil)
 }
 
 // partial reports the output so far: "attempt 1: writing $.findings[2]",
-// with the value under [PartialMetaKey].
-func (pr *progress) partial(part enforce.Partial) {
+// with the value under [PartialMetaKey], under ctx, the tool call's.
+func (pr *progress) partial(ctx context.Context, part enforce.Partial) {
 	open := "$"
 	if len(part.Open) > 0 {
 		open = part.Open[len(part.Open)-1]
 	}
-	pr.send(fmt.Sprintf("attempt %d: writing %s", part.Attempt, open), mcp.Meta{
+	pr.send(ctx, fmt.Sprintf("attempt %d: writing %s", part.Attempt, open), mcp.Meta{
 		PartialMetaKey: partialMeta{Attempt: part.Attempt, Value: part.JSON, Open: part.Open},
 	})
 }
@@ -92,4 +94,13 @@ type partialMeta struct {
 	Attempt int             `json:"attempt"`
 	Value   json.RawMessage `json:"value"`
 	Open    []string        `json:"open"`
+}
+
+// options returns the enforce options that report a call's progress: the
+// attempt hook, and the partials of its output under ctx, the call's.
+func (pr *progress) options(ctx context.Context) []enforce.Option {
+	return []enforce.Option{
+		enforce.WithAttemptHook(pr.attempt),
+		enforce.WithPartials(func(part enforce.Partial) { pr.partial(ctx, part) }),
+	}
 }

@@ -123,7 +123,7 @@ func TaskTool(t Task, p provider.Provider) (*mcp.Tool, mcp.ToolHandler, error) {
 		}
 		req2 := enforce.Request{System: system, Prompt: text, MaxTokens: maxTokens}
 		var res *enforce.Result
-		if pr := newProgress(ctx, req); pr != nil {
+		if pr := newProgress(req); pr != nil {
 			res, err = streamTask(ctx, p, output, opts, req2, pr)
 		} else {
 			res, err = e.Run(ctx, p, req2)
@@ -139,6 +139,5 @@ func TaskTool(t Task, p provider.Provider) (*mcp.Tool, mcp.ToolHandler, error) {
 // streamTask runs a task's call with its progress reported: streamed, with
 // an attempt hook of its own added to the task's options.
 func streamTask(ctx context.Context, p provider.Provider, output *schema.Schema, opts []enforce.Option, req enforce.Request, pr *progress) (*enforce.Result, error) {
-	return enforce.Run(ctx, p, req, output, append(opts[:len(opts):len(opts)],
-		enforce.WithAttemptHook(pr.attempt), enforce.WithPartials(pr.partial))...)
+	return enforce.Run(ctx, p, req, output, append(opts[:len(opts):len(opts)], pr.options(ctx)...)...)
 }
