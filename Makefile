@@ -38,22 +38,35 @@ measure:
 	echo "== measuring tests: $$(( $$(date +%s) - start )) s"; \
 	exit $$status
 
-# test-<dir>: go vet and go test -race in the module at <dir>.
+# STATICCHECK is the pinned staticcheck that make test runs in every module
+# (go run caches the binary it builds).
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+# test-<dir>: in the module at <dir>: go vet and go test -race (vet with
+# -race too, so that the tests reuse what it compiled: each module's
+# dependencies are compiled once, not once for vet and again for the race
+# detector), staticcheck, and, for a module of the workspace (go.work), go
+# vet -race with the workspace on: a module builds both ways.
 $(addprefix test-,$(MODULES)): test-%:
 	@start=$$(date +%s); \
-	echo "== $*: vet, test -race"; \
-	(cd $* && $(GO) vet ./... && $(GO) test -race -count=1 ./...); \
+	echo "== $*: vet, test -race, staticcheck"; \
+	(cd $* && $(GO) vet -race ./... && $(GO) test -race -count=1 ./... && $(GO) run $(STATICCHECK) ./... && \
+	 if grep -qx "	$*" $(CURDIR)/go.work; then GOWORK=$(CURDIR)/go.work $(GO) vet -race ./...; fi); \
 	status=$$?; \
 	echo "== $*: $$(( $$(date +%s) - start )) s"; \
 	exit $$status
 
 ## standalone: each module, with GOWORK=off, has a tidy go.mod and resolves
 ## every import of its packages and tests (test-% then builds them alone):
-## nothing it needs comes only from the workspace (go.work)
+## nothing it needs comes only from the workspace (go.work); a module left
+## out of go.work says why in its README ("Outside the workspace")
 standalone:
 	@set -e; for m in $(MODULES); do \
 		(cd $$m && $(GO) mod tidy -diff >/dev/null 2>&1 || { echo "$$m: go.mod is not tidy (GOWORK=off go mod tidy)"; exit 1; }; \
 		 $(GO) list -deps -test ./... >/dev/null ) || exit 1; \
+		if ! grep -qx "	$$m" go.work && ! grep -qs "^## Outside the workspace" $$m/README.md; then \
+			echo "$$m: not in go.work, and its README.md has no section \"Outside the workspace\" saying why"; exit 1; \
+		fi; \
 	done; echo "== every module stands alone"
 
 ## conformance-data: clone the JSON-Schema-Test-Suite at the pinned commit
@@ -71,7 +84,7 @@ fmt-check:
 	if [ -n "$$out" ]; then echo "gofmt: these files need formatting:"; echo "$$out"; exit 1; fi
 
 vet:
-	@set -e; for m in $(MODULES); do (cd $$m && $(GO) vet ./...); done
+	@set -e; for m in $(MODULES); do (cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...); done
 
 ## bench: run every benchmark once (BENCHTIME=1s by default)
 BENCHTIME ?= 1s

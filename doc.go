@@ -5,38 +5,54 @@
 //
 // # Packages
 //
-//	schema              compile JSON Schemas; validate with every violation and its path;
-//	                    coerce near misses (lenient mode); merge; the Cursor over a value
-//	schema/dialect      a provider's flavour of JSON Schema: Convert, the changes, Restore
-//	registry            named schemas: the Registry interface, memory, a directory;
-//	                    registry/sqlregistry, registry/registryhttp, registry/registrytest
-//	extract             the JSON in a reply: whole, fenced, in prose; repair; the streaming Reader
-//	inputs              parameters rendered as the <inputs> block
-//	provider            the Provider and Streamer interfaces, requests, responses, error kinds;
-//	                    provider/providertest (scripted provider, adapter kit), provider/wiretest,
-//	                    the adapters (openaicompat, ollama here; openai, anthropic, gemini as modules)
-//	enforce             the loop: Run, Typed, the step-wise Enforcer, WithPartials; enforce/enforcetest
-//	batch               the loop over provider batch APIs: rounds of re-asks, a Store to resume
-//	                    after a crash; batch/sqlstore (SQLite, PostgreSQL), batch/batchtest
-//	crosscheck          contradictions between outputs and invariants inside one
-//	blueprint           agent.json: parameters, prompts, output schemas, Run
-//	cmd/agentio         the command: lint, fmt, extract, check, run
-//	otelagentio, mcpagentio   OpenTelemetry and MCP, each its own module
+// One line each; internal/layout's tests hold this list, and the README's
+// table, to the packages there are.
+//
+//	schema                  compile JSON Schemas; validate with every violation and its path; coerce; merge; Cursor
+//	schema/dialect          a provider's flavour of JSON Schema: Convert, the changes it made, Restore
+//	registry                named schemas: the Registry interface, in memory, in a directory
+//	registry/sqlregistry    named schemas in a database/sql table (SQLite, PostgreSQL)
+//	registry/registryhttp   any Registry served over HTTP, with ETags and problem+json errors
+//	registry/registrytest   the conformance kit for a Registry of your own
+//	extract                 the JSON in a reply: whole, fenced, in prose; repair; the streaming Reader
+//	inputs                  parameters rendered as the <inputs> block before a prompt
+//	provider                the Provider and Streamer interfaces, requests, responses, error kinds, batches
+//	provider/providertest   a scripted provider for tests, and the test kit for adapters
+//	provider/wiretest       a scripted HTTP server for an adapter's wire tests
+//	provider/record         records a provider's calls, streams and batches to files, and replays them
+//	provider/openaicompat   adapter for any Chat Completions server, on net/http alone
+//	provider/ollama         adapter for Ollama's chat API, on net/http alone
+//	provider/openai         adapter for OpenAI, on its SDK (its own module)
+//	provider/anthropic      adapter for Anthropic's Messages API, on its SDK (its own module)
+//	provider/gemini         adapter for the Gemini API, on its SDK (its own module)
+//	enforce                 the loop: Run, Typed, the step-wise Enforcer, WithPartials
+//	enforce/enforcetest     checks an adapter under the loop
+//	crosscheck              contradictions between outputs, invariants inside one, grounding in sources
+//	blueprint               agent blueprints (agent.json): parameters, prompts, output schemas, Run
+//	batch                   the loop over provider batch APIs, resumable from a Store
+//	batch/sqlstore          a batch Store in a database/sql database (SQLite, PostgreSQL)
+//	batch/batchtest         the conformance kit for a batch Store of your own
+//	eval                    a contract evaluated across models: reports, Compare against a baseline
+//	cmd/agentio             the command: lint, fmt, extract, check, run, eval
+//	otelagentio             OpenTelemetry spans and metrics for the loop (its own module)
+//	mcpagentio              MCP tools checked against their schemas; agents served as tools (its own module)
 //
 // # Imports
 //
-// Imports only run down:
+// Imports only run down these layers (internal/layout's TestLayers holds
+// them; tests may import any package):
 //
-//	cmd/agentio ──► blueprint ──► enforce ──► {schema, schema/dialect, extract, provider}
-//	                    └──► registry ──► schema          crosscheck ──► schema
-//	batch ──► enforce ──► provider    batch/sqlstore ──► batch
-//	schema/dialect ──► schema        adapters (provider/...) ──► provider
-//	internal/...     leaf helpers (jsonpath, jsontree, schematree, clip, ...)
+//	schema, extract, inputs, provider             none imports another
+//	schema/dialect, registry, crosscheck,         each over one of the above
+//	  provider/providertest, provider/record
+//	the adapters, registry's stores and kits
+//	enforce                                       the only package that knows the loop
+//	blueprint, batch                              the only ones that know agent.json, batch APIs
+//	eval, batch/sqlstore, otelagentio, mcpagentio
+//	cmd/agentio
 //
-// schema, extract, inputs and provider import none of each other; enforce is
-// the only package that knows the loop, blueprint the only one that knows
-// agent.json. One path syntax (internal/jsonpath) is written and read
-// everywhere a location is shown: violations, coercions, crosscheck rules,
-// lint positions. A nested module imports only the public packages of the
-// others, so each can be released on its own.
+// internal/... are leaf helpers. One path syntax (internal/jsonpath) is
+// written and read everywhere a location is shown: violations, coercions,
+// crosscheck rules, lint positions. A nested module imports only the public
+// packages of the others, so each can be released on its own.
 package agentio
