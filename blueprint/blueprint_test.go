@@ -17,8 +17,8 @@ import (
 	"github.com/agentio/agentio/schema"
 )
 
-// seedAgents are the example agents in testdata/agents.
-var seedAgents = []string{"code-analyzer", "data-extractor", "parametric-agent", "pr-reviewer", "security-scanner", "summarizer"}
+// exampleAgents are the example agents in testdata/agents.
+var exampleAgents = []string{"code-analyzer", "data-extractor", "parametric-agent", "pr-reviewer", "security-scanner", "summarizer"}
 
 func loadAgent(t *testing.T, name string) *blueprint.Blueprint {
 	t.Helper()
@@ -58,7 +58,7 @@ func TestParseSeedAgents(t *testing.T) {
 }
 
 func TestMarshalRoundTrips(t *testing.T) {
-	for _, name := range seedAgents {
+	for _, name := range exampleAgents {
 		t.Run(name, func(t *testing.T) {
 			file := filepath.Join("testdata", "agents", name, "agent.json")
 			src, err := os.ReadFile(file)
@@ -251,7 +251,7 @@ func TestErrorsAreNotConfusedWithEachOther(t *testing.T) {
 }
 
 func TestWarnings(t *testing.T) {
-	for _, name := range seedAgents {
+	for _, name := range exampleAgents {
 		assert.Empty(t, loadAgent(t, name).Warnings(), name)
 	}
 	b, err := blueprint.Parse([]byte(`{"name":"a",

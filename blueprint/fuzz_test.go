@@ -13,7 +13,7 @@ import (
 // round-trips: marshalling gives a document that parses to the same
 // blueprint and marshals to the same bytes.
 func FuzzParse(f *testing.F) {
-	for _, name := range seedAgents {
+	for _, name := range exampleAgents {
 		if data, err := os.ReadFile(filepath.Join("testdata", "agents", name, "agent.json")); err == nil {
 			f.Add(data)
 		}

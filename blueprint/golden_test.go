@@ -17,7 +17,7 @@ import (
 	"github.com/agentio/agentio/provider/providertest"
 )
 
-// goldenCase is what the golden file of one seed agent is rendered from.
+// goldenCase is what the golden file of one example agent is rendered from.
 type goldenCase struct {
 	good   map[string]any // valid parameters
 	bad    map[string]any // invalid parameters
@@ -59,12 +59,12 @@ var goldenCases = map[string]goldenCase{
 	},
 }
 
-// TestGolden renders, for each seed agent, the blueprint as marshalled,
+// TestGolden renders, for each example agent, the blueprint as marshalled,
 // the effective parameters schema, the prompts of a run, the error of bad
 // parameters, and the result event and callback of a run, and compares
 // them with testdata/<name>.golden.
 func TestGolden(t *testing.T) {
-	for _, name := range seedAgents {
+	for _, name := range exampleAgents {
 		t.Run(name, func(t *testing.T) {
 			gc, ok := goldenCases[name]
 			require.True(t, ok, "no golden case for %s", name)

@@ -70,7 +70,7 @@ func TestLoadDirSeedAgents(t *testing.T) {
 	for _, b := range bps {
 		names = append(names, b.Name())
 	}
-	assert.Equal(t, seedAgents, names, "sorted by name")
+	assert.Equal(t, exampleAgents, names, "sorted by name")
 }
 
 func TestLoadDirReportsEachBadOne(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"github.com/agentio/agentio/blueprint"
 )
 
-// The unit-test cases of the input-schema requirements (seed 001).
+// The cases of the input-schema requirements.
 func TestSeedMergeCases(t *testing.T) {
 	b, err := blueprint.Parse([]byte(`{"name":"test","type":"autonomous",
 		"parameters_schema":{"type":"object","properties":{"topic":{"type":"string"}},"required":["topic"]}}`))

@@ -282,7 +282,7 @@ func TestRunProviderError(t *testing.T) {
 
 func TestRunCustomValidator(t *testing.T) {
 	s := parse(t, reviewSchema)
-	// Seed 003's count-consistency check: counts.blocker must equal the
+	// A count-consistency check: counts.blocker must equal the
 	// number of blocker findings.
 	var seen []int
 	blockers := func(_ context.Context, a enforce.Attempt, value any) []schema.Violation {

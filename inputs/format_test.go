@@ -15,7 +15,7 @@ import (
 	"github.com/agentio/agentio/internal/golden"
 )
 
-// The seed's design example: topic, format and max_words, in the order the
+// The design example: topic, format and max_words, in the order the
 // agent's parameters_schema lists them.
 func TestGoldenSeedBlock(t *testing.T) {
 	params := map[string]any{
@@ -47,12 +47,12 @@ func TestGoldenSeedBlock(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.run()
 			require.NoError(t, err)
-			golden.Check(t, "seed_block", got)
+			golden.Check(t, "design_block", got)
 		})
 	}
 }
 
-// The seed's unit test: a prompt alone comes back unchanged.
+// A prompt alone comes back unchanged.
 func TestGoldenPromptOnly(t *testing.T) {
 	got, err := inputs.Format(map[string]any{"prompt": "Hello"})
 	require.NoError(t, err)
@@ -64,7 +64,7 @@ func TestGoldenPromptOnly(t *testing.T) {
 	golden.Check(t, "prompt_only", got)
 }
 
-// The seed's API example: the request's parameters in the order written.
+// The API example: the request's parameters in the order written.
 func TestGoldenAPIRequest(t *testing.T) {
 	got, err := inputs.FormatJSON([]byte(`{
       "prompt": "Create content about this topic.",
@@ -76,7 +76,7 @@ func TestGoldenAPIRequest(t *testing.T) {
 	golden.Check(t, "api_request", got)
 }
 
-// The seed's second unit test, checked as the seed checks it.
+// A second case, checked as written.
 func TestSeedUnitTest(t *testing.T) {
 	got, err := inputs.Format(map[string]any{"prompt": "Create content.", "topic": "AI", "format": "summary"})
 	require.NoError(t, err)

@@ -20,7 +20,7 @@ func TestParse(t *testing.T) {
 		{"empty text", "", map[string]string{}, ""},
 		{"tag without newline is a prompt", "<inputs>", map[string]string{}, "<inputs>"},
 		{"indented tag is a prompt", " <inputs>\na: b\n</inputs>\n\nP", map[string]string{}, " <inputs>\na: b\n</inputs>\n\nP"},
-		{"seed block", "<inputs>\ntopic: AI Safety\nformat: summary\nmax_words: 200\n</inputs>\n\nCreate content about this topic.",
+		{"design block", "<inputs>\ntopic: AI Safety\nformat: summary\nmax_words: 200\n</inputs>\n\nCreate content about this topic.",
 			map[string]string{"topic": "AI Safety", "format": "summary", "max_words": "200"}, "Create content about this topic."},
 		{"empty block", "<inputs>\n</inputs>\n\n<inputs>\nx", map[string]string{}, "<inputs>\nx"},
 		{"multi-line", "<inputs>\nv:\n  a\n  \n  b\nw: 1\n</inputs>\n\nP", map[string]string{"v": "a\n\nb", "w": "1"}, "P"},

@@ -12,7 +12,7 @@ import (
 	"github.com/agentio/agentio/schema"
 )
 
-// benchSchema is a security-scan result schema in the seed's shape:
+// benchSchema is a security-scan result schema of a common shape:
 // definitions, $ref, enums, patterns, bounds and closed objects.
 const benchSchema = `{
   "$schema": "http://json-schema.org/draft-07/schema#",

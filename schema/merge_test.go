@@ -31,8 +31,8 @@ func TestMergePrompt(t *testing.T) {
 		want string
 	}{
 		{
-			// The case from the seed's tests: a custom schema without prompt.
-			name: "seed custom schema",
+			// A custom schema without prompt.
+			name: "custom schema",
 			in:   `{"type":"object","properties":{"topic":{"type":"string"}},"required":["topic"]}`,
 			want: `{"type":"object","properties":{"topic":{"type":"string"},"prompt":{"type":"string","minLength":1}},"required":["topic","prompt"]}`,
 		},
@@ -77,7 +77,7 @@ func TestMergePrompt(t *testing.T) {
 			want: `{"type":"object","required":["prompt","topic"],"properties":{"topic":{},"prompt":{"type":"string","minLength":1}}}`,
 		},
 		{
-			name: "seed parametric agent",
+			name: "parametric agent",
 			in:   `{"type":"object","required":["topic","format"],"properties":{"topic":{"type":"string"},"format":{"type":"string","enum":["summary","bullet_points","essay"]},"max_words":{"type":"integer","minimum":50,"maximum":2000}},"additionalProperties":false}`,
 			want: `{"type":"object","required":["topic","format","prompt"],"properties":{"topic":{"type":"string"},"format":{"type":"string","enum":["summary","bullet_points","essay"]},"max_words":{"type":"integer","minimum":50,"maximum":2000},"prompt":{"type":"string","minLength":1}},"additionalProperties":false}`,
 		},
@@ -127,7 +127,7 @@ func TestMergePromptUnchangedReturnsInput(t *testing.T) {
 }
 
 func TestMergePromptValidation(t *testing.T) {
-	// The seed's checks: the merged schema accepts a prompt with the
+	// The merged schema accepts a prompt with the
 	// author's parameters and refuses parameters without a prompt.
 	tests := []struct {
 		name   string

@@ -156,7 +156,7 @@ func TestValidateKeywords(t *testing.T) {
 		{name: "$ref with escaped pointer tokens", schema: `{"$defs":{"a/b~c":{"type":"string"}},"properties":{"x":{"$ref":"#/$defs/a~1b~0c"}}}`, instance: `{"x":1}`, want: []schema.Violation{
 			{Path: "$.x", Pointer: "/x", Keyword: "type", SchemaPath: "/$defs/a~1b~0c/type", Message: "expected string, got integer 1"},
 		}},
-		{name: "$ref into definitions (seed vulnerability schema)", schema: `{"definitions":{"v":{"type":"object","required":["id"]}},"type":"object","properties":{"vulns":{"type":"array","items":{"$ref":"#/definitions/v"}}}}`, instance: `{"vulns":[{}]}`, want: []schema.Violation{
+		{name: "$ref into definitions (a vulnerability schema)", schema: `{"definitions":{"v":{"type":"object","required":["id"]}},"type":"object","properties":{"vulns":{"type":"array","items":{"$ref":"#/definitions/v"}}}}`, instance: `{"vulns":[{}]}`, want: []schema.Violation{
 			{Path: "$.vulns[0].id", Pointer: "/vulns/0/id", Keyword: "required", SchemaPath: "/definitions/v/required", Message: "'id' is a required property"},
 		}},
 		{name: "unevaluatedProperties", schema: `{"properties":{"a":{}},"unevaluatedProperties":false}`, instance: `{"a":1,"b":2}`, want: []schema.Violation{

@@ -13,7 +13,7 @@ import (
 // draft-07, a $dynamicRef resolved lexically) is written once.
 
 // maxInPlaceDepth bounds how many in-place steps [compiled.certain]
-// follows from a seed; compile refuses cycles, so only a pathological
+// follows from a starting schema; compile refuses cycles, so only a pathological
 // schema comes near it.
 const maxInPlaceDepth = 64
 
