@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsontree"
@@ -222,16 +221,6 @@ func openaiWrap(inner *jsontree.Node, key string) *jsontree.Node {
 	return w
 }
 
-// rewriteRefs replaces, in place, every $ref in n and below by
-// mapRef(ref).
-func rewriteRefs(n *jsontree.Node, mapRef func(string) string) {
-	schematree.Visit(n, func(s *jsontree.Node) {
-		if ref, ok := s.StringMember("$ref"); ok {
-			s.Set("$ref", &jsontree.Node{Kind: jsontree.String, Text: mapRef(ref)})
-		}
-	})
-}
-
 // An openaiConverter rewrites one schema document for strict mode. It
 // works on its own copy of the document and is used once.
 type openaiConverter struct {
@@ -264,84 +253,6 @@ func (c *openaiConverter) convert() *jsontree.Node {
 		c.block(nil, "the root must be an object schema without anyOf")
 	}
 	return out
-}
-
-// renameDefinitions moves the root's draft-07 definitions into $defs, the
-// form OpenAI documents, and rewrites the references to them.
-func (c *openaiConverter) renameDefinitions() {
-	defs := c.root.ObjectMember("definitions")
-	if defs == nil {
-		return
-	}
-	target := c.root.ObjectMember("$defs")
-	if target == nil {
-		target = &jsontree.Node{Kind: jsontree.Object}
-	} else {
-		target = target.Clone()
-	}
-	for i, name := range defs.Keys {
-		if target.Has(name) {
-			c.block((*jsonpath.Chain)(nil).Key("definitions"), "definition %q exists in both definitions and $defs", name)
-			return
-		}
-		target.Set(name, defs.Values[i])
-	}
-	c.root.Del("definitions")
-	c.root.Set("$defs", target)
-	rewriteRefs(c.root, func(ref string) string {
-		if strings.HasPrefix(ref, "#/definitions/") {
-			return "#/$defs/" + ref[len("#/definitions/"):]
-		}
-		return ref
-	})
-	c.change(nil, ChangeRenamedDefinitions, "definitions moved to $defs")
-}
-
-// pruneDefinitions drops the root's $defs that no reference reaches, so
-// that an unused definition cannot make the schema non-strict.
-func (c *openaiConverter) pruneDefinitions() {
-	defs := c.root.ObjectMember("$defs")
-	if defs == nil {
-		return
-	}
-	used := map[string]bool{}
-	var queue []*jsontree.Node
-	collect := func(s *jsontree.Node) {
-		ref, ok := s.StringMember("$ref")
-		if !ok || !strings.HasPrefix(ref, "#/$defs/") {
-			return
-		}
-		name := jsontree.UnescapeRefToken(strings.SplitN(ref[len("#/$defs/"):], "/", 2)[0])
-		if used[name] {
-			return
-		}
-		used[name] = true
-		if d := defs.ObjectMember(name); d != nil {
-			queue = append(queue, d)
-		}
-	}
-	top := c.root.Clone()
-	top.Del("$defs")
-	schematree.Visit(top, func(n *jsontree.Node) { collect(n) })
-	for len(queue) > 0 {
-		d := queue[0]
-		queue = queue[1:]
-		schematree.Visit(d, func(n *jsontree.Node) { collect(n) })
-	}
-	kept := &jsontree.Node{Kind: jsontree.Object}
-	for i, name := range defs.Keys {
-		if used[name] {
-			kept.Keys = append(kept.Keys, name)
-			kept.Values = append(kept.Values, defs.Values[i])
-			continue
-		}
-		c.change((*jsonpath.Chain)(nil).Key("$defs").Key(name), ChangeDropped, "definition %q dropped: no $ref uses it", name)
-	}
-	if len(kept.Keys) == 0 {
-		c.root.Del("$defs")
-		return
-	}
-	c.root.Set("$defs", kept)
 }
 
 // node converts the schema v found at path.
@@ -384,56 +295,6 @@ func (c *openaiConverter) schema(src *jsontree.Node, path *jsonpath.Chain) *json
 	}
 	if typeIncludes(n, "array") && !n.Has("items") {
 		c.block(path, "an array without items (any elements) has no strict form")
-	}
-	return n
-}
-
-// inlineRef replaces a $ref that has sibling keywords by the schema it
-// points to, the siblings winning; OpenAI wants a $ref alone.
-func (c *openaiConverter) inlineRef(n *jsontree.Node, path *jsonpath.Chain, inlined *[]string) *jsontree.Node {
-	for n.Has("$ref") && len(n.Keys) > 1 {
-		ref, ok := n.StringMember("$ref")
-		if !ok {
-			c.block(path, "$ref is not a string")
-			return n
-		}
-		if c.active[ref] || c.inlines >= openaiMaxInlines {
-			if onlyAnnotations(n) {
-				for _, k := range append([]string(nil), n.Keys...) {
-					if k != "$ref" {
-						n.Del(k)
-						c.change(path, ChangeDropped, "%s beside the recursive $ref %q dropped", k, ref)
-					}
-				}
-				return n
-			}
-			c.block(path, "$ref %q with sibling keywords is recursive and cannot be inlined", ref)
-			return n
-		}
-		target := c.root.ResolveRef(ref)
-		if target == nil || target.Kind != jsontree.Object {
-			c.block(path, "$ref %q does not point to a schema object in this document", ref)
-			return n
-		}
-		merged := target.Clone()
-		for _, k := range []string{"$defs", "definitions", "$schema", "$id"} {
-			merged.Del(k)
-		}
-		for i, k := range n.Keys {
-			if k != "$ref" {
-				merged.Set(k, n.Values[i])
-			}
-		}
-		c.active[ref] = true
-		*inlined = append(*inlined, ref)
-		c.inlines++
-		c.change(path, ChangeInlinedRef, "$ref %q with sibling keywords replaced by the schema it points to", ref)
-		n = merged
-	}
-	if ref, ok := n.StringMember("$ref"); ok {
-		if c.root.ResolveRef(ref) == nil {
-			c.block(path, "$ref %q does not point into this document", ref)
-		}
 	}
 	return n
 }
@@ -503,26 +364,6 @@ func (c *openaiConverter) mergeAllOf(n *jsontree.Node, path *jsonpath.Chain, inl
 		c.change(path, ChangeMergedAllOf, "the %d branches of allOf merged into the schema", len(branches))
 	}
 	return true
-}
-
-// deref returns the schema object v is, or the one its chain of bare
-// $refs (a $ref alone in its object) points to in the document root; nil
-// when v is not an object, the chain leads nowhere, or it is longer than
-// openaiMaxRefHops. The converter calls it on the source document, the
-// restorer on the strict one, where no $ref has siblings.
-func deref(root, v *jsontree.Node) *jsontree.Node {
-	o := objectOrNil(v)
-	for hops := 0; o != nil; hops++ {
-		ref, ok := o.StringMember("$ref")
-		if !ok || len(o.Keys) > 1 {
-			return o
-		}
-		if hops == openaiMaxRefHops {
-			return nil
-		}
-		o = objectOrNil(root.ResolveRef(ref))
-	}
-	return nil
 }
 
 // mergeInto merges the allOf branch b into n.
@@ -815,191 +656,6 @@ func openaiNullable(o *jsontree.Node) *jsontree.Node {
 // nullSchema returns a new {"type":"null"}.
 func nullSchema() *jsontree.Node {
 	return &jsontree.Node{Kind: jsontree.Object, Keys: []string{"type"}, Values: []*jsontree.Node{{Kind: jsontree.String, Text: "null"}}}
-}
-
-// checkLimits blocks on the sizes over OpenAI's documented limits.
-func (c *openaiConverter) checkLimits(root *jsontree.Node) {
-	var props, enums, chars int
-	schematree.Visit(root, func(o *jsontree.Node) {
-		if p := o.ObjectMember("properties"); p != nil {
-			props += len(p.Keys)
-			for _, k := range p.Keys {
-				chars += utf8.RuneCountInString(k)
-			}
-		}
-		for _, k := range []string{"$defs", "definitions"} {
-			if d := o.ObjectMember(k); d != nil {
-				for _, name := range d.Keys {
-					chars += utf8.RuneCountInString(name)
-				}
-			}
-		}
-		if list, ok := o.ArrayMember("enum"); ok {
-			enums += len(list)
-			enumChars := 0
-			for _, e := range list {
-				if e.Kind == jsontree.String {
-					enumChars += utf8.RuneCountInString(e.Text)
-				}
-			}
-			chars += enumChars
-			if len(list) > openaiLargeEnum && enumChars > openaiLargeEnumChars {
-				c.block(nil, "an enum of %d values totals %d characters (at most %d over %d values)",
-					len(list), enumChars, openaiLargeEnumChars, openaiLargeEnum)
-			}
-		}
-		if s, ok := o.StringMember("const"); ok {
-			chars += utf8.RuneCountInString(s)
-		}
-	})
-	if props > openaiMaxProperties {
-		c.block(nil, "%d object properties (at most %d)", props, openaiMaxProperties)
-	}
-	if enums > openaiMaxEnumValues {
-		c.block(nil, "%d enum values (at most %d)", enums, openaiMaxEnumValues)
-	}
-	if chars > openaiMaxStringChars {
-		c.block(nil, "names and enum/const strings total %d characters (at most %d)", chars, openaiMaxStringChars)
-	}
-	if d := c.depth(root, root, map[*jsontree.Node]bool{}, map[*jsontree.Node]int{}); d > openaiMaxDepth {
-		c.block(nil, "objects nested %d levels deep (at most %d)", d, openaiMaxDepth)
-	}
-}
-
-// depth returns how many object levels v nests, following references;
-// a recursive reference adds nothing.
-func (c *openaiConverter) depth(root, v *jsontree.Node, onPath map[*jsontree.Node]bool, memo map[*jsontree.Node]int) int {
-	o := objectOrNil(v)
-	if o == nil {
-		return 0
-	}
-	if ref, ok := o.StringMember("$ref"); ok {
-		to := objectOrNil(root.ResolveRef(ref))
-		if to == nil || onPath[to] {
-			return 0
-		}
-		return c.depth(root, to, onPath, memo)
-	}
-	if d, ok := memo[o]; ok {
-		return d
-	}
-	onPath[o] = true
-	best := 0
-	consider := func(v *jsontree.Node) {
-		if d := c.depth(root, v, onPath, memo); d > best {
-			best = d
-		}
-	}
-	if p := o.ObjectMember("properties"); p != nil {
-		for _, v := range p.Values {
-			consider(v)
-		}
-	}
-	consider(o.Get("items"))
-	if branches, ok := o.ArrayMember("anyOf"); ok {
-		for _, b := range branches {
-			consider(b)
-		}
-	}
-	delete(onPath, o)
-	if typeIncludes(o, "object") {
-		best++
-	}
-	memo[o] = best
-	return best
-}
-
-// An openaiRestorer maps a value produced against a strict schema back:
-// it removes the nulls of formerly optional properties. It only reads its
-// fields, so it may be used concurrently.
-type openaiRestorer struct {
-	root     *jsontree.Node
-	optional map[*jsontree.Node]map[string]bool
-}
-
-// value restores v produced against schema s; hops counts the unions
-// crossed without descending into v.
-func (r *openaiRestorer) value(v any, s *jsontree.Node, hops int) any {
-	o := deref(r.root, s)
-	if o == nil || v == nil || hops > openaiMaxRefHops {
-		return v
-	}
-	if branches, ok := o.ArrayMember("anyOf"); ok {
-		if b := r.pick(v, branches); b != nil {
-			return r.value(v, b, hops+1)
-		}
-		return v
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		props := o.ObjectMember("properties")
-		optional := r.optional[o]
-		if props == nil {
-			return x
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			if e == nil && optional[k] {
-				continue
-			}
-			if ps := props.Get(k); ps != nil {
-				out[k] = r.value(e, ps, 0)
-				continue
-			}
-			out[k] = e
-		}
-		return out
-	case []any:
-		items := o.Get("items")
-		if items == nil {
-			return x
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = r.value(e, items, 0)
-		}
-		return out
-	}
-	return v
-}
-
-// pick chooses the anyOf branch v was produced against: for an object the
-// branch with exactly its keys (strict objects have all keys), else the
-// first branch of v's kind.
-func (r *openaiRestorer) pick(v any, branches []*jsontree.Node) *jsontree.Node {
-	switch x := v.(type) {
-	case map[string]any:
-		var fallback *jsontree.Node
-		for _, b := range branches {
-			o := deref(r.root, b)
-			if o == nil {
-				continue
-			}
-			if props := o.ObjectMember("properties"); props != nil && len(props.Keys) == len(x) {
-				same := true
-				for k := range x {
-					if !props.Has(k) {
-						same = false
-						break
-					}
-				}
-				if same {
-					return b
-				}
-			}
-			if fallback == nil && (typeIncludes(o, "object") || o.Has("anyOf")) {
-				fallback = b
-			}
-		}
-		return fallback
-	case []any:
-		for _, b := range branches {
-			if o := deref(r.root, b); o != nil && (typeIncludes(o, "array") || o.Has("anyOf")) {
-				return b
-			}
-		}
-	}
-	return nil
 }
 
 // typeIncludes reports whether o's type is t or lists t.
