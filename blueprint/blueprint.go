@@ -11,7 +11,7 @@ import (
 	"github.com/agentio/agentio/internal/suggest"
 
 	"github.com/agentio/agentio/crosscheck"
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -46,7 +46,7 @@ type Blueprint struct {
 	defaults      OutputOptions
 	invariants    *crosscheck.Invariants
 	rules         *crosscheck.Rules
-	fields        []jsonobj.Member // every top-level member, document order, compacted
+	fields        []jsonraw.Member // every top-level member, document order, compacted
 	path          string
 }
 
@@ -363,15 +363,15 @@ func UnknownFields(data []byte) ([]UnknownField, error) {
 func (b *Blueprint) MarshalJSON() ([]byte, error) {
 	fields := slices.Clone(b.fields)
 	if b.promptFile {
-		prompt := jsonobj.AppendString(nil, b.systemPrompt)
-		i := slices.IndexFunc(fields, func(f jsonobj.Member) bool { return f.Key == "system_prompt" })
+		prompt := jsonraw.AppendString(nil, b.systemPrompt)
+		i := slices.IndexFunc(fields, func(f jsonraw.Member) bool { return f.Key == "system_prompt" })
 		if i < 0 {
-			fields = append(fields, jsonobj.Member{Key: "system_prompt", Value: prompt})
+			fields = append(fields, jsonraw.Member{Key: "system_prompt", Value: prompt})
 		} else {
 			fields[i].Value = prompt
 		}
 	}
-	return jsonobj.Encode(fields), nil
+	return jsonraw.Encode(fields), nil
 }
 
 // A Warning is a lint finding in one of a blueprint's schemas: a keyword

@@ -6,14 +6,14 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 )
 
 // objectFields splits a JSON object into its members in document order. A
 // key that occurs twice is an error: which value wins differs between JSON
 // readers, so a blueprint must not depend on it. The values alias data.
-func objectFields(data []byte) ([]jsonobj.Member, error) {
-	fields, err := jsonobj.Members(data)
+func objectFields(data []byte) ([]jsonraw.Member, error) {
+	fields, err := jsonraw.Members(data)
 	if err != nil {
 		return nil, err
 	}
@@ -30,11 +30,11 @@ func objectFields(data []byte) ([]jsonobj.Member, error) {
 // objectProblem says in words what objectFields found wrong, for a
 // [FieldError]'s Reason.
 func objectProblem(err error) string {
-	var se *jsonobj.SyntaxError
+	var se *jsonraw.SyntaxError
 	switch {
 	case errors.As(err, &se):
 		return se.Reason
-	case errors.Is(err, jsonobj.ErrNotObject):
+	case errors.Is(err, jsonraw.ErrNotObject):
 		return "not a JSON object"
 	}
 	return err.Error() // the duplicate key

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 	"github.com/agentio/agentio/schema/dialect"
 )
 
@@ -71,10 +71,10 @@ var hoisted = map[string]bool{"$defs": true, "definitions": true, "$schema": tru
 // whole.
 func wrapRoot(s []byte) ([]byte, error) {
 	inner := json.RawMessage(s)
-	var moved []jsonobj.Member
-	members, err := jsonobj.Members(s)
+	var moved []jsonraw.Member
+	members, err := jsonraw.Members(s)
 	switch {
-	case errors.Is(err, jsonobj.ErrNotObject): // true or false: kept whole
+	case errors.Is(err, jsonraw.ErrNotObject): // true or false: kept whole
 	case err != nil:
 		return nil, err
 	default:
@@ -86,13 +86,13 @@ func wrapRoot(s []byte) ([]byte, error) {
 				kept = append(kept, m)
 			}
 		}
-		inner = jsonobj.Encode(kept)
+		inner = jsonraw.Encode(kept)
 	}
-	root := []jsonobj.Member{
+	root := []jsonraw.Member{
 		{Key: "type", Value: json.RawMessage(`"object"`)},
-		{Key: "properties", Value: jsonobj.Encode([]jsonobj.Member{{Key: wrapKey, Value: inner}})},
+		{Key: "properties", Value: jsonraw.Encode([]jsonraw.Member{{Key: wrapKey, Value: inner}})},
 		{Key: "required", Value: json.RawMessage(`["` + wrapKey + `"]`)},
 		{Key: "additionalProperties", Value: json.RawMessage(`false`)},
 	}
-	return jsonobj.Encode(append(root, moved...)), nil
+	return jsonraw.Encode(append(root, moved...)), nil
 }

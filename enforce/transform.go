@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 	"github.com/agentio/agentio/schema/dialect"
 )
 
@@ -66,7 +66,7 @@ func member(raw []byte, v any, key string) (inner any, innerRaw []byte, ok bool)
 	if !ok {
 		return nil, nil, false
 	}
-	members, err := jsonobj.Members(raw)
+	members, err := jsonraw.Members(raw)
 	if err != nil || len(members) == 0 {
 		return nil, nil, false
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 )
 
 // Block delimiters.
@@ -77,7 +77,7 @@ func FormatJSON(data []byte, opts ...Option) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	members, err := jsonobj.Members(data)
+	members, err := jsonraw.Members(data)
 	if err != nil {
 		return "", objectError(err)
 	}
@@ -95,7 +95,7 @@ func FormatJSON(data []byte, opts ...Option) (string, error) {
 			if m.Value[0] != '"' {
 				return "", fmt.Errorf("%w: %q is not a string", ErrNoPrompt, shorten(cfg.promptKey))
 			}
-			prompt = jsonobj.Unquote(m.Value)
+			prompt = jsonraw.Unquote(m.Value)
 			hasPrompt = true
 			continue
 		}
@@ -111,11 +111,11 @@ func FormatJSON(data []byte, opts ...Option) (string, error) {
 	})
 }
 
-// objectError returns the error of FormatJSON for what [jsonobj.Members]
+// objectError returns the error of FormatJSON for what [jsonraw.Members]
 // found wrong: [ErrNotJSON] with encoding/json's *json.SyntaxError, or
 // [ErrNotObject].
 func objectError(err error) error {
-	var se *jsonobj.SyntaxError
+	var se *jsonraw.SyntaxError
 	if errors.As(err, &se) {
 		return fmt.Errorf("%w: %w", ErrNotJSON, se.Err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/inputs"
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 )
 
 // hostile values: each tries to end the block, open another or forge the
@@ -135,7 +135,7 @@ func TestKeysCannotForgeLines(t *testing.T) {
 		t.Run(key, func(t *testing.T) {
 			_, err := inputs.Format(map[string]any{"prompt": "P", key: "v"})
 			assert.ErrorIs(t, err, inputs.ErrInvalidKey)
-			_, err = inputs.FormatJSON([]byte(`{"prompt": "P", ` + string(jsonobj.AppendString(nil, key)) + `: "v"}`))
+			_, err = inputs.FormatJSON([]byte(`{"prompt": "P", ` + string(jsonraw.AppendString(nil, key)) + `: "v"}`))
 			assert.ErrorIs(t, err, inputs.ErrInvalidKey)
 		})
 	}

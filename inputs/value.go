@@ -10,7 +10,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 )
 
 // appendEntry appends the parameter line(s) of key and v, each ending in
@@ -197,7 +197,7 @@ func marshal(v any) ([]byte, error) {
 func appendRaw(dst []byte, key string, raw []byte, goNumbers bool) ([]byte, error) {
 	switch raw[0] {
 	case '"':
-		return appendString(dst, key, jsonobj.Unquote(raw)), nil
+		return appendString(dst, key, jsonraw.Unquote(raw)), nil
 	case '[', '{':
 		dst = append(dst, key...)
 		dst = append(dst, ": "...)
@@ -381,7 +381,7 @@ func appendPyString(dst, src []byte, i int) ([]byte, int) {
 	dst = append(dst, '"')
 	for i++; src[i] != '"'; { // an escaped quote is consumed by DecodeRune
 		var r rune
-		r, i = jsonobj.DecodeRune(src, i)
+		r, i = jsonraw.DecodeRune(src, i)
 		dst = appendPyRune(dst, r)
 	}
 	return append(dst, '"'), i + 1

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 	"github.com/agentio/agentio/internal/regtime"
 	"github.com/agentio/agentio/schema"
 )
@@ -397,6 +397,6 @@ func (f *entryFile) encode(schema []byte) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "{\n  \"name\": %s,\n  \"description\": %s,\n  \"schema\": %s,\n  \"created_at\": %s,\n  \"modified_at\": %s\n}\n",
-		jsonobj.AppendString(nil, f.Name), jsonobj.AppendString(nil, f.Description), schema, created, modified)
+		jsonraw.AppendString(nil, f.Name), jsonraw.AppendString(nil, f.Description), schema, created, modified)
 	return buf.Bytes(), nil
 }

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 )
 
 // agentFieldOrder is the order fmt gives agent.json's known top-level
@@ -101,11 +101,11 @@ func format(name string, data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("not valid JSON: %v", err)
 	}
 	if filepath.Base(name) == "agent.json" {
-		if members, err := jsonobj.Members(data); err == nil {
-			slices.SortStableFunc(members, func(a, b jsonobj.Member) int {
+		if members, err := jsonraw.Members(data); err == nil {
+			slices.SortStableFunc(members, func(a, b jsonraw.Member) int {
 				return fieldRank(a.Key) - fieldRank(b.Key)
 			})
-			data = jsonobj.Encode(members)
+			data = jsonraw.Encode(members)
 		}
 	}
 	var b bytes.Buffer

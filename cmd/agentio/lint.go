@@ -15,7 +15,7 @@ import (
 
 	"github.com/agentio/agentio/blueprint"
 	"github.com/agentio/agentio/internal/jsonpath"
-	"github.com/agentio/agentio/internal/jsonpos"
+	"github.com/agentio/agentio/internal/jsonraw"
 	"github.com/agentio/agentio/registry"
 	"github.com/agentio/agentio/schema"
 	"github.com/agentio/agentio/schema/dialect"
@@ -155,10 +155,10 @@ func (l *linter) add(file string, data []byte, path, severity, msg string) {
 	line, col := 1, 1
 	var pointer *string
 	if path != "" {
-		if off, ok := jsonpos.Locate(data, path); ok {
-			line, col = jsonpos.LineCol(data, off)
+		if off, ok := jsonraw.Locate(data, path); ok {
+			line, col = jsonraw.LineCol(data, off)
 		}
-		if p, ok := jsonpos.Pointer(path); ok {
+		if p, ok := jsonpath.PointerOf(path); ok {
 			pointer = &p
 		}
 	}
@@ -185,7 +185,7 @@ func (l *linter) file(name string) error {
 func (l *linter) schema(name string, data []byte, at, prefix string) *schema.Schema {
 	var src []byte = data
 	if at != "$" {
-		off, ok := jsonpos.Locate(data, at)
+		off, ok := jsonraw.Locate(data, at)
 		if !ok {
 			return nil
 		}

@@ -351,3 +351,13 @@ func (c *Chain) String() string { return Format(c.Path()) }
 
 // Pointer returns c's path as a JSON Pointer.
 func (c *Chain) Pointer() string { return Pointer(c.Path()) }
+
+// PointerOf returns path, written in this syntax, as a JSON Pointer (RFC 6901): "$.a['b/c'][0]" is
+// "/a/b~1c/0". ok is false when path does not parse.
+func PointerOf(path string) (string, bool) {
+	p, err := Parse(path, false)
+	if err != nil {
+		return "", false
+	}
+	return Pointer(p), true
+}

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentio/agentio/internal/jsonobj"
 	"github.com/agentio/agentio/internal/jsonpath"
+	"github.com/agentio/agentio/internal/jsonraw"
 )
 
 // A Kind is the kind of a JSON value.
@@ -265,7 +265,7 @@ func (n *Node) AppendJSON(buf []byte) []byte {
 	case Number:
 		return append(buf, n.Text...)
 	case String:
-		return jsonobj.AppendString(buf, n.Text)
+		return jsonraw.AppendString(buf, n.Text)
 	case Array:
 		buf = append(buf, '[')
 		for i, e := range n.Items {
@@ -281,7 +281,7 @@ func (n *Node) AppendJSON(buf []byte) []byte {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = jsonobj.AppendString(buf, k)
+			buf = jsonraw.AppendString(buf, k)
 			buf = append(buf, ':')
 			buf = n.Values[i].AppendJSON(buf)
 		}

@@ -1,4 +1,4 @@
-package jsonobj_test
+package jsonraw_test
 
 import (
 	"encoding/json"
@@ -7,33 +7,33 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 )
 
 func TestEncode(t *testing.T) {
 	tests := []struct {
 		name    string
-		members []jsonobj.Member
+		members []jsonraw.Member
 		want    string
 	}{
 		{name: "none", want: `{}`},
-		{name: "order kept", members: []jsonobj.Member{m("b", "1"), m("a", `"x"`)}, want: `{"b":1,"a":"x"}`},
-		{name: "values as given", members: []jsonobj.Member{m("a", "[ 1 , 2 ]"), m("n", "1.0")}, want: `{"a":[ 1 , 2 ],"n":1.0}`},
-		{name: "duplicate keys written", members: []jsonobj.Member{m("a", "1"), m("a", "2")}, want: `{"a":1,"a":2}`},
-		{name: "keys escaped", members: []jsonobj.Member{m("a\"b\n<&>", "1")}, want: `{"a\"b\n<&>":1}`},
+		{name: "order kept", members: []jsonraw.Member{m("b", "1"), m("a", `"x"`)}, want: `{"b":1,"a":"x"}`},
+		{name: "values as given", members: []jsonraw.Member{m("a", "[ 1 , 2 ]"), m("n", "1.0")}, want: `{"a":[ 1 , 2 ],"n":1.0}`},
+		{name: "duplicate keys written", members: []jsonraw.Member{m("a", "1"), m("a", "2")}, want: `{"a":1,"a":2}`},
+		{name: "keys escaped", members: []jsonraw.Member{m("a\"b\n<&>", "1")}, want: `{"a\"b\n<&>":1}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, string(jsonobj.Encode(tt.members)))
+			assert.Equal(t, tt.want, string(jsonraw.Encode(tt.members)))
 		})
 	}
 }
 
 func TestEncodeReadsBack(t *testing.T) {
 	data := []byte(`{"z": {"y": [1, "}"]}, "a": null, "z": 2}`)
-	members, err := jsonobj.Members(data)
+	members, err := jsonraw.Members(data)
 	require.NoError(t, err)
-	again, err := jsonobj.Members(jsonobj.Encode(members))
+	again, err := jsonraw.Members(jsonraw.Encode(members))
 	require.NoError(t, err)
 	assert.Equal(t, members, again)
 }
@@ -55,7 +55,7 @@ func TestAppendString(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := jsonobj.AppendString([]byte("x:"), tt.s)
+			got := jsonraw.AppendString([]byte("x:"), tt.s)
 			assert.Equal(t, "x:"+tt.want, string(got))
 		})
 	}
@@ -66,10 +66,10 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 		want, err := json.Marshal(s)
 		require.NoError(t, err)
 		var back string
-		require.NoError(t, json.Unmarshal(jsonobj.AppendString(nil, s), &back))
+		require.NoError(t, json.Unmarshal(jsonraw.AppendString(nil, s), &back))
 		assert.Equal(t, s, back)
 		if s != "<>&" {
-			assert.Equal(t, string(want), string(jsonobj.AppendString(nil, s)), "same escapes as encoding/json for %q", s)
+			assert.Equal(t, string(want), string(jsonraw.AppendString(nil, s)), "same escapes as encoding/json for %q", s)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package jsonobj_test
+package jsonraw_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 )
 
 func TestUnquote(t *testing.T) {
@@ -28,7 +28,7 @@ func TestUnquote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, jsonobj.Unquote([]byte(tt.raw)))
+			assert.Equal(t, tt.want, jsonraw.Unquote([]byte(tt.raw)))
 		})
 	}
 }
@@ -51,7 +51,7 @@ func TestDecodeRune(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, next := jsonobj.DecodeRune([]byte(tt.s), 0)
+			r, next := jsonraw.DecodeRune([]byte(tt.s), 0)
 			assert.Equal(t, tt.want, r)
 			assert.Equal(t, tt.next, next)
 		})

@@ -1,4 +1,4 @@
-package jsonobj
+package jsonraw
 
 import (
 	"bytes"

@@ -1,11 +1,11 @@
-package jsonobj_test
+package jsonraw_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 )
 
 // object50 is a parameters object of 50 members: short strings, numbers,
@@ -36,20 +36,20 @@ func BenchmarkMembers50(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := jsonobj.Members(data); err != nil {
+		if _, err := jsonraw.Members(data); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkEncode50(b *testing.B) {
-	members, err := jsonobj.Members(object50())
+	members, err := jsonraw.Members(object50())
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		_ = jsonobj.Encode(members)
+		_ = jsonraw.Encode(members)
 	}
 }

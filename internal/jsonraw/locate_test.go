@@ -1,4 +1,4 @@
-package jsonpos
+package jsonraw
 
 import (
 	"testing"
@@ -43,15 +43,4 @@ func FuzzLocate(f *testing.F) {
 		}
 		LineCol(data, off)
 	})
-}
-
-func TestPointer(t *testing.T) {
-	p, ok := Pointer("$.properties['a/b~c'].items[2]")
-	assert.True(t, ok)
-	assert.Equal(t, "/properties/a~1b~0c/items/2", p)
-	p, ok = Pointer("$")
-	assert.True(t, ok)
-	assert.Equal(t, "", p)
-	_, ok = Pointer("nope")
-	assert.False(t, ok)
 }

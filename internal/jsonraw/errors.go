@@ -1,11 +1,11 @@
-package jsonobj
+package jsonraw
 
 import "errors"
 
 // ErrNotObject is returned by [Members] for data that is one valid JSON
 // value but not an object (an array, a string, a number, true, false or
 // null). Nothing is returned beside it.
-var ErrNotObject = errors.New("jsonobj: not a JSON object")
+var ErrNotObject = errors.New("jsonraw: not a JSON object")
 
 // A SyntaxError is returned by [Members] for data that is not exactly one
 // JSON value: malformed or empty input, or a valid value followed by more
@@ -21,8 +21,8 @@ type SyntaxError struct {
 	Err error
 }
 
-// Error returns "jsonobj: invalid JSON: " and the reason.
-func (e *SyntaxError) Error() string { return "jsonobj: invalid JSON: " + e.Reason }
+// Error returns "jsonraw: invalid JSON: " and the reason.
+func (e *SyntaxError) Error() string { return "jsonraw: invalid JSON: " + e.Reason }
 
 // Unwrap returns Err, the *json.SyntaxError, for errors.As.
 func (e *SyntaxError) Unwrap() error { return e.Err }

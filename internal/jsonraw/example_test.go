@@ -1,14 +1,14 @@
-package jsonobj_test
+package jsonraw_test
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 )
 
 func ExampleMembers() {
-	members, err := jsonobj.Members([]byte(`{"b": 1, "a": [true], "b": 2}`))
+	members, err := jsonraw.Members([]byte(`{"b": 1, "a": [true], "b": 2}`))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -16,8 +16,8 @@ func ExampleMembers() {
 	for _, m := range members {
 		fmt.Printf("%s = %s\n", m.Key, m.Value)
 	}
-	_, err = jsonobj.Members([]byte(`[1]`))
-	fmt.Println(errors.Is(err, jsonobj.ErrNotObject))
+	_, err = jsonraw.Members([]byte(`[1]`))
+	fmt.Println(errors.Is(err, jsonraw.ErrNotObject))
 	// Output:
 	// b = 1
 	// a = [true]
@@ -26,23 +26,23 @@ func ExampleMembers() {
 }
 
 func ExampleEncode() {
-	members, _ := jsonobj.Members([]byte(`{"z": 1, "$defs": {}, "a": 2}`))
+	members, _ := jsonraw.Members([]byte(`{"z": 1, "$defs": {}, "a": 2}`))
 	kept := members[:0]
 	for _, m := range members {
 		if m.Key != "$defs" {
 			kept = append(kept, m)
 		}
 	}
-	fmt.Println(string(jsonobj.Encode(kept)))
+	fmt.Println(string(jsonraw.Encode(kept)))
 	// Output: {"z":1,"a":2}
 }
 
 func ExampleAppendString() {
-	fmt.Println(string(jsonobj.AppendString([]byte("key: "), "<b>\"bold\"</b>\n")))
+	fmt.Println(string(jsonraw.AppendString([]byte("key: "), "<b>\"bold\"</b>\n")))
 	// Output: key: "<b>\"bold\"</b>\n"
 }
 
 func ExampleUnquote() {
-	fmt.Println(jsonobj.Unquote([]byte(`"caf\u00e9 \ud83d\ude00"`)))
+	fmt.Println(jsonraw.Unquote([]byte(`"caf\u00e9 \ud83d\ude00"`)))
 	// Output: café 😀
 }

@@ -1,22 +1,21 @@
-package jsonpos
+package jsonraw
 
 import (
 	"strconv"
 
-	"github.com/agentio/agentio/internal/jsonobj"
 	"github.com/agentio/agentio/internal/jsonpath"
 )
 
 // Locate returns the byte offset of the value at path in data, or of the
 // deepest value on the way that exists; ok is false when path does not
 // parse or data is not JSON there. path is in agentio's one path syntax
-// (internal/jsonpath).
+// (internal/jsonpath), for messages that name a line and column.
 func Locate(data []byte, path string) (offset int, ok bool) {
 	segs, err := jsonpath.Parse(path, false)
 	if err != nil {
 		return 0, false
 	}
-	i := jsonobj.SkipSpace(data, 0)
+	i := SkipSpace(data, 0)
 	if i >= len(data) {
 		return 0, false
 	}
@@ -50,9 +49,9 @@ func child(data []byte, i int, seg jsonpath.Step) (int, bool) {
 	}
 	switch {
 	case data[i] == '{' && seg.Kind == jsonpath.KindKey:
-		j := jsonobj.SkipSpace(data, i+1)
+		j := SkipSpace(data, i+1)
 		for j < len(data) && data[j] == '"' {
-			end := jsonobj.StringEnd(data, j)
+			end := StringEnd(data, j)
 			if end-j < 2 || data[end-1] != '"' {
 				return 0, false // not closed
 			}
@@ -60,40 +59,30 @@ func child(data []byte, i int, seg jsonpath.Step) (int, bool) {
 			if err != nil {
 				key = string(data[j+1 : end-1]) // an escape Go does not share, or a quote escaped at the end
 			}
-			j = jsonobj.SkipSpace(data, end)
+			j = SkipSpace(data, end)
 			if j >= len(data) || data[j] != ':' {
 				return 0, false
 			}
-			j = jsonobj.SkipSpace(data, j+1)
+			j = SkipSpace(data, j+1)
 			if key == seg.Key {
 				return j, true
 			}
-			j = jsonobj.SkipSpace(data, jsonobj.ValueEnd(data, j))
+			j = SkipSpace(data, ValueEnd(data, j))
 			if j < len(data) && data[j] == ',' {
-				j = jsonobj.SkipSpace(data, j+1)
+				j = SkipSpace(data, j+1)
 			}
 		}
 	case data[i] == '[' && seg.Kind == jsonpath.KindIndex:
-		j := jsonobj.SkipSpace(data, i+1)
+		j := SkipSpace(data, i+1)
 		for n := 0; j < len(data) && data[j] != ']'; n++ {
 			if n == seg.Index {
 				return j, true
 			}
-			j = jsonobj.SkipSpace(data, jsonobj.ValueEnd(data, j))
+			j = SkipSpace(data, ValueEnd(data, j))
 			if j < len(data) && data[j] == ',' {
-				j = jsonobj.SkipSpace(data, j+1)
+				j = SkipSpace(data, j+1)
 			}
 		}
 	}
 	return 0, false
-}
-
-// Pointer returns path as a JSON Pointer (RFC 6901): "$.a['b/c'][0]" is
-// "/a/b~1c/0". ok is false when path does not parse.
-func Pointer(path string) (string, bool) {
-	p, err := jsonpath.Parse(path, false)
-	if err != nil {
-		return "", false
-	}
-	return jsonpath.Pointer(p), true
 }

@@ -1,12 +1,15 @@
-// Package jsonobj splits a JSON object into its members in document order,
-// keeping each value as the raw bytes the document holds, and writes members
-// back as an object in the order given. encoding/json cannot do either: a
-// map loses the key order and the duplicate keys, and [json.Decoder.Token]
-// is slow. Start with [Members]:
+// Package jsonraw reads and writes JSON text as raw bytes, without decoding
+// it: it splits an object into its members in document order, keeping each
+// value as the bytes the document holds, writes members back as an object
+// in the order given, quotes and unquotes strings, and finds where in a
+// document the value at a path is ([Locate], [LineCol]) for messages that
+// name a line and column. encoding/json cannot split or write an object
+// so: a map loses the key order and the duplicate keys, and
+// [json.Decoder.Token] is slow. Start with [Members]:
 //
-//	members, err := jsonobj.Members([]byte(`{"b": 1, "a": [true]}`))
+//	members, err := jsonraw.Members([]byte(`{"b": 1, "a": [true]}`))
 //	// members[0] is {Key: "b", Value: `1`}, members[1] is {Key: "a", Value: `[true]`}
-//	out := jsonobj.Encode(members) // {"b":1,"a":[true]}
+//	out := jsonraw.Encode(members) // {"b":1,"a":[true]}
 //
 // The package is shared plumbing of agentio: blueprint reads agent.json
 // with it, enforce wraps a schema's root and unwraps the value, inputs
@@ -34,10 +37,10 @@
 // Data that is not exactly one JSON value gives a [*SyntaxError], which
 // wraps encoding/json's *json.SyntaxError (and so its byte offset); a JSON
 // value that is not an object gives [ErrNotObject]. Their texts carry the
-// "jsonobj: " prefix; callers that show them to users put the words in
+// "jsonraw: " prefix; callers that show them to users put the words in
 // their own error (see [SyntaxError.Reason]).
 //
 // # Concurrency
 //
 // The package has no state: every function is safe for concurrent use.
-package jsonobj
+package jsonraw

@@ -1,4 +1,4 @@
-package jsonobj_test
+package jsonraw_test
 
 import (
 	"bytes"
@@ -11,12 +11,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/internal/jsonobj"
+	"github.com/agentio/agentio/internal/jsonraw"
 )
 
 // decoderMembers is the reference: the members of the object in data as
 // encoding/json's Decoder reads them, token by token.
-func decoderMembers(data []byte) ([]jsonobj.Member, bool) {
+func decoderMembers(data []byte) ([]jsonraw.Member, bool) {
 	if !json.Valid(data) {
 		return nil, false
 	}
@@ -24,7 +24,7 @@ func decoderMembers(data []byte) ([]jsonobj.Member, bool) {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, false
 	}
-	var members []jsonobj.Member
+	var members []jsonraw.Member
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -34,7 +34,7 @@ func decoderMembers(data []byte) ([]jsonobj.Member, bool) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, false
 		}
-		members = append(members, jsonobj.Member{Key: tok.(string), Value: v})
+		members = append(members, jsonraw.Member{Key: tok.(string), Value: v})
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, false
@@ -58,13 +58,13 @@ func FuzzMembers(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		want, isObject := decoderMembers(data)
-		got, err := jsonobj.Members(data)
+		got, err := jsonraw.Members(data)
 		if !isObject {
 			require.Error(t, err)
 			assert.Nil(t, got)
-			var se *jsonobj.SyntaxError
+			var se *jsonraw.SyntaxError
 			assert.Equal(t, !json.Valid(data), errors.As(err, &se), "a SyntaxError exactly for invalid JSON")
-			assert.Equal(t, json.Valid(data), errors.Is(err, jsonobj.ErrNotObject), "ErrNotObject exactly for other valid JSON")
+			assert.Equal(t, json.Valid(data), errors.Is(err, jsonraw.ErrNotObject), "ErrNotObject exactly for other valid JSON")
 			return
 		}
 		require.NoError(t, err)
@@ -73,7 +73,7 @@ func FuzzMembers(f *testing.F) {
 			assert.Equal(t, want[i].Key, got[i].Key)
 			assert.Equal(t, string(want[i].Value), string(got[i].Value))
 		}
-		again, err := jsonobj.Members(jsonobj.Encode(got))
+		again, err := jsonraw.Members(jsonraw.Encode(got))
 		require.NoError(t, err)
 		require.Equal(t, len(got), len(again))
 		for i := range got {
@@ -90,10 +90,10 @@ func FuzzAppendString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		raw := jsonobj.AppendString(nil, s)
+		raw := jsonraw.AppendString(nil, s)
 		var back string
 		require.NoError(t, json.Unmarshal(raw, &back))
-		assert.Equal(t, back, jsonobj.Unquote(raw), "Unquote reads it as encoding/json does")
+		assert.Equal(t, back, jsonraw.Unquote(raw), "Unquote reads it as encoding/json does")
 		if utf8.ValidString(s) {
 			assert.Equal(t, s, back)
 		}
