@@ -319,7 +319,7 @@ func TestRunProviders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.provider, func(t *testing.T) {
-			s := wiretest.New(t, wiretest.Options{}, wiretest.Reply{Body: tt.reply})
+			s := wiretest.New(t, nil, wiretest.Reply{Body: tt.reply})
 			out, errs, code := agentioEnv(t, tt.env(s.URL), "", "run", "-blueprint", "testdata/clean/agents/summarizer",
 				"-prompt", "Summarise.", "-provider", tt.provider)
 			require.Equal(t, 0, code, errs)

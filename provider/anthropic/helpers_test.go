@@ -22,7 +22,7 @@ type (
 
 func newWireServer(t *testing.T, replies ...wireReply) *wireServer {
 	t.Helper()
-	return wiretest.New(t, wiretest.Options{Header: map[string]string{"request-id": "req_test"}, Exhausted: wireReply{Status: http.StatusInternalServerError, Body: apiError("api_error", "no scripted reply left")}}, replies...)
+	return wiretest.New(t, &wiretest.Options{Header: map[string]string{"request-id": "req_test"}, Exhausted: wireReply{Status: http.StatusInternalServerError, Body: apiError("api_error", "no scripted reply left")}}, replies...)
 }
 
 // newProvider returns a Provider for s without SDK retries.

@@ -19,7 +19,7 @@ type (
 
 func newWireServer(t *testing.T, replies ...wireReply) *wireServer {
 	t.Helper()
-	return wiretest.New(t, wiretest.Options{Exhausted: wireReply{Status: 500, Body: `{"error":{"code":500,"message":"no scripted reply left","status":"INTERNAL"}}`}}, replies...)
+	return wiretest.New(t, &wiretest.Options{Exhausted: wireReply{Status: 500, Body: `{"error":{"code":500,"message":"no scripted reply left","status":"INTERNAL"}}`}}, replies...)
 }
 
 func newProvider(t *testing.T, s *wireServer) *gemini.Provider {

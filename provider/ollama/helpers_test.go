@@ -21,7 +21,7 @@ type (
 
 func newWireServer(t *testing.T, replies ...wireReply) *wireServer {
 	t.Helper()
-	return wiretest.New(t, wiretest.Options{Header: map[string]string{"Content-Type": "application/json; charset=utf-8"}, Exhausted: wireReply{Status: http.StatusInternalServerError, Body: `{"error":"no scripted reply left"}`}}, replies...)
+	return wiretest.New(t, &wiretest.Options{Header: map[string]string{"Content-Type": "application/json; charset=utf-8"}, Exhausted: wireReply{Status: http.StatusInternalServerError, Body: `{"error":"no scripted reply left"}`}}, replies...)
 }
 
 // newProvider returns a Provider for s.

@@ -23,7 +23,7 @@ type (
 
 func newWireServer(t *testing.T, replies ...wireReply) *wireServer {
 	t.Helper()
-	return wiretest.New(t, wiretest.Options{Header: map[string]string{"x-request-id": "req_test"}, Exhausted: wireReply{Status: http.StatusInternalServerError, Body: `{"error":{"message":"no scripted reply left","type":"server_error"}}`}}, replies...)
+	return wiretest.New(t, &wiretest.Options{Header: map[string]string{"x-request-id": "req_test"}, Exhausted: wireReply{Status: http.StatusInternalServerError, Body: `{"error":{"message":"no scripted reply left","type":"server_error"}}`}}, replies...)
 }
 
 // newOfficial returns a Provider for s that behaves as with OpenAI's own

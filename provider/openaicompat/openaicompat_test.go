@@ -18,7 +18,7 @@ import (
 
 func newServer(t *testing.T, replies ...wiretest.Reply) *wiretest.Server {
 	t.Helper()
-	return wiretest.New(t, wiretest.Options{Exhausted: wiretest.Reply{Status: http.StatusInternalServerError, Body: `{"error":{"message":"no scripted reply left"}}`}}, replies...)
+	return wiretest.New(t, &wiretest.Options{Exhausted: wiretest.Reply{Status: http.StatusInternalServerError, Body: `{"error":{"message":"no scripted reply left"}}`}}, replies...)
 }
 
 func newProvider(t *testing.T, s *wiretest.Server, opts openaicompat.Options) *openaicompat.Provider {

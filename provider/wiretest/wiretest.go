@@ -55,7 +55,8 @@ func (r Request) JSON(t testing.TB) map[string]any {
 	return v
 }
 
-// Options configure a [Server].
+// Options configure a [Server]. A nil *Options is the zero Options: no
+// extra headers, and a request after the last reply gets an empty 200.
 type Options struct {
 	// Header holds headers every response carries (Content-Type is
 	// application/json unless set here or in a Reply).
@@ -75,9 +76,14 @@ type Server struct {
 }
 
 // New starts a Server with the given replies, closed when the test ends.
-func New(t testing.TB, opts Options, replies ...Reply) *Server {
+// opts may be nil; New copies it.
+func New(t testing.TB, opts *Options, replies ...Reply) *Server {
 	t.Helper()
-	s := &Server{opts: opts, replies: replies, cancels: make(chan struct{}, len(replies)+1)}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	s := &Server{opts: o, replies: replies, cancels: make(chan struct{}, len(replies)+1)}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s

@@ -13,7 +13,7 @@ import (
 )
 
 func TestServer(t *testing.T) {
-	s := wiretest.New(t, wiretest.Options{Header: map[string]string{"x-request-id": "req_1"}, Exhausted: wiretest.Reply{Status: 500, Body: "none left"}},
+	s := wiretest.New(t, &wiretest.Options{Header: map[string]string{"x-request-id": "req_1"}, Exhausted: wiretest.Reply{Status: 500, Body: "none left"}},
 		wiretest.Reply{Body: `{"ok": true}`},
 		wiretest.Reply{Status: 429, Body: "slow down", Header: map[string]string{"Content-Type": "text/plain"}},
 	)
@@ -42,7 +42,7 @@ func TestServer(t *testing.T) {
 }
 
 func TestServerStreams(t *testing.T) {
-	s := wiretest.New(t, wiretest.Options{},
+	s := wiretest.New(t, nil,
 		wiretest.Reply{Body: "a", Parts: []string{"b", "c"}},
 		wiretest.Reply{Parts: []string{"one ", "two ", "three"}, HoldAfter: 1},
 		wiretest.Reply{Parts: []string{"cut "}, Cut: true},
