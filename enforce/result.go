@@ -101,7 +101,7 @@ type Attempt struct {
 	Notes []string `json:"notes,omitempty"`
 	// StoppedEarly reports a streamed reply that was stopped before its end
 	// because a complete part of it already violated the schema (see
-	// [Stream]); Outcome is then [OutcomeInvalid] and Violations are that
+	// [WithPartials]); Outcome is then [OutcomeInvalid] and Violations are that
 	// part's, and Usage is zero, since the provider never reported it.
 	StoppedEarly bool `json:"stopped_early,omitempty"`
 }
