@@ -36,6 +36,7 @@
 //	cmd/agentio             the command: lint, fmt, extract, check, run, eval
 //	otelagentio             OpenTelemetry spans and metrics for the loop (its own module)
 //	mcpagentio              MCP tools checked against their schemas; agents served as tools (its own module)
+//	langchaingoagentio      agentio inside LangChainGo: models as providers, an output parser, a chain step (its own module)
 //
 // # Imports
 //
@@ -48,7 +49,7 @@
 //	the adapters, registry's stores and kits
 //	enforce                                       the only package that knows the loop
 //	blueprint, batch                              the only ones that know agent.json, batch APIs
-//	eval, batch/sqlstore, otelagentio, mcpagentio
+//	eval, batch/sqlstore, otelagentio, mcpagentio, langchaingoagentio
 //	cmd/agentio
 //
 // internal/... are leaf helpers. One path syntax (internal/jsonpath) is
