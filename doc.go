@@ -37,6 +37,7 @@
 //	otelagentio             OpenTelemetry spans and metrics for the loop (its own module)
 //	mcpagentio              MCP tools checked against their schemas; agents served as tools (its own module)
 //	langchaingoagentio      agentio inside LangChainGo: models as providers, an output parser, a chain step (its own module)
+//	einoagentio             agentio inside Eino: chat models as providers, a valid-only chat model, a graph node (its own module)
 //
 // # Imports
 //
@@ -49,7 +50,7 @@
 //	the adapters, registry's stores and kits
 //	enforce                                       the only package that knows the loop
 //	blueprint, batch                              the only ones that know agent.json, batch APIs
-//	eval, batch/sqlstore, otelagentio, mcpagentio, langchaingoagentio
+//	eval, batch/sqlstore, otelagentio, mcpagentio, langchaingoagentio, einoagentio
 //	cmd/agentio
 //
 // internal/... are leaf helpers. One path syntax (internal/jsonpath) is

@@ -1,0 +1,216 @@
+package einoagentio_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cloudwego/eino/callbacks"
+	"github.com/cloudwego/eino/components"
+	"github.com/cloudwego/eino/compose"
+	"github.com/cloudwego/eino/schema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/einoagentio"
+	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/provider"
+)
+
+// The scripted run, from Eino to agentio: a wrong answer, the re-ask with
+// every violation, a valid answer.
+func TestProviderScriptedRun(t *testing.T) {
+	m := newModel(text("Here:\n"+wrongReview), text(validReview))
+	p, err := einoagentio.NewProvider(m, nil)
+	require.NoError(t, err)
+	res, err := enforce.Run(context.Background(), p, enforce.Request{System: "You review code.", Prompt: "Review the diff."}, parse(t, reviewSchema))
+	require.NoError(t, err)
+	assert.JSONEq(t, validReview, string(res.JSON))
+	require.Len(t, res.Attempts, 2)
+	assert.Equal(t, provider.Usage{InputTokens: 20, OutputTokens: 10, TotalTokens: 30}, res.Usage)
+
+	calls := m.recorded()
+	require.Len(t, calls, 2)
+	assert.Equal(t, schema.System, calls[0].input[0].Role)
+	assert.Contains(t, calls[0].input[1].Content, "Review the diff.")
+	second := calls[1].input
+	require.Len(t, second, 4)
+	assert.Equal(t, schema.Assistant, second[2].Role)
+	assert.Contains(t, second[3].Content, "$.severity")
+	assert.Contains(t, second[3].Content, "$.summary")
+}
+
+// Tools are bound per call (the model itself keeps none), the tool choice
+// is forced, and the tool call comes back.
+func TestProviderToolMode(t *testing.T) {
+	call := &schema.Message{Role: schema.Assistant, ToolCalls: []schema.ToolCall{{ID: "c1", Type: "function",
+		Function: schema.FunctionCall{Name: enforce.ToolName, Arguments: validReview}}}, ResponseMeta: &schema.ResponseMeta{FinishReason: "tool_calls"}}
+	m := newModel(reply{msg: call})
+	p, err := einoagentio.NewProvider(m, &einoagentio.Options{Capabilities: provider.Capabilities{Tools: true, ForcedTool: true}})
+	require.NoError(t, err)
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review.", MaxTokens: 200}, parse(t, reviewSchema), enforce.WithMode(enforce.ModeTool))
+	require.NoError(t, err)
+	assert.JSONEq(t, validReview, string(res.JSON))
+	c := m.recorded()[0]
+	require.Len(t, c.tools, 1, "bound through WithTools")
+	assert.Equal(t, enforce.ToolName, c.tools[0].Name)
+	params, err := c.tools[0].ParamsOneOf.ToJSONSchema()
+	require.NoError(t, err)
+	js, err := json.Marshal(params)
+	require.NoError(t, err)
+	assert.Contains(t, string(js), `"severity"`)
+	require.NotNil(t, c.opts.ToolChoice)
+	assert.Equal(t, schema.ToolChoiceForced, *c.opts.ToolChoice)
+	assert.Equal(t, []string{enforce.ToolName}, c.opts.AllowedToolNames)
+	assert.Equal(t, 200, *c.opts.MaxTokens)
+	assert.Nil(t, m.tools, "the model's own tools are untouched")
+}
+
+// Errors keep their kind; Classify maps a client's errors; a refusal ends
+// the run, a reply cut at the limit is truncated and re-asked.
+func TestProviderErrorsRefusalTruncation(t *testing.T) {
+	for _, kind := range []provider.ErrorKind{provider.ErrRateLimited, provider.ErrAuth, provider.ErrInvalidRequest, provider.ErrOverloaded, provider.ErrSchemaRejected} {
+		m := newModel(reply{err: &provider.Error{Kind: kind, Message: "from the client"}})
+		p, err := einoagentio.NewProvider(m, nil)
+		require.NoError(t, err)
+		_, err = p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}})
+		assert.ErrorIs(t, err, kind)
+	}
+	errLimit := errors.New("429 too many requests")
+	m := newModel(reply{err: errLimit}, reply{err: errors.New("boom")})
+	p, err := einoagentio.NewProvider(m, &einoagentio.Options{Name: "e", Classify: func(err error) provider.ErrorKind {
+		if errors.Is(err, errLimit) {
+			return provider.ErrRateLimited
+		}
+		return ""
+	}})
+	require.NoError(t, err)
+	_, err = p.Generate(context.Background(), &provider.Request{})
+	assert.ErrorIs(t, err, provider.ErrRateLimited)
+	assert.ErrorIs(t, err, errLimit, "the client's error is kept")
+	_, err = p.Generate(context.Background(), &provider.Request{})
+	assert.ErrorIs(t, err, provider.ErrOther)
+
+	for _, reason := range []string{"refusal", "content_filter"} {
+		msg := schema.AssistantMessage("I can't help with that.", nil)
+		msg.ResponseMeta = &schema.ResponseMeta{FinishReason: reason}
+		p, err := einoagentio.NewProvider(newModel(reply{msg: msg}), nil)
+		require.NoError(t, err)
+		_, err = enforce.Run(context.Background(), p, enforce.Request{Prompt: "x"}, parse(t, reviewSchema))
+		assert.ErrorIs(t, err, enforce.ErrRefused, reason)
+	}
+	cut := schema.AssistantMessage(`{"severity":"high","summ`, nil)
+	cut.ResponseMeta = &schema.ResponseMeta{FinishReason: "length"}
+	p, err = einoagentio.NewProvider(newModel(reply{msg: cut}, text(validReview)), nil)
+	require.NoError(t, err)
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "x"}, parse(t, reviewSchema))
+	require.NoError(t, err)
+	assert.Equal(t, enforce.OutcomeTruncated, res.Attempts[0].Outcome)
+}
+
+// A stream gives partials; a wrong enum value stops it early (the model's
+// stream is closed) and the re-ask answers.
+func TestProviderStreamEarlyStop(t *testing.T) {
+	m := newModel(streamed(`{"severity":`, `"urgent",`, ` "summary": "never`, ` read"}`), streamed(`{"severity":"high",`, ` "summary":"a nil dereference"}`))
+	p, err := einoagentio.NewProvider(m, nil)
+	require.NoError(t, err)
+	var partials []enforce.Partial
+	res, err := enforce.Run(context.Background(), p, enforce.Request{Prompt: "Review."}, parse(t, reviewSchema),
+		enforce.WithPartials(func(part enforce.Partial) { partials = append(partials, part) }))
+	require.NoError(t, err)
+	assert.JSONEq(t, validReview, string(res.JSON))
+	assert.True(t, res.Attempts[0].StoppedEarly)
+	require.NotEmpty(t, partials)
+	assert.Eventually(t, func() bool { return m.recorded()[0].closed }, timeout, tick, "the stopped stream was closed")
+
+	// Read to its end, the stream's last chunk is the whole reply.
+	p, err = einoagentio.NewProvider(newModel(streamed("a", "b")), nil)
+	require.NoError(t, err)
+	resp, err := provider.Collect(p.Stream(context.Background(), &provider.Request{}))
+	require.NoError(t, err)
+	assert.Equal(t, "ab", resp.Text)
+	assert.Equal(t, provider.Usage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15}, resp.Usage)
+}
+
+// The scripted run, from agentio into Eino: the ChatModel answers only
+// with valid output, and a graph's callbacks see each attempt.
+func TestChatModelInGraph(t *testing.T) {
+	m := newModel(text(wrongReview), text(validReview))
+	cm, err := einoagentio.NewChatModel(m, parse(t, reviewSchema), nil)
+	require.NoError(t, err)
+	chain, err := compose.NewChain[[]*schema.Message, *schema.Message]().AppendChatModel(cm).Compile(context.Background())
+	require.NoError(t, err)
+	var attempts atomic.Int32
+	handler := callbacks.NewHandlerBuilder().OnStartFn(func(ctx context.Context, info *callbacks.RunInfo, _ callbacks.CallbackInput) context.Context {
+		if info.Component == components.ComponentOfChatModel && info.Type == "agentio" {
+			attempts.Add(1)
+		}
+		return ctx
+	}).Build()
+	msg, err := chain.Invoke(context.Background(), []*schema.Message{schema.SystemMessage("You review code."), schema.UserMessage("Review the diff.")}, compose.WithCallbacks(handler))
+	require.NoError(t, err)
+	assert.JSONEq(t, validReview, msg.Content)
+	assert.Equal(t, int32(2), attempts.Load(), "the callbacks saw both attempts")
+	assert.Equal(t, 30, msg.ResponseMeta.Usage.TotalTokens)
+
+	// Spent re-asks: enforce's typed error, no message.
+	m = newModel(text(wrongReview), text(wrongReview))
+	cm, err = einoagentio.NewChatModel(m, parse(t, reviewSchema), &einoagentio.ChatModelOptions{Enforce: []enforce.Option{enforce.WithMaxRetries(1)}})
+	require.NoError(t, err)
+	_, err = cm.Generate(context.Background(), []*schema.Message{schema.UserMessage("Review.")})
+	var ve *enforce.ValidationError
+	require.ErrorAs(t, err, &ve)
+
+	// Streamed: the one message is the valid output.
+	m = newModel(streamed(`{"severity":"low",`, `"summary":"fine here"}`))
+	cm, err = einoagentio.NewChatModel(m, parse(t, reviewSchema), nil)
+	require.NoError(t, err)
+	sr, err := cm.Stream(context.Background(), []*schema.Message{schema.UserMessage("Review.")})
+	require.NoError(t, err)
+	msgs := drain(t, sr)
+	require.Len(t, msgs, 1)
+	assert.JSONEq(t, `{"severity":"low","summary":"fine here"}`, msgs[0].Content)
+
+	_, err = cm.Generate(context.Background(), []*schema.Message{schema.SystemMessage("only a system prompt")})
+	assert.ErrorIs(t, err, einoagentio.ErrInvalidOption)
+}
+
+// The node streams partial values, then the valid output, which is last.
+func TestNodeStreamsPartials(t *testing.T) {
+	m := newModel(streamed(`{"severity":`, `"urgent",`, ` "summary": "x"}`), streamed(`{"severity":"high",`, ` "summary":"a nil dereference"}`))
+	node, err := einoagentio.NewNode(m, parse(t, reviewSchema), nil)
+	require.NoError(t, err)
+	chain, err := compose.NewChain[[]*schema.Message, einoagentio.Output]().AppendLambda(node).Compile(context.Background())
+	require.NoError(t, err)
+	sr, err := chain.Stream(context.Background(), []*schema.Message{schema.UserMessage("Review.")})
+	require.NoError(t, err)
+	outs := drain(t, sr)
+	require.GreaterOrEqual(t, len(outs), 2)
+	last := outs[len(outs)-1]
+	assert.False(t, last.Partial)
+	assert.JSONEq(t, validReview, string(last.JSON))
+	assert.Equal(t, 2, last.Attempt)
+	for _, o := range outs[:len(outs)-1] {
+		assert.True(t, o.Partial)
+	}
+	got, err := einoagentio.LastOutput(outs)
+	require.NoError(t, err)
+	assert.Equal(t, last, got)
+
+	m = newModel(text(validReview))
+	node, err = einoagentio.NewNode(m, parse(t, reviewSchema), nil)
+	require.NoError(t, err)
+	chain, err = compose.NewChain[[]*schema.Message, einoagentio.Output]().AppendLambda(node).Compile(context.Background())
+	require.NoError(t, err)
+	out, err := chain.Invoke(context.Background(), []*schema.Message{schema.UserMessage("Review.")})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"severity": "high", "summary": "a nil dereference"}, out.Value)
+	require.NotNil(t, out.Result)
+
+	_, err = einoagentio.NewNode(m, nil, nil)
+	assert.ErrorIs(t, err, einoagentio.ErrInvalidOption)
+	_, err = einoagentio.NewProvider(nil, nil)
+	assert.ErrorIs(t, err, einoagentio.ErrInvalidOption)
+}
