@@ -85,7 +85,7 @@ func (c *ChatModel) Generate(ctx context.Context, input []*schema.Message, opts 
 // model is streamed, so a reply that goes wrong is stopped early and
 // re-asked, and the stream then gives the valid output, in one message.
 // Nothing the model wrote before it was valid reaches the stream; use a
-// [Node] for the partial values as they complete.
+// node ([NewNode]) for the partial values as they complete.
 func (c *ChatModel) Stream(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
 	res, err := c.run(ctx, input, opts, func(enforce.Partial) {})
 	if err != nil {
@@ -153,7 +153,7 @@ func validMessage(res *enforce.Result) *schema.Message {
 	return msg
 }
 
-// An Output is what a [Node] emits: a partial value while the model
+// An Output is what a node of [NewNode] emits: a partial value while the model
 // writes (Partial true), then the valid output.
 type Output struct {
 	// Partial reports a value still being written: its complete parts,
