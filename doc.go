@@ -38,6 +38,7 @@
 //	mcpagentio              MCP tools checked against their schemas; agents served as tools (its own module)
 //	langchaingoagentio      agentio inside LangChainGo: models as providers, an output parser, a chain step (its own module)
 //	einoagentio             agentio inside Eino: chat models as providers, a valid-only chat model, a graph node (its own module)
+//	genkitagentio           agentio inside Genkit: models as providers, a middleware that re-asks, typed data (its own module)
 //
 // # Imports
 //
@@ -50,7 +51,7 @@
 //	the adapters, registry's stores and kits
 //	enforce                                       the only package that knows the loop
 //	blueprint, batch                              the only ones that know agent.json, batch APIs
-//	eval, batch/sqlstore, otelagentio, mcpagentio, langchaingoagentio, einoagentio
+//	eval, batch/sqlstore, otelagentio, mcpagentio, the framework modules
 //	cmd/agentio
 //
 // internal/... are leaf helpers. One path syntax (internal/jsonpath) is

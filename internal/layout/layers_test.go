@@ -29,7 +29,7 @@ var layers = [][]string{
 	// What runs the loop.
 	{"enforce/enforcetest", "batch", "blueprint"},
 	// What runs blueprints and batches, and the integrations.
-	{"batch/batchtest", "batch/sqlstore", "eval", "otelagentio", "mcpagentio", "langchaingoagentio", "einoagentio"},
+	{"batch/batchtest", "batch/sqlstore", "eval", "otelagentio", "mcpagentio", "langchaingoagentio", "einoagentio", "genkitagentio"},
 	// The command.
 	{"cmd/agentio"},
 }

@@ -12,10 +12,10 @@ import (
 )
 
 // sources are the test files, relative to this folder, that hold the
-// README's snippets. provider/openai, registry/sqlregistry/sqltest, otelagentio, mcpagentio, langchaingoagentio and einoagentio are
+// README's snippets. provider/openai, registry/sqlregistry/sqltest, otelagentio, mcpagentio and the framework modules (langchaingoagentio, einoagentio, genkitagentio) are
 // modules of their own: their snippets are compiled and run by those
 // modules' tests, and only compared here.
-var sources = []string{"snippets_test.go", "../../provider/openai/readme_test.go", "../../registry/sqlregistry/sqltest/readme_test.go", "../../otelagentio/readme_test.go", "../../mcpagentio/readme_test.go", "../../langchaingoagentio/readme_test.go", "../../einoagentio/readme_test.go"}
+var sources = []string{"snippets_test.go", "../../provider/openai/readme_test.go", "../../registry/sqlregistry/sqltest/readme_test.go", "../../otelagentio/readme_test.go", "../../mcpagentio/readme_test.go", "../../langchaingoagentio/readme_test.go", "../../einoagentio/readme_test.go", "../../genkitagentio/readme_test.go"}
 
 var (
 	readmeSnippet = regexp.MustCompile("(?s)<!-- snippet: ([a-z0-9-]+) -->\n```go\n(.*?)```")
