@@ -71,17 +71,23 @@ func (r *decodeRun) value(n *fastNode) (any, verdict, error) {
 	}
 	var v any
 	var err error
-	if c == '"' && n.enumAny != nil {
-		// A member of the enum is the schema's own string, boxed once at
-		// Parse: enum-valued strings, common in replies, cost nothing.
+	if c == '"' && (n.enumAny != nil || n.leaf()) {
 		var str string
 		if str, err = r.d.String(); err != nil {
 			return nil, undecided, err
 		}
-		if i := enumIndex(n, str); i >= 0 {
-			v = n.enumAny[i]
-		} else {
-			v = str
+		// A member of the enum is the schema's own string, boxed once at
+		// Parse: enum-valued strings, common in replies, cost nothing.
+		v = str
+		if n.enumAny != nil {
+			if i := enumIndex(n, str); i >= 0 {
+				v = n.enumAny[i]
+			}
+		}
+		if n.leaf() && r.depth < r.p.c.maxApplications {
+			// A string under a node of keywords alone: judged as read,
+			// without the walk of eval (the same rules: stringVerdict).
+			return v, stringVerdict(n, str), nil
 		}
 	} else if v, err = r.d.Value(); err != nil {
 		return nil, undecided, err

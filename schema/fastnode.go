@@ -96,6 +96,13 @@ type fastNode struct {
 	dependentSchemas   []fastDependentSchema
 }
 
+// leaf reports whether n judges a value by its own keywords alone: no
+// $ref, no applicator, no memo, not slow, not false. eval of a scalar
+// under such a node comes down to the keyword rules.
+func (n *fastNode) leaf() bool {
+	return n.ref == nil && !n.applies && !n.memo && !n.slow && !n.never
+}
+
 type fastProp struct {
 	name     string
 	head     uint64 // name's first 8 bytes (see nameHead)
