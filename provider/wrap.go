@@ -6,8 +6,9 @@ import (
 	"iter"
 )
 
-// ErrInvalidOption matches (errors.Is) the error [WithRetry] returns for
-// an options field it cannot use, before any call.
+// ErrInvalidOption matches (errors.Is) the error [WithRetry] and
+// [Fallback] return for an options field they cannot use, before any
+// call.
 var ErrInvalidOption = errors.New("provider: invalid option")
 
 // A streamFunc is a wrapper's Stream.
