@@ -51,7 +51,9 @@ type RetryOptions struct {
 	// that records the wait and returns at once. It may be called
 	// concurrently.
 	Sleep func(ctx context.Context, d time.Duration) error
-	// Now returns the current time, for Budget. nil means time.Now.
+	// Now returns the current time, for Budget and for the context's
+	// deadline. nil means time.Now; a test that gives a fake clock uses a
+	// context without a deadline, or one on the same clock.
 	Now func() time.Time
 }
 
