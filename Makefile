@@ -24,15 +24,16 @@ test: fmt-check standalone
 
 ## measure: the tests that measure against the corpora and the
 ## JSON-Schema-Test-Suite (named ...Corpus... or ...Conformance...; in the
-## root module, and the peers' verdicts in benchmarks/validators) and the
-## tests that time how work grows (named ...Scaling...), without -race:
-## they compile thousands of schemas on one goroutine or time runs, which
-## the race detector slows five-fold and can find no race in, so under
-## -race they skip (internal/shared.Measuring)
+## root module, and the peers' verdicts in benchmarks/validators), the
+## tests that time how work grows (named ...Scaling...) and the soaks that
+## run the loop thousands of times over injected faults (named ...Soak...),
+## without -race: they compile thousands of schemas on one goroutine or
+## time runs, which the race detector slows five-fold and can find no race
+## in, so under -race they skip (internal/shared.Measuring)
 measure:
 	@start=$$(date +%s); \
 	echo "== measuring tests, without -race"; \
-	$(GO) test -count=1 -run 'Corpus|Conformance|Scaling' ./... && \
+	$(GO) test -count=1 -run 'Corpus|Conformance|Scaling|Soak' ./... && \
 	(cd benchmarks/validators && $(GO) test -count=1 -run 'Corpus' ./...); \
 	status=$$?; \
 	echo "== measuring tests: $$(( $$(date +%s) - start )) s"; \

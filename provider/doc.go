@@ -36,5 +36,21 @@
 //
 // Adapters report API failures as [*Error], classified by [ErrorKind]:
 // errors.Is(err, provider.ErrRateLimited) and friends match on the kind, and
-// errors.As gives the HTTP status and the provider's own message.
+// errors.As gives the HTTP status, the provider's own message and the wait
+// it asked for (Error.RetryAfter, read from the headers by
+// [RetryAfterFrom]).
+//
+// # Retries and fallbacks
+//
+// [WithRetry] wraps a Provider so that the failures worth another try
+// ([Retryable]: rate limited, overloaded, a reset connection, a timeout
+// the caller did not set) are retried after a jittered exponential
+// backoff, never sooner than Error.RetryAfter, within the attempts, the
+// time budget and the context that [RetryOptions] and the call set.
+// [Fallback] chains providers, moving to the next on the kinds named in
+// [FallbackOptions]; Response.Provider says which one answered:
+//
+//	p, err := provider.WithRetry(primary, &provider.RetryOptions{MaxAttempts: 3})
+//	...
+//	p, err = provider.Fallback([]provider.Provider{p, backup}, nil)
 package provider

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrorKind classifies a provider API failure so that callers can decide
@@ -57,6 +58,11 @@ type Error struct {
 	Message string
 	// RequestID is the provider's request identifier, when known.
 	RequestID string
+	// RetryAfter is how long the provider asked the caller to wait before
+	// trying again (its Retry-After, retry-after-ms or rate-limit reset
+	// headers, read by [RetryAfterFrom]); 0 when it asked for no wait. A
+	// retrying caller ([WithRetry]) never waits less.
+	RetryAfter time.Duration
 	// Err is the underlying error (the SDK's), if any.
 	Err error
 }
@@ -69,29 +75,39 @@ type wireError struct {
 	Code       string    `json:"code,omitempty"`
 	Message    string    `json:"message,omitempty"`
 	RequestID  string    `json:"request_id,omitempty"`
-	Cause      string    `json:"cause,omitempty"` // Err's text
+	// RetryAfterMS is RetryAfter in whole milliseconds, rounded up so that
+	// a decoded wait is never shorter than the one encoded.
+	RetryAfterMS int64  `json:"retry_after_ms,omitempty"`
+	Cause        string `json:"cause,omitempty"` // Err's text
 }
 
 // MarshalJSON encodes e as {"kind", "provider", "status_code", "code",
-// "message", "request_id", "cause"}, empty members left out; "cause" is the
-// text of Err.
+// "message", "request_id", "retry_after_ms", "cause"}, empty members left
+// out; "retry_after_ms" is RetryAfter in milliseconds, rounded up, and
+// "cause" is the text of Err.
 func (e *Error) MarshalJSON() ([]byte, error) {
 	w := wireError{Kind: e.Kind, Provider: e.Provider, StatusCode: e.StatusCode, Code: e.Code, Message: e.Message, RequestID: e.RequestID}
+	if e.RetryAfter > 0 {
+		w.RetryAfterMS = int64((e.RetryAfter + time.Millisecond - 1) / time.Millisecond)
+	}
 	if e.Err != nil {
 		w.Cause = e.Err.Error()
 	}
 	return json.Marshal(w)
 }
 
-// UnmarshalJSON decodes what MarshalJSON encodes. Err, when a cause was
-// encoded, is an error with its text alone: the SDK's error itself is
-// gone.
+// UnmarshalJSON decodes what MarshalJSON encodes; without
+// "retry_after_ms", RetryAfter is 0. Err, when a cause was encoded, is an
+// error with its text alone: the SDK's error itself is gone.
 func (e *Error) UnmarshalJSON(data []byte) error {
 	var w wireError
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
 	*e = Error{Kind: w.Kind, Provider: w.Provider, StatusCode: w.StatusCode, Code: w.Code, Message: w.Message, RequestID: w.RequestID}
+	if w.RetryAfterMS > 0 {
+		e.RetryAfter = time.Duration(w.RetryAfterMS) * time.Millisecond
+	}
 	if w.Cause != "" {
 		e.Err = errors.New(w.Cause)
 	}

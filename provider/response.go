@@ -17,6 +17,10 @@ type Response struct {
 	Usage Usage `json:"usage"`
 	// Model is the model that answered, when the provider reports it.
 	Model string `json:"model,omitempty"`
+	// Provider names, when a Provider choosing among several ([Fallback])
+	// answered, the one of them that gave this reply. Adapters leave it
+	// empty.
+	Provider string `json:"provider,omitempty"`
 }
 
 // StopReason is a provider's reason for ending its reply, normalised across

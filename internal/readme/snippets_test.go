@@ -214,3 +214,41 @@ func TestBatchSnippet(t *testing.T) {
 	assert.Equal(t, map[string]int{"inc1": 1, "inc2": 2}, got)
 	assert.Len(t, b.Submissions(), 2, "one batch per round")
 }
+
+// retrySnippet is the README's retries-and-fallbacks snippet: primary
+// retried, then backup, then the loop.
+func retrySnippet(ctx context.Context, primary, backup provider.Provider, s *schema.Schema) (*enforce.Result, error) {
+	// snippet: retry
+	p, err := provider.WithRetry(primary, nil) // 429, 5xx, resets: backoff with jitter, Retry-After honoured
+	if err != nil {
+		return nil, err
+	}
+	p, err = provider.Fallback([]provider.Provider{p, backup}, &provider.FallbackOptions{Names: []string{"primary", "backup"}})
+	if err != nil {
+		return nil, err
+	}
+	res, err := enforce.Run(ctx, p, enforce.Request{Prompt: "Summarise the incident report."}, s)
+	if err != nil {
+		return res, err
+	}
+	fmt.Println(res.Attempts[0].Response.Provider) // which provider answered
+	// end snippet
+	return res, nil
+}
+
+func TestRetrySnippet(t *testing.T) {
+	s, err := schema.Parse(summarySchema)
+	require.NoError(t, err)
+	primary := providertest.New(providertest.Failed(&provider.Error{Kind: provider.ErrAuth, StatusCode: 401}))
+	backup := providertest.New(providertest.Text(`{"title": "Disk full", "severity": "high", "actions": ["grow the volume"]}`))
+	_, err = retrySnippet(context.Background(), primary, backup, s)
+	require.ErrorIs(t, err, provider.ErrAuth, "auth is neither retried nor passed to the backup")
+	assert.Empty(t, backup.Requests())
+
+	primary = providertest.New(providertest.Failed(&provider.Error{Kind: provider.ErrSchemaRejected, StatusCode: 400}))
+	backup = providertest.New(providertest.Text(`{"title": "Disk full", "severity": "high", "actions": ["grow the volume"]}`))
+	res, err := retrySnippet(context.Background(), primary, backup, s)
+	require.NoError(t, err)
+	assert.Equal(t, "backup", res.Attempts[0].Response.Provider)
+	assert.Len(t, primary.Requests(), 1, "a rejected schema is not retried")
+}

@@ -110,15 +110,15 @@ func repoRoot() (string, error) {
 	}
 }
 
-// Measuring marks a test that measures against a corpus or the suite, or
-// times how work grows: thousands of schemas compiled and values validated
-// on one goroutine, which the race detector slows five-fold and can find
-// no race in. Built with -race it skips, saying so; `make test` runs these
-// tests (their names hold Corpus, Conformance or Scaling) in a pass of
-// their own without -race.
+// Measuring marks a test that measures against a corpus or the suite,
+// times how work grows, or soaks the loop under injected faults: thousands
+// of schemas compiled, values validated or runs timed, which the race
+// detector slows five-fold and can find no race in. Built with -race it
+// skips, saying so; `make test` runs these tests (their names hold Corpus,
+// Conformance, Scaling or Soak) in a pass of their own without -race.
 func Measuring(t testing.TB) {
 	t.Helper()
 	if Race {
-		t.Skip("a measuring test: make test runs it without -race (go test -run 'Corpus|Conformance|Scaling')")
+		t.Skip("a measuring test: make test runs it without -race (go test -run 'Corpus|Conformance|Scaling|Soak')")
 	}
 }

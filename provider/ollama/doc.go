@@ -69,5 +69,8 @@
 // other 4xx (404: the model is not pulled), ErrRateLimited for 429,
 // ErrAuth for 401 and 403 (a proxy in front of Ollama), ErrOverloaded for
 // other 5xx. A server that cannot be reached is an error of kind other
-// that wraps the network error.
+// that wraps the network error. The wait a server or proxy asks for
+// (Retry-After and the like) is in Error.RetryAfter, read by
+// [provider.RetryAfterFrom]. The adapter never retries: wrap it with
+// [provider.WithRetry] for that.
 package ollama

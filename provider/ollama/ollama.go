@@ -158,7 +158,7 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 		return nil, err
 	}
 	if res.StatusCode >= 300 {
-		return nil, statusError(res.StatusCode, data, req.Output != nil || len(req.Tools) > 0)
+		return nil, failure(res, data, req)
 	}
 	return response(data)
 }

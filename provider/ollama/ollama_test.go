@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -195,13 +196,14 @@ func TestErrors(t *testing.T) {
 	schemaReq := &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}, Output: &provider.OutputSpec{Schema: json.RawMessage(`{"type":"object"}`)}}
 	plainReq := &provider.Request{Messages: []provider.Message{provider.UserMessage("go")}}
 	tests := []struct {
-		name     string
-		req      *provider.Request
-		reply    wireReply
-		sentinel error
-		kind     provider.ErrorKind
-		Status   int
-		message  string
+		name       string
+		req        *provider.Request
+		reply      wireReply
+		sentinel   error
+		kind       provider.ErrorKind
+		Status     int
+		message    string
+		retryAfter time.Duration
 	}{
 		{
 			name: "schema rejected", req: schemaReq,
@@ -232,6 +234,12 @@ func TestErrors(t *testing.T) {
 			reply:    wireReply{Status: 429, Body: `{"error":"too many requests"}`},
 			sentinel: provider.ErrRateLimited, kind: provider.ErrRateLimited, Status: 429,
 			message: "too many requests",
+		},
+		{
+			name: "rate limited by a proxy that asks for a wait", req: plainReq,
+			reply:    wireReply{Status: 429, Body: `{"error":"too many requests"}`, Header: map[string]string{"Retry-After": "2"}},
+			sentinel: provider.ErrRateLimited, kind: provider.ErrRateLimited, Status: 429,
+			message: "too many requests", retryAfter: 2 * time.Second,
 		},
 		{
 			name: "unauthorized by a proxy", req: plainReq,
@@ -274,6 +282,7 @@ func TestErrors(t *testing.T) {
 			assert.Equal(t, "ollama", pe.Provider)
 			assert.Equal(t, tt.Status, pe.StatusCode)
 			assert.Equal(t, tt.message, pe.Message)
+			assert.Equal(t, tt.retryAfter, pe.RetryAfter)
 			assert.True(t, strings.HasPrefix(err.Error(), "ollama: "), err.Error())
 		})
 	}

@@ -63,7 +63,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 			},
 			ReadAll: read,
 			Failure: func(res *http.Response, data []byte) error {
-				return statusError(res.StatusCode, data, req.Output != nil || len(req.Tools) > 0)
+				return failure(res, data, req)
 			},
 			ReadFailure: readFailure,
 			Read:        readStream,

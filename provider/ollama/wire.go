@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/agentio/agentio/internal/clip"
 	"github.com/agentio/agentio/provider"
@@ -178,6 +180,17 @@ func toolCall(tc chatToolCall, i int) provider.ToolCall {
 // maxErrorText bounds a message taken from a body that is not Ollama's
 // error JSON.
 const maxErrorText = 500
+
+// failure is the error for a reply res with a failure status whose body
+// is data: [statusError], with the wait the server asked for in its
+// headers.
+func failure(res *http.Response, data []byte, req *provider.Request) error {
+	err := statusError(res.StatusCode, data, req.Output != nil || len(req.Tools) > 0)
+	if pe, ok := err.(*provider.Error); ok {
+		pe.RetryAfter = provider.RetryAfterFrom(res.Header, time.Now())
+	}
+	return err
+}
 
 // statusError classifies a failed call from its status and body. A
 // complaint about the format or schema is a schema rejection when the

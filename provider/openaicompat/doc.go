@@ -81,5 +81,8 @@
 // shapes of OpenAI ({"error":{"message":...}}), of Gemini (the same, in a
 // list), {"error":"..."} and {"detail":...} are read; another body is
 // quoted, cut short. A server that cannot be reached is an error of kind
-// other that wraps the network error.
+// other that wraps the network error. The wait the server asks for
+// (Retry-After, retry-after-ms, rate-limit reset headers) is in
+// Error.RetryAfter, read by [provider.RetryAfterFrom]. The adapter never
+// retries: wrap it with [provider.WithRetry] for that.
 package openaicompat

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/agentio/agentio/provider"
 )
@@ -223,10 +224,12 @@ func (p *Provider) readFailure(res *http.Response, err error) *provider.Error {
 	return &provider.Error{Kind: provider.ErrOther, Provider: p.name, StatusCode: res.StatusCode, Message: "cannot read the reply", Err: err}
 }
 
-// failure classifies a reply with a failure status whose body is data.
+// failure classifies a reply with a failure status whose body is data,
+// with the wait the server asked for in its headers.
 func (p *Provider) failure(res *http.Response, data []byte, req *provider.Request) error {
 	e := p.statusError(res.StatusCode, data, req.Output != nil || len(req.Tools) > 0)
 	e.RequestID = RequestID(res.Header)
+	e.RetryAfter = provider.RetryAfterFrom(res.Header, time.Now())
 	return e
 }
 

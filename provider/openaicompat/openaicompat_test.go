@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -253,12 +254,13 @@ func TestErrors(t *testing.T) {
 	}
 	plainReq := &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}}
 	tests := []struct {
-		name    string
-		reply   wiretest.Reply
-		req     *provider.Request
-		kind    error
-		message string
-		code    string
+		name       string
+		reply      wiretest.Reply
+		req        *provider.Request
+		kind       error
+		message    string
+		code       string
+		retryAfter time.Duration
 	}{
 		{
 			name:    "schema rejected",
@@ -300,6 +302,22 @@ func TestErrors(t *testing.T) {
 			message: "slow down",
 		},
 		{
+			name:       "rate limited, asked to wait",
+			reply:      wiretest.Reply{Status: 429, Body: `{"error":"slow down"}`, Header: map[string]string{"Retry-After": "3"}},
+			req:        plainReq,
+			kind:       provider.ErrRateLimited,
+			message:    "slow down",
+			retryAfter: 3 * time.Second,
+		},
+		{
+			name:       "overloaded, asked to wait in milliseconds",
+			reply:      wiretest.Reply{Status: 503, Body: `{"error":"busy"}`, Header: map[string]string{"retry-after-ms": "250"}},
+			req:        plainReq,
+			kind:       provider.ErrOverloaded,
+			message:    "busy",
+			retryAfter: 250 * time.Millisecond,
+		},
+		{
 			name:    "overloaded, plain text",
 			reply:   wiretest.Reply{Status: 503, Body: "upstream unavailable\n", Header: map[string]string{"Content-Type": "text/plain"}},
 			req:     plainReq,
@@ -328,6 +346,7 @@ func TestErrors(t *testing.T) {
 			assert.Equal(t, tt.message, pe.Message)
 			assert.Equal(t, tt.code, pe.Code)
 			assert.Equal(t, "req_42", pe.RequestID)
+			assert.Equal(t, tt.retryAfter, pe.RetryAfter)
 		})
 	}
 }

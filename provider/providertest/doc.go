@@ -43,6 +43,16 @@
 // [Batcher.Submitted] counts each request ID, so a test can assert that
 // nothing was submitted twice.
 //
+// # Faults
+//
+// [NewFaulty] wraps any provider in a [Faulty] that injects faults by a
+// schedule (call number → [Fault]) or at a seeded rate: a 429 with
+// RetryAfter, a 500 or 503, a reset connection, a slow first byte, a
+// stream cut mid-value, a reply truncated at the token limit, bytes that
+// are not text, a hang until the context ends. [Faulty.Injected] counts
+// them, so a test of retries, fallbacks or the enforcement loop can say
+// what it survived.
+//
 // # Testing an adapter
 //
 // The package is also the test kit for a [provider.Streamer] adapter, as

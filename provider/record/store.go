@@ -55,6 +55,7 @@ type wireResponse struct {
 	RawStopReason string              `json:"raw_stop_reason,omitempty"`
 	Usage         provider.Usage      `json:"usage"`
 	Model         string              `json:"model,omitempty"`
+	Provider      string              `json:"provider,omitempty"`
 }
 
 type wireChunk struct {
@@ -102,7 +103,7 @@ func toWireResponse(r *provider.Response) *wireResponse {
 		return nil
 	}
 	return &wireResponse{Text: r.Text, ToolCalls: toWireCalls(r.ToolCalls), Refusal: r.Refusal,
-		StopReason: r.StopReason, RawStopReason: r.RawStopReason, Usage: r.Usage, Model: r.Model}
+		StopReason: r.StopReason, RawStopReason: r.RawStopReason, Usage: r.Usage, Model: r.Model, Provider: r.Provider}
 }
 
 func (w *wireResponse) response() *provider.Response {
@@ -110,7 +111,7 @@ func (w *wireResponse) response() *provider.Response {
 		return nil
 	}
 	return &provider.Response{Text: w.Text, ToolCalls: fromWireCalls(w.ToolCalls), Refusal: w.Refusal,
-		StopReason: w.StopReason, RawStopReason: w.RawStopReason, Usage: w.Usage, Model: w.Model}
+		StopReason: w.StopReason, RawStopReason: w.RawStopReason, Usage: w.Usage, Model: w.Model, Provider: w.Provider}
 }
 
 func toWireChunk(c provider.Chunk) wireChunk {
