@@ -121,7 +121,11 @@
 // ({"a":1,"b": gives {"a":1}), one followed by a comma or a closing brace
 // gets null; a quote inside a string ends it only when what follows can
 // follow a string; digits with leading zeros (0789) stay text; a raw line
-// break just before a closing quote is layout and is dropped.
+// break just before a closing quote is layout and is dropped; a string
+// holding a backslash that starts no JSON escape (\d, C:\Users) was
+// written with raw backslashes, so all of its backslashes are kept, those
+// of \n and \t included, as are those of a string that starts with a
+// drive (C:\users\u1), while \" and \\ stay escapes.
 //
 // Measured over the shared corpus of 1,318 cases from public JSON-repair
 // test suites (cases needing a schema left out; TestCorpusRepairFigures),

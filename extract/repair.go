@@ -38,12 +38,17 @@ type repairer struct {
 	// early is the offset of a '}' that closed an object too early, which
 	// repair skips ({"a": 1}, "b": 2}), or -1.
 	early int
+	// badEscape is the offset of the first backslash in the string being
+	// read that starts no JSON escape (C:\Users), or -1; raw makes every
+	// backslash of the string literal (see [repairer.str]).
+	badEscape int
+	raw       bool
 }
 
 // reset prepares the repairer for text, keeping its buffers. The results
 // of the previous run are overwritten.
 func (r *repairer) reset(text string) {
-	r.text, r.pos, r.reach, r.guesses, r.calls, r.early = text, 0, 0, 0, 0, -1
+	r.text, r.pos, r.reach, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, -1, -1
 	r.noCalls = false
 	r.out, r.fixes, r.written, r.kinds = r.out[:0], r.fixes[:0], r.written[:0], r.kinds[:0]
 }
@@ -646,16 +651,31 @@ func closersOf(open string) [2]string {
 // r.pos. A quote that matches the opening one ends the string only when what
 // follows it can follow a string; otherwise it is taken as a quote the model
 // forgot to escape.
+//
+// A string holding a backslash that starts no JSON escape (C:\Users,
+// \d+) was written with raw backslashes: every backslash in it is then
+// literal, \n and \t included (C:\new\data), save \" and \\; so is
+// every backslash of a string that starts with a drive (C:\users\u1).
 func (r *repairer) str(where role) bool {
 	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	open := 1
+	if r.text[start] >= 0x80 {
+		open = len(smartQuote(r.text[start:]))
+	}
+	drive := drivePath(r.text, start+open)
+	r.badEscape, r.raw = -1, drive
 	ok, cut := r.strUntil(where, -1)
-	if ok && cut >= 0 {
-		// The string's closing quote was missing: read it again, ending
-		// where it should have ended. This happens once per string.
+	raw := drive || r.badEscape >= 0 && (cut < 0 || r.badEscape < cut)
+	if ok && (cut >= 0 || raw && !drive) {
+		// The string's closing quote was missing, or its backslashes are
+		// raw: read it again, ending where it should have ended. This
+		// happens once per string.
 		r.pos, r.out = start, r.out[:mark]
 		r.dropFixes(fmark)
+		r.raw = raw
 		ok, _ = r.strUntil(where, cut)
 	}
+	r.raw = false
 	return ok
 }
 
@@ -947,6 +967,16 @@ func matchAny(s string, qs []string) string {
 	return ""
 }
 
+// drivePath reports whether a Windows path, a letter, ':' and '\',
+// starts at i.
+func drivePath(text string, i int) bool {
+	if i+3 > len(text) || text[i+1] != ':' || text[i+2] != '\\' {
+		return false
+	}
+	c := text[i] | 0x20
+	return c >= 'a' && c <= 'z'
+}
+
 // escape copies or repairs the backslash escape at r.pos.
 func (r *repairer) escape() bool {
 	if r.pos+1 >= len(r.text) {
@@ -954,7 +984,12 @@ func (r *repairer) escape() bool {
 		r.pos++
 		return true
 	}
-	switch c := r.text[r.pos+1]; c {
+	c := r.text[r.pos+1]
+	if r.raw && c != '"' && c != '\\' && c != '\'' && c != '\n' && smartQuote(r.text[r.pos+1:]) == "" {
+		r.loneBackslash()
+		return true
+	}
+	switch c {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 		r.out = append(r.out, '\\', c)
 		r.pos += 2
@@ -986,11 +1021,20 @@ func (r *repairer) escape() bool {
 		}
 		// A lone backslash, as in C:\Users or a regular expression's \d:
 		// keep it.
-		r.fix(noteLoneBackslash, r.pos, `\`, `\\`)
-		r.out = append(r.out, '\\', '\\')
-		r.pos++
+		r.loneBackslash()
 	}
 	return true
+}
+
+// loneBackslash keeps the backslash at r.pos as a character of the string,
+// noting where the string's first such backslash is.
+func (r *repairer) loneBackslash() {
+	if r.badEscape < 0 {
+		r.badEscape = r.pos
+	}
+	r.fix(noteLoneBackslash, r.pos, `\`, `\\`)
+	r.out = append(r.out, '\\', '\\')
+	r.pos++
 }
 
 // escapedStr repairs a string written as escaped JSON, \"like this\", in a
