@@ -406,7 +406,8 @@ func (r *repairer) key() bool {
 		return false
 	}
 	// A bare key must be followed by its colon (after blanks, and after a
-	// stray closing quote, as in {a":1}); anything else is not an object.
+	// stray closing quote, as in {a":1}) or by a quoted string, its value
+	// with the colon left out ({a 'b'}); anything else is not an object.
 	if !r.eof() && r.text[r.pos] == '"' {
 		r.pos++
 		r.fixQuoted(noteKeyOpeningQuote, start, r.text[start:r.pos], r.text[start:end])
@@ -417,12 +418,39 @@ func (r *repairer) key() bool {
 	for !r.eof() && isSpace(r.text[r.pos]) {
 		r.pos++
 	}
-	if r.eof() || r.text[r.pos] != ':' {
+	if r.eof() || r.text[r.pos] != ':' && !quotedValueAt(r.text, r.pos) {
 		return false
 	}
 	r.pos = save
 	r.out = appendQuoted(r.out, r.text[start:end])
 	return true
+}
+
+// quotedValueAt reports whether a string in any quotes opens at i and
+// closes on the same line, followed by the end of its member: a ',', a '}'
+// or the end of the line. Followed by a ':', it is a key.
+func quotedValueAt(text string, i int) bool {
+	open := text[i : i+1]
+	if open[0] >= 0x80 {
+		if open = smartQuote(text[i:]); open == "" {
+			return false
+		}
+	} else if open != `"` && open != "'" && open != "`" {
+		return false
+	}
+	j := i + len(open)
+	closers := closersOf(open)
+	for j < len(text) && text[j] != '\n' {
+		if q := matchAny(text[j:], closers[:]); q != "" {
+			j += len(q)
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			return j == len(text) || text[j] == ',' || text[j] == '}' || text[j] == '\n' || text[j] == '\r'
+		}
+		j++
+	}
+	return false
 }
 
 // isBareByte reports a byte that may appear in a bare key.
