@@ -69,6 +69,7 @@
 //	// # /* */ comments                     comment
 //	'single', “typographic”, `backtick´     single_quote, smart_quote
 //	{a: 1}, {"a": New York}, 1/3, 0789      unquoted_key, unquoted_string
+//	{"re": /a+b/gi} (its text)              unquoted_string
 //	{"a": "b, "c": 1}, [a", "b"]            missing_quote
 //	{\"a\": \"b\"}                          escaped_json
 //	True, None, undefined                   python_literal

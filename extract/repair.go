@@ -467,6 +467,9 @@ func isBareByte(c byte) bool {
 func (r *repairer) word(where role) bool {
 	start := r.pos
 	c := r.text[start]
+	if c == '/' && !commentAt(r.text, start) {
+		return r.regexp()
+	}
 	if c < 0x20 || c == ',' || c == ':' || c == '}' || c == ']' || c == '/' || c == '#' {
 		return false
 	}
@@ -529,6 +532,48 @@ func (r *repairer) word(where role) bool {
 		return true
 	}
 	r.fixQuoted(noteUnquotedWord, start, val, val)
+	return true
+}
+
+// regexp repairs a JavaScript regular expression literal at r.pos,
+// /pattern/flags, as a string holding its text: the pattern runs to a '/'
+// that no backslash escapes and no [...] class holds, on one line, and
+// the token must end after its flags. It reports false, having read
+// nothing, for anything else.
+func (r *repairer) regexp() bool {
+	start := r.pos
+	i, class := start+1, false
+	for ; i < len(r.text); i++ {
+		c := r.text[i]
+		if c == '\n' || c == '\r' {
+			return false
+		}
+		if c == '\\' {
+			i++
+			continue
+		}
+		if c == '[' {
+			class = true
+		} else if c == ']' {
+			class = false
+		} else if c == '/' && !class {
+			break
+		}
+	}
+	if i >= len(r.text) || i == start+1 {
+		return false
+	}
+	i++
+	for i < len(r.text) && r.text[i] >= 'a' && r.text[i] <= 'z' {
+		i++
+	}
+	if i < len(r.text) && !isTokenEnd(r.text[i]) {
+		return false
+	}
+	tok := r.text[start:i]
+	r.pos = i
+	r.fixQuoted(noteRegexp, start, tok, tok)
+	r.out = appendQuoted(r.out, tok)
 	return true
 }
 
