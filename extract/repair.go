@@ -509,15 +509,24 @@ func (r *repairer) word(where role) bool {
 		return true
 	}
 	// An unquoted string runs to the next delimiter, line end or comment
-	// (a // comment after a blank: https://x.org is a string).
+	// (a // comment after a blank: https://x.org is a string). A bracket
+	// glued to a word opens a part of the text (f{x}, a[0]) that runs to
+	// its own closing bracket, commas and all.
 	end = start
-	for end < len(r.text) {
-		b := r.text[end]
-		if b == ',' || b == '}' || b == ']' || b == '"' || b == '\n' || b == '\r' || b == ')' && r.calls > 0 ||
-			commentAt(r.text, end) && (r.text[end+1] == '*' || end > start && isSpace(r.text[end-1])) {
-			break
+	depth := 0
+scan:
+	for ; end < len(r.text); end++ {
+		switch b := r.text[end]; {
+		case (b == '{' || b == '[') && end > start && !isSpace(r.text[end-1]):
+			depth++
+		case depth > 0 && (b == '}' || b == ']'):
+			depth--
+		case depth > 0 && b == ',':
+			// a comma inside the bracketed part is text
+		case b == ',' || b == '}' || b == ']' || b == '"' || b == '\n' || b == '\r' || b == ')' && r.calls > 0,
+			commentAt(r.text, end) && (r.text[end+1] == '*' || end > start && isSpace(r.text[end-1])):
+			break scan
 		}
-		end++
 	}
 	val := strings.TrimRight(r.text[start:end], " \t")
 	if val == "" {
