@@ -185,4 +185,10 @@ func TestCorpusSideBySide(t *testing.T) {
 		b.WriteByte('\n')
 	}
 	t.Logf("repair over repair.jsonl (%d cases), agentio's extract.JSON with WithRepair beside kaptinlin/jsonrepair.Repair:\n%s", len(cases), b.String())
+	if w := groups["~all"][0].wrong; w > maxWrong {
+		t.Errorf("agentio returns %d wrong values, more than %d", w, maxWrong)
+	}
 }
+
+// maxWrong is the most wrong values agentio may return over the corpus.
+const maxWrong = 99
