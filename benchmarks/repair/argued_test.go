@@ -58,8 +58,8 @@ var argued = map[string]string{
 	"jsonrepair-ts/117": danglingKey, "jsonrepair-ts/174": danglingKey, "jsonrepair-go/110": danglingKey,
 	"jsonrepair-go/111": danglingKey, "jsonrepair-go/112": danglingKey, "jsonrepair-go/123": danglingKey,
 	"jsonrepair-go/182": danglingKey,
-	"jsonrepair-ts/83": twoReadings, "jsonrepair-ts/84": twoReadings, "jsonrepair-go/71": twoReadings,
-	"jsonrepair-go/72": twoReadings,
+	"jsonrepair-ts/83":  twoReadings, "jsonrepair-ts/84": twoReadings, "jsonrepair-go/71": twoReadings,
+	"jsonrepair-go/72":  twoReadings,
 	"jsonrepair-ts/139": bareReply, "jsonrepair-go/145": bareReply, "jsonrepair-ts/329": bareReply,
 	"jsonrepair-ts/357": cutConcatenation, "jsonrepair-go/334": cutConcatenation,
 }
