@@ -84,6 +84,10 @@
 //	"a" + "b"                               concatenation
 //	{"a": [1, "b                            truncated (and dangling_key)
 //
+// Each kind of fix is one rule: [RepairRules] lists them, with what each
+// recognises and writes and whether some of its readings are guesses (see
+// below), and [WithoutRepairRule] turns rules off by their kind.
+//
 // A whole reply that is one bare token is read when the token can only
 // be a value: a number in a form JSON lacks (2., -.3), undefined, NaN, a
 // wrapped value (callback_1(2);) or a token that starts like a number but

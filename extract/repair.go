@@ -43,6 +43,7 @@ type repairer struct {
 	// backslash of the string literal (see [repairer.str]).
 	badEscape int
 	raw       bool
+	off       ruleSet // rules the caller turned off (see [WithoutRepairRule])
 }
 
 // reset prepares the repairer for text, keeping its buffers. The results
@@ -58,7 +59,7 @@ func (r *repairer) reset(text string) {
 // the input, and false when the text cannot be read as a value.
 func (r *repairer) run(start int) ([]byte, int, bool) {
 	r.pos = start
-	ok := r.value(roleTop)
+	ok := r.value(roleTop) && !r.refused()
 	r.reach = max(r.reach, r.pos)
 	if !ok {
 		return nil, 0, false
