@@ -126,9 +126,8 @@
 // only True, False or None is a guess, as above (not the literal, not
 // always an error); a key left without a value at the end of a cut-off
 // reply is dropped ({"a":1,"b": gives {"a":1}), one followed by a comma or
-// a closing brace
-// gets null; a quote inside a string ends it only when what follows can
-// follow a string; digits with leading zeros (0789) stay text; a raw line
+// a closing brace gets null; a quote inside a string ends it only when
+// what follows can follow a string; digits with leading zeros (0789) stay text; a raw line
 // break just before a closing quote is layout and is dropped; a string
 // holding a backslash that starts no JSON escape (\d, C:\Users) was
 // written with raw backslashes, so all of its backslashes are kept, those
