@@ -46,7 +46,9 @@ type finder struct {
 }
 
 func newFinder(text string, cfg config) *finder {
-	return &finder{text: text, cfg: cfg}
+	f := &finder{text: text, cfg: cfg}
+	f.rep.off = cfg.rulesOff
+	return f
 }
 
 // find returns the candidates best first. When first is set it stops at the
@@ -420,7 +422,7 @@ func (f *finder) list(s, e int) (Candidate, bool) {
 	r.alt = false
 	r.reset(f.text[:e])
 	r.pos = s
-	if !r.list() || r.guesses > 0 {
+	if !r.list() || r.guesses > 0 || r.refused() {
 		// {"a": 1}, "b": 2}: members after an object closed too early.
 		if f.text[i] != '{' || !f.keyAfter(end+1, e) {
 			return Candidate{}, false

@@ -26,6 +26,7 @@ const (
 	noteUnquotedKey
 	noteUnquotedWord
 	noteProse
+	noteRegexp
 	noteNumberLike
 	noteKeyOpeningQuote
 	noteStringOpeningQuote
@@ -82,6 +83,7 @@ var notes = [...]struct {
 	noteUnquotedKey:    {kind: FixUnquotedKey, text: "quoted a bare key"},
 	noteUnquotedWord:   {kind: FixUnquotedString, text: "quoted a bare word"},
 	noteProse:          {kind: FixUnquotedString, text: "read a reply in plain words as a string"},
+	noteRegexp:         {kind: FixUnquotedString, text: "quoted a regular expression"},
 	noteNumberLike: {kind: FixUnquotedString, describe: func(b, _ string) string {
 		return "quoted " + clipWord(b) + ", which starts like a number but is none"
 	}},

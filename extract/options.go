@@ -24,6 +24,7 @@ type config struct {
 	preferLast  bool
 	objectsOnly bool
 	maxSize     int
+	rulesOff    ruleSet                    // repair rules turned off
 	accept      func(json.RawMessage) bool // the caller's validity check, or nil
 	err         error                      // first bad option value, reported by the call
 }

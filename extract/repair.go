@@ -38,12 +38,18 @@ type repairer struct {
 	// early is the offset of a '}' that closed an object too early, which
 	// repair skips ({"a": 1}, "b": 2}), or -1.
 	early int
+	// badEscape is the offset of the first backslash in the string being
+	// read that starts no JSON escape (C:\Users), or -1; raw makes every
+	// backslash of the string literal (see [repairer.str]).
+	badEscape int
+	raw       bool
+	off       ruleSet // rules the caller turned off (see [WithoutRepairRule])
 }
 
 // reset prepares the repairer for text, keeping its buffers. The results
 // of the previous run are overwritten.
 func (r *repairer) reset(text string) {
-	r.text, r.pos, r.reach, r.guesses, r.calls, r.early = text, 0, 0, 0, 0, -1
+	r.text, r.pos, r.reach, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, -1, -1
 	r.noCalls = false
 	r.out, r.fixes, r.written, r.kinds = r.out[:0], r.fixes[:0], r.written[:0], r.kinds[:0]
 }
@@ -53,7 +59,7 @@ func (r *repairer) reset(text string) {
 // the input, and false when the text cannot be read as a value.
 func (r *repairer) run(start int) ([]byte, int, bool) {
 	r.pos = start
-	ok := r.value(roleTop)
+	ok := r.value(roleTop) && !r.refused()
 	r.reach = max(r.reach, r.pos)
 	if !ok {
 		return nil, 0, false
@@ -401,7 +407,8 @@ func (r *repairer) key() bool {
 		return false
 	}
 	// A bare key must be followed by its colon (after blanks, and after a
-	// stray closing quote, as in {a":1}); anything else is not an object.
+	// stray closing quote, as in {a":1}) or by a quoted string, its value
+	// with the colon left out ({a 'b'}); anything else is not an object.
 	if !r.eof() && r.text[r.pos] == '"' {
 		r.pos++
 		r.fixQuoted(noteKeyOpeningQuote, start, r.text[start:r.pos], r.text[start:end])
@@ -412,12 +419,39 @@ func (r *repairer) key() bool {
 	for !r.eof() && isSpace(r.text[r.pos]) {
 		r.pos++
 	}
-	if r.eof() || r.text[r.pos] != ':' {
+	if r.eof() || r.text[r.pos] != ':' && !quotedValueAt(r.text, r.pos) {
 		return false
 	}
 	r.pos = save
 	r.out = appendQuoted(r.out, r.text[start:end])
 	return true
+}
+
+// quotedValueAt reports whether a string in any quotes opens at i and
+// closes on the same line, followed by the end of its member: a ',', a '}'
+// or the end of the line. Followed by a ':', it is a key.
+func quotedValueAt(text string, i int) bool {
+	open := text[i : i+1]
+	if open[0] >= 0x80 {
+		if open = smartQuote(text[i:]); open == "" {
+			return false
+		}
+	} else if open != `"` && open != "'" && open != "`" {
+		return false
+	}
+	j := i + len(open)
+	closers := closersOf(open)
+	for j < len(text) && text[j] != '\n' {
+		if q := matchAny(text[j:], closers[:]); q != "" {
+			j += len(q)
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			return j == len(text) || text[j] == ',' || text[j] == '}' || text[j] == '\n' || text[j] == '\r'
+		}
+		j++
+	}
+	return false
 }
 
 // isBareByte reports a byte that may appear in a bare key.
@@ -434,6 +468,9 @@ func isBareByte(c byte) bool {
 func (r *repairer) word(where role) bool {
 	start := r.pos
 	c := r.text[start]
+	if c == '/' && !commentAt(r.text, start) {
+		return r.regexp()
+	}
 	if c < 0x20 || c == ',' || c == ':' || c == '}' || c == ']' || c == '/' || c == '#' {
 		return false
 	}
@@ -473,15 +510,24 @@ func (r *repairer) word(where role) bool {
 		return true
 	}
 	// An unquoted string runs to the next delimiter, line end or comment
-	// (a // comment after a blank: https://x.org is a string).
+	// (a // comment after a blank: https://x.org is a string). A bracket
+	// glued to a word opens a part of the text (f{x}, a[0]) that runs to
+	// its own closing bracket, commas and all.
 	end = start
-	for end < len(r.text) {
-		b := r.text[end]
-		if b == ',' || b == '}' || b == ']' || b == '"' || b == '\n' || b == '\r' || b == ')' && r.calls > 0 ||
-			commentAt(r.text, end) && (r.text[end+1] == '*' || end > start && isSpace(r.text[end-1])) {
-			break
+	depth := 0
+scan:
+	for ; end < len(r.text); end++ {
+		switch b := r.text[end]; {
+		case (b == '{' || b == '[') && end > start && !isSpace(r.text[end-1]):
+			depth++
+		case depth > 0 && (b == '}' || b == ']'):
+			depth--
+		case depth > 0 && b == ',':
+			// a comma inside the bracketed part is text
+		case b == ',' || b == '}' || b == ']' || b == '"' || b == '\n' || b == '\r' || b == ')' && r.calls > 0,
+			commentAt(r.text, end) && (r.text[end+1] == '*' || end > start && isSpace(r.text[end-1])):
+			break scan
 		}
-		end++
 	}
 	val := strings.TrimRight(r.text[start:end], " \t")
 	if val == "" {
@@ -496,6 +542,48 @@ func (r *repairer) word(where role) bool {
 		return true
 	}
 	r.fixQuoted(noteUnquotedWord, start, val, val)
+	return true
+}
+
+// regexp repairs a JavaScript regular expression literal at r.pos,
+// /pattern/flags, as a string holding its text: the pattern runs to a '/'
+// that no backslash escapes and no [...] class holds, on one line, and
+// the token must end after its flags. It reports false, having read
+// nothing, for anything else.
+func (r *repairer) regexp() bool {
+	start := r.pos
+	i, class := start+1, false
+	for ; i < len(r.text); i++ {
+		c := r.text[i]
+		if c == '\n' || c == '\r' {
+			return false
+		}
+		if c == '\\' {
+			i++
+			continue
+		}
+		if c == '[' {
+			class = true
+		} else if c == ']' {
+			class = false
+		} else if c == '/' && !class {
+			break
+		}
+	}
+	if i >= len(r.text) || i == start+1 {
+		return false
+	}
+	i++
+	for i < len(r.text) && r.text[i] >= 'a' && r.text[i] <= 'z' {
+		i++
+	}
+	if i < len(r.text) && !isTokenEnd(r.text[i]) {
+		return false
+	}
+	tok := r.text[start:i]
+	r.pos = i
+	r.fixQuoted(noteRegexp, start, tok, tok)
+	r.out = appendQuoted(r.out, tok)
 	return true
 }
 
@@ -646,16 +734,31 @@ func closersOf(open string) [2]string {
 // r.pos. A quote that matches the opening one ends the string only when what
 // follows it can follow a string; otherwise it is taken as a quote the model
 // forgot to escape.
+//
+// A string holding a backslash that starts no JSON escape (C:\Users,
+// \d+) was written with raw backslashes: every backslash in it is then
+// literal, \n and \t included (C:\new\data), save \" and \\; so is
+// every backslash of a string that starts with a drive (C:\users\u1).
 func (r *repairer) str(where role) bool {
 	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	open := 1
+	if r.text[start] >= 0x80 {
+		open = len(smartQuote(r.text[start:]))
+	}
+	drive := drivePath(r.text, start+open)
+	r.badEscape, r.raw = -1, drive
 	ok, cut := r.strUntil(where, -1)
-	if ok && cut >= 0 {
-		// The string's closing quote was missing: read it again, ending
-		// where it should have ended. This happens once per string.
+	raw := drive || r.badEscape >= 0 && (cut < 0 || r.badEscape < cut)
+	if ok && (cut >= 0 || raw && !drive) {
+		// The string's closing quote was missing, or its backslashes are
+		// raw: read it again, ending where it should have ended. This
+		// happens once per string.
 		r.pos, r.out = start, r.out[:mark]
 		r.dropFixes(fmark)
+		r.raw = raw
 		ok, _ = r.strUntil(where, cut)
 	}
+	r.raw = false
 	return ok
 }
 
@@ -947,6 +1050,16 @@ func matchAny(s string, qs []string) string {
 	return ""
 }
 
+// drivePath reports whether a Windows path, a letter, ':' and '\',
+// starts at i.
+func drivePath(text string, i int) bool {
+	if i+3 > len(text) || text[i+1] != ':' || text[i+2] != '\\' {
+		return false
+	}
+	c := text[i] | 0x20
+	return c >= 'a' && c <= 'z'
+}
+
 // escape copies or repairs the backslash escape at r.pos.
 func (r *repairer) escape() bool {
 	if r.pos+1 >= len(r.text) {
@@ -954,7 +1067,12 @@ func (r *repairer) escape() bool {
 		r.pos++
 		return true
 	}
-	switch c := r.text[r.pos+1]; c {
+	c := r.text[r.pos+1]
+	if r.raw && c != '"' && c != '\\' && c != '\'' && c != '\n' && smartQuote(r.text[r.pos+1:]) == "" {
+		r.loneBackslash()
+		return true
+	}
+	switch c {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 		r.out = append(r.out, '\\', c)
 		r.pos += 2
@@ -986,11 +1104,20 @@ func (r *repairer) escape() bool {
 		}
 		// A lone backslash, as in C:\Users or a regular expression's \d:
 		// keep it.
-		r.fix(noteLoneBackslash, r.pos, `\`, `\\`)
-		r.out = append(r.out, '\\', '\\')
-		r.pos++
+		r.loneBackslash()
 	}
 	return true
+}
+
+// loneBackslash keeps the backslash at r.pos as a character of the string,
+// noting where the string's first such backslash is.
+func (r *repairer) loneBackslash() {
+	if r.badEscape < 0 {
+		r.badEscape = r.pos
+	}
+	r.fix(noteLoneBackslash, r.pos, `\`, `\\`)
+	r.out = append(r.out, '\\', '\\')
+	r.pos++
 }
 
 // escapedStr repairs a string written as escaped JSON, \"like this\", in a

@@ -1,0 +1,77 @@
+package extract_test
+
+import (
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentio/agentio/extract"
+	"github.com/agentio/agentio/internal/shared"
+)
+
+// TestRepairScaling repairs each kind of broken reply of
+// BenchmarkRepairKinds, and a reply of nothing but opening braces, at two
+// sizes, the second four times the first, and fails when the time grows
+// more than six-fold: repair is linear in its input whatever the input
+// holds. A step up to 9x whose allocations grew at most 6x (buffers grow by
+// doubling) is logged rather than failed: the work counted is linear, and
+// a shared machine can cost that much more for a larger input's memory. It
+// times runs, so it runs in the measuring pass (without -race, see
+// internal/shared.Measuring); each time is the fastest of five rounds (up
+// to twenty while the step looks too steep) that visit both sizes in turn,
+// so that the machine's drift weighs on both alike, with the collector run
+// before each and off during it.
+func TestRepairScaling(t *testing.T) {
+	shared.Measuring(t)
+	// Collections would fall on the sizes unevenly: each run starts after one.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	const base = 128 << 10
+	type kind struct {
+		name  string
+		build func(size int) string
+		run   func(text string)
+	}
+	repair := func(text string) { _, _ = extract.JSON(text, extract.WithRepair()) }
+	kinds := []kind{{"open_braces", func(n int) string { return strings.Repeat("{", n) },
+		func(text string) { extract.Candidates(text, extract.WithRepair()) }}}
+	for _, k := range brokenKinds {
+		kinds = append(kinds, kind{k.name, func(n int) string { return brokenText(k.item, n) }, repair})
+	}
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) {
+			small, large := k.build(base), k.build(4*base)
+			best := [2]time.Duration{1 << 62, 1 << 62}
+			ratio := 0.0
+			for round := 0; round < 20 && (round < 5 || ratio > 6); round++ {
+				for i, text := range []string{small, large} {
+					runtime.GC()
+					start := time.Now()
+					k.run(text)
+					best[i] = min(best[i], time.Since(start))
+				}
+				ratio = float64(best[1]) / float64(best[0])
+			}
+			var alloc [2]uint64
+			for i, text := range []string{small, large} {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				k.run(text)
+				runtime.ReadMemStats(&after)
+				alloc[i] = after.TotalAlloc - before.TotalAlloc
+			}
+			grew := float64(alloc[1]) / float64(max(alloc[0], 1))
+			t.Logf("%s: %v for %d bytes, %v for %d bytes (%.1fx the time, %.1fx the bytes allocated)",
+				k.name, best[0], len(small), best[1], len(large), ratio, grew)
+			switch {
+			case grew > 6:
+				t.Errorf("%s: 4x the input allocated %.1fx the bytes", k.name, grew)
+			case ratio > 9:
+				t.Errorf("%s: 4x the input took %.1fx the time", k.name, ratio)
+			case ratio > 6:
+				t.Logf("%s: a step of %.1fx with linear allocation: the machine's noise, not the work", k.name, ratio)
+			}
+		})
+	}
+}
