@@ -50,6 +50,9 @@ type Options struct {
 	// RequestOptions are extra SDK options applied to every request:
 	// headers (an anthropic-beta header, say), option.WithMaxRetries (the
 	// SDK retries 408, 409, 429, 5xx and 529 twice by default), timeouts.
+	// Behind provider.WithRetry, which honours the wait a 429 asks for
+	// (Error.RetryAfter), pass option.WithMaxRetries(0) so that a call is
+	// not retried by both.
 	RequestOptions []option.RequestOption
 	// MaxTokens is the max_tokens sent when a request sets none (the API
 	// requires one). Zero means [DefaultMaxTokens]; negative is invalid.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -40,8 +41,11 @@ func classify(err error) error {
 	if e.StatusCode < 400 {
 		e.StatusCode = typeStatus(e.Code)
 	}
-	if e.RequestID == "" && apiErr.Response != nil {
-		e.RequestID = apiErr.Response.Header.Get("request-id")
+	if apiErr.Response != nil {
+		if e.RequestID == "" {
+			e.RequestID = apiErr.Response.Header.Get("request-id")
+		}
+		e.RetryAfter = provider.RetryAfterFrom(apiErr.Response.Header, time.Now())
 	}
 	e.Kind = kindOf(e.StatusCode, e.Code, e.Message)
 	return e

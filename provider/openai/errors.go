@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -29,6 +30,7 @@ const (
 type recorder struct {
 	status    int
 	requestID string
+	header    http.Header
 	body      []byte
 }
 
@@ -40,6 +42,7 @@ func (r *recorder) middleware(req *http.Request, next option.MiddlewareNext) (*h
 	}
 	r.status = res.StatusCode
 	r.requestID = openaicompat.RequestID(res.Header)
+	r.header = res.Header
 	r.body = nil
 	if res.StatusCode >= 400 && res.Body != nil {
 		body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
@@ -76,6 +79,7 @@ func classify(err error, rec *recorder) error {
 		}
 		if apiErr.Response != nil {
 			e.RequestID = openaicompat.RequestID(apiErr.Response.Header)
+			e.RetryAfter = provider.RetryAfterFrom(apiErr.Response.Header, time.Now())
 		}
 		e.Kind = kindOf(apiErr.StatusCode, apiErr.Param, e.Message)
 		return e
@@ -85,6 +89,7 @@ func classify(err error, rec *recorder) error {
 		// own shape, plain text): classify from what was recorded.
 		e.StatusCode = rec.status
 		e.RequestID = rec.requestID
+		e.RetryAfter = provider.RetryAfterFrom(rec.header, time.Now())
 		e.Message, e.Code = bodyMessage(rec.body)
 		e.Kind = kindOf(rec.status, "", e.Message)
 	}

@@ -72,7 +72,9 @@ type Options struct {
 	Client *sdk.Client
 	// RequestOptions are extra SDK options applied to every request:
 	// headers, option.WithMaxRetries (the SDK retries 429 and 5xx twice by
-	// default), timeouts.
+	// default), timeouts. Behind provider.WithRetry, which honours the
+	// wait a 429 asks for (Error.RetryAfter), pass option.WithMaxRetries(0)
+	// so that a call is not retried by both.
 	RequestOptions []option.RequestOption
 	// API selects the endpoint; the zero value is APIChatCompletions.
 	API API
