@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"google.golang.org/genai"
@@ -46,7 +49,30 @@ func classify(err error, withSchema bool) error {
 	if e.Kind == provider.ErrInvalidRequest && keyRejected(apiErr.Details) {
 		e.Kind = provider.ErrAuth
 	}
+	e.RetryAfter = retryDelay(apiErr.Details)
 	return e
+}
+
+// retryDelay returns the wait a google.rpc.RetryInfo detail asks for (a
+// 429's "retryDelay": "20s", a protobuf Duration in JSON: seconds with up
+// to nine decimals and an "s"), or 0.
+func retryDelay(details []map[string]any) time.Duration {
+	for _, d := range details {
+		if t, _ := d["@type"].(string); !strings.HasSuffix(t, "google.rpc.RetryInfo") {
+			continue
+		}
+		s, _ := d["retryDelay"].(string)
+		secs, ok := strings.CutSuffix(s, "s")
+		if !ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(secs, 64)
+		if err != nil || f <= 0 || f > 24*3600 {
+			continue
+		}
+		return time.Duration(math.Ceil(f * float64(time.Second)))
+	}
+	return 0
 }
 
 // isStatusName reports whether s looks like one of the API's status names
