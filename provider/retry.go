@@ -8,6 +8,7 @@ import (
 	"iter"
 	"math/rand/v2"
 	"net"
+	"net/url"
 	"os"
 	"sync"
 	"syscall"
@@ -165,6 +166,12 @@ func Retryable(err error) bool {
 		if errors.Is(err, transient) {
 			return true
 		}
+	}
+	// A connection the server closed before its response: the client
+	// reports EOF for the request (a url.Error), not a reply cut short.
+	var ue *url.Error
+	if errors.As(err, &ue) && errors.Is(ue.Err, io.EOF) {
+		return true
 	}
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"os"
 	"sync"
 	"syscall"
@@ -470,6 +471,7 @@ func TestRetryable(t *testing.T) {
 		{timeoutError{}, true},
 		{context.Canceled, false},
 		{io.EOF, false},
+		{&provider.Error{Kind: provider.ErrOther, Err: &url.Error{Op: "Post", URL: "http://x", Err: io.EOF}}, true}, // closed before the response
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.err), func(t *testing.T) {

@@ -93,22 +93,40 @@ type FaultOptions struct {
 // provider, injecting faults by a schedule or at a rate ([FaultOptions]).
 // A provider wrapped that does not stream serves its Generate reply as
 // chunks ([provider.Chunks]). Its capabilities are the wrapped
-// provider's.
+// provider's. [NewFaultyHandler] injects the same faults into HTTP.
 //
 // A Faulty is safe for concurrent use when the provider it wraps is; it
 // counts its calls and the faults it injected ([Faulty.Injected]).
 type Faulty struct {
-	p        provider.Provider
-	o        FaultOptions
-	mu       sync.Mutex
-	calls    int
-	injected map[Fault]int
+	p provider.Provider
+	*faultSchedule
 }
 
 // NewFaulty returns a Faulty over p. It copies opts. A Rate outside
 // [0, 1], a negative RetryAfter or SlowFor, or a Fault it does not know
 // is an error.
 func NewFaulty(p provider.Provider, opts *FaultOptions) (*Faulty, error) {
+	if p == nil {
+		return nil, errors.New("providertest: NewFaulty of a nil provider")
+	}
+	s, err := newFaultSchedule(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Faulty{p: p, faultSchedule: s}, nil
+}
+
+// A faultSchedule numbers the calls of a [Faulty] or the requests of a
+// [FaultyHandler] and picks each one's fault.
+type faultSchedule struct {
+	o        FaultOptions
+	mu       sync.Mutex
+	calls    int
+	injected map[Fault]int
+}
+
+// newFaultSchedule checks and copies opts, its defaults set.
+func newFaultSchedule(opts *FaultOptions) (*faultSchedule, error) {
 	var o FaultOptions
 	if opts != nil {
 		o = *opts
@@ -116,8 +134,6 @@ func NewFaulty(p provider.Provider, opts *FaultOptions) (*Faulty, error) {
 	o.Schedule = maps.Clone(o.Schedule)
 	o.Kinds = slices.Clone(o.Kinds)
 	switch {
-	case p == nil:
-		return nil, errors.New("providertest: NewFaulty of a nil provider")
 	case !(o.Rate >= 0 && o.Rate <= 1):
 		return nil, fmt.Errorf("providertest: fault rate %v is not in [0, 1]", o.Rate)
 	case o.RetryAfter < 0 || o.SlowFor < 0:
@@ -140,43 +156,43 @@ func NewFaulty(p provider.Provider, opts *FaultOptions) (*Faulty, error) {
 	if o.SlowFor == 0 {
 		o.SlowFor = 50 * time.Millisecond
 	}
-	return &Faulty{p: p, o: o, injected: map[Fault]int{}}, nil
+	return &faultSchedule{o: o, injected: map[Fault]int{}}, nil
 }
 
 // Capabilities returns the wrapped provider's.
 func (f *Faulty) Capabilities() provider.Capabilities { return f.p.Capabilities() }
 
-// Calls returns the number of calls made to f (Generate and Stream).
-func (f *Faulty) Calls() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls
+// Calls returns the number of calls (or requests) made so far.
+func (s *faultSchedule) Calls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls
 }
 
 // Injected returns how many times each fault was injected, a copy.
-func (f *Faulty) Injected() map[Fault]int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return maps.Clone(f.injected)
+func (s *faultSchedule) Injected() map[Fault]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.injected)
 }
 
 // next numbers a call and picks its fault ("" for none).
-func (f *Faulty) next() Fault {
-	f.mu.Lock()
-	n := f.calls
-	f.calls++
-	f.mu.Unlock()
-	fault, scheduled := f.o.Schedule[n]
-	if !scheduled && f.o.Rate > 0 {
-		r := rand.New(rand.NewPCG(f.o.Seed, uint64(n)))
-		if r.Float64() < f.o.Rate {
-			fault = f.o.Kinds[r.IntN(len(f.o.Kinds))]
+func (s *faultSchedule) next() Fault {
+	s.mu.Lock()
+	n := s.calls
+	s.calls++
+	s.mu.Unlock()
+	fault, scheduled := s.o.Schedule[n]
+	if !scheduled && s.o.Rate > 0 {
+		r := rand.New(rand.NewPCG(s.o.Seed, uint64(n)))
+		if r.Float64() < s.o.Rate {
+			fault = s.o.Kinds[r.IntN(len(s.o.Kinds))]
 		}
 	}
 	if fault != "" {
-		f.mu.Lock()
-		f.injected[fault]++
-		f.mu.Unlock()
+		s.mu.Lock()
+		s.injected[fault]++
+		s.mu.Unlock()
 	}
 	return fault
 }
