@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 
@@ -213,4 +214,54 @@ func TestNodeStreamsPartials(t *testing.T) {
 	assert.ErrorIs(t, err, einoagentio.ErrInvalidOption)
 	_, err = einoagentio.NewProvider(nil, nil)
 	assert.ErrorIs(t, err, einoagentio.ErrInvalidOption)
+}
+
+// A streamed node whose reader is closed early stops its run: the model's
+// stream is closed, and no re-ask follows.
+func TestNodeStreamReaderClosedEarly(t *testing.T) {
+	chunks := []string{`{"items":[`}
+	for i := range 50 {
+		chunks = append(chunks, fmt.Sprintf("%d,", i))
+	}
+	chunks = append(chunks, `50]}`)
+	m := newModel(streamed(chunks...), text(`{"items":[]}`))
+	s := parse(t, `{"type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"type":"integer"}}}}`)
+	node, err := einoagentio.NewNode(m, s, nil)
+	require.NoError(t, err)
+	chain, err := compose.NewChain[[]*schema.Message, einoagentio.Output]().AppendLambda(node).Compile(context.Background())
+	require.NoError(t, err)
+	sr, err := chain.Stream(context.Background(), []*schema.Message{schema.UserMessage("Count.")})
+	require.NoError(t, err)
+	out, err := sr.Recv()
+	require.NoError(t, err)
+	require.True(t, out.Partial)
+	sr.Close()
+	require.Eventually(t, func() bool {
+		calls := m.recorded()
+		return len(calls) == 1 && calls[0].closed
+	}, timeout, tick, "closing the node's reader closes the model's stream")
+}
+
+// A context cancelled mid-stream ends the Provider's stream with the
+// context's error and closes the model's stream, though the model's
+// sender does not watch the context.
+func TestProviderStreamContextCancelled(t *testing.T) {
+	m := newModel(streamed("a", "b", "c", "d"))
+	p, err := einoagentio.NewProvider(m, nil)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got []string
+	var last error
+	for ch, err := range p.Stream(ctx, &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}}) {
+		if err != nil {
+			last = err
+			break
+		}
+		got = append(got, ch.Text)
+		cancel()
+	}
+	assert.Equal(t, []string{"a"}, got)
+	assert.ErrorIs(t, last, context.Canceled)
+	require.Eventually(t, func() bool { return m.recorded()[0].closed }, timeout, tick)
 }

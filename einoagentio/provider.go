@@ -127,7 +127,8 @@ func (p *Provider) callbacks(ctx context.Context, msgs []*schema.Message) (conte
 
 // Stream sends req to the model's Stream and yields each chunk's content
 // and tool-call pieces as they come, then the whole reply. A consumer that
-// stops iterating closes the model's stream.
+// stops iterating, or a context cancelled mid-stream, closes the model's
+// stream.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[provider.Chunk, error] {
 	return func(yield func(provider.Chunk, error) bool) {
 		m, msgs, opts, err := p.prepare(req)
@@ -145,6 +146,14 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 		defer sr.Close()
 		var parts []*schema.Message
 		for {
+			// An Eino stream's sender need not watch the context: a call
+			// cancelled mid-stream ends here, and the deferred Close
+			// tells the sender.
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				report(nil, ctxErr)
+				yield(provider.Chunk{}, fmt.Errorf("%s: %w", p.opts.Name, ctxErr))
+				return
+			}
 			msg, err := sr.Recv()
 			if errors.Is(err, io.EOF) {
 				break
