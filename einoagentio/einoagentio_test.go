@@ -10,6 +10,7 @@ import (
 
 	"github.com/cloudwego/eino/callbacks"
 	"github.com/cloudwego/eino/components"
+	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 	"github.com/stretchr/testify/assert"
@@ -264,4 +265,40 @@ func TestProviderStreamContextCancelled(t *testing.T) {
 	assert.Equal(t, []string{"a"}, got)
 	assert.ErrorIs(t, last, context.Canceled)
 	require.Eventually(t, func() bool { return m.recorded()[0].closed }, timeout, tick)
+}
+
+// wholeCallsModel streams two whole tool calls, one per chunk, without an
+// Index, as Eino reads a call that is not sent in pieces.
+type wholeCallsModel struct{}
+
+func (wholeCallsModel) Generate(context.Context, []*schema.Message, ...model.Option) (*schema.Message, error) {
+	return nil, errors.New("stream only")
+}
+
+func (wholeCallsModel) Stream(context.Context, []*schema.Message, ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	call := func(id, name, args string) *schema.Message {
+		return schema.AssistantMessage("", []schema.ToolCall{{ID: id, Type: "function", Function: schema.FunctionCall{Name: name, Arguments: args}}})
+	}
+	return schema.StreamReaderFromArray([]*schema.Message{call("c1", "lookup", `{"q":"a"}`), call("c2", "submit_result", `{"severity":"high"}`)}), nil
+}
+
+// Tool calls streamed whole, without an Index, are two calls in the
+// stream's pieces as in its Response, not one call's pieces joined.
+func TestProviderStreamWholeToolCalls(t *testing.T) {
+	p, err := einoagentio.NewProvider(wholeCallsModel{}, nil)
+	require.NoError(t, err)
+	var col provider.Collector
+	var indices []int
+	for ch, err := range p.Stream(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}}) {
+		require.NoError(t, err)
+		if ch.ToolCall != nil {
+			indices = append(indices, ch.ToolCall.Index)
+			col.Add(provider.Chunk{ToolCall: ch.ToolCall})
+		}
+	}
+	assert.Equal(t, []int{0, 1}, indices)
+	resp := col.Response()
+	require.Len(t, resp.ToolCalls, 2)
+	assert.Equal(t, "submit_result", resp.ToolCalls[1].Name)
+	assert.JSONEq(t, `{"severity":"high"}`, string(resp.ToolCalls[1].Arguments))
 }

@@ -145,6 +145,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 		}
 		defer sr.Close()
 		var parts []*schema.Message
+		nextCall := 0 // the index of a call streamed whole
 		for {
 			// An Eino stream's sender need not watch the context: a call
 			// cancelled mid-stream ends here, and the deferred Close
@@ -170,11 +171,15 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 			if msg.Content != "" && !yield(provider.Chunk{Text: msg.Content}, nil) {
 				return
 			}
-			for i, tc := range msg.ToolCalls {
-				index := i
+			for _, tc := range msg.ToolCalls {
+				// A call with an Index is a piece of that call; one
+				// without is a whole call (schema.ConcatMessages), the
+				// next of the reply's.
+				index := nextCall
 				if tc.Index != nil {
 					index = *tc.Index
 				}
+				nextCall = max(nextCall, index+1)
 				d := &provider.ToolCallDelta{Index: index, ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
 				if !yield(provider.Chunk{ToolCall: d}, nil) {
 					return
