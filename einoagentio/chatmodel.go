@@ -172,7 +172,8 @@ type Output struct {
 // NewNode returns a node for an Eino graph or chain (a compose.Lambda)
 // that takes a conversation ([]*schema.Message) and emits only the output
 // valid against s: invoked, the valid [Output]; streamed, an Output per
-// partial value as the model writes, then the valid Output last. A run
+// partial value as the model writes, then the valid Output last; a
+// reader closed before the end stops the run and the model's call. A run
 // that ends without a valid output ends the node with enforce's typed
 // error. Each attempt is told to the graph's callbacks as a chat model
 // call. Streamed into a node that is invoked, the outputs are joined by
@@ -195,8 +196,14 @@ func NewNode(m model.BaseChatModel, s *agentschema.Schema, opts *ChatModelOption
 		sr, sw := schema.Pipe[Output](16)
 		go func() {
 			defer sw.Close()
+			// A reader closed early stops the run: its context is
+			// cancelled, which stops the model's call and any re-ask.
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
 			res, err := c.run(ctx, input, nil, func(p enforce.Partial) {
-				sw.Send(Output{Partial: true, Attempt: p.Attempt, Value: p.Value, JSON: p.JSON}, nil)
+				if closed := sw.Send(Output{Partial: true, Attempt: p.Attempt, Value: p.Value, JSON: p.JSON}, nil); closed {
+					cancel()
+				}
 			})
 			if err != nil {
 				sw.Send(Output{}, err)

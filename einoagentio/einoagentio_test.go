@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 
 	"github.com/cloudwego/eino/callbacks"
 	"github.com/cloudwego/eino/components"
+	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 	"github.com/stretchr/testify/assert"
@@ -213,4 +215,90 @@ func TestNodeStreamsPartials(t *testing.T) {
 	assert.ErrorIs(t, err, einoagentio.ErrInvalidOption)
 	_, err = einoagentio.NewProvider(nil, nil)
 	assert.ErrorIs(t, err, einoagentio.ErrInvalidOption)
+}
+
+// A streamed node whose reader is closed early stops its run: the model's
+// stream is closed, and no re-ask follows.
+func TestNodeStreamReaderClosedEarly(t *testing.T) {
+	chunks := []string{`{"items":[`}
+	for i := range 50 {
+		chunks = append(chunks, fmt.Sprintf("%d,", i))
+	}
+	chunks = append(chunks, `50]}`)
+	m := newModel(streamed(chunks...), text(`{"items":[]}`))
+	s := parse(t, `{"type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"type":"integer"}}}}`)
+	node, err := einoagentio.NewNode(m, s, nil)
+	require.NoError(t, err)
+	chain, err := compose.NewChain[[]*schema.Message, einoagentio.Output]().AppendLambda(node).Compile(context.Background())
+	require.NoError(t, err)
+	sr, err := chain.Stream(context.Background(), []*schema.Message{schema.UserMessage("Count.")})
+	require.NoError(t, err)
+	out, err := sr.Recv()
+	require.NoError(t, err)
+	require.True(t, out.Partial)
+	sr.Close()
+	require.Eventually(t, func() bool {
+		calls := m.recorded()
+		return len(calls) == 1 && calls[0].closed
+	}, timeout, tick, "closing the node's reader closes the model's stream")
+}
+
+// A context cancelled mid-stream ends the Provider's stream with the
+// context's error and closes the model's stream, though the model's
+// sender does not watch the context.
+func TestProviderStreamContextCancelled(t *testing.T) {
+	m := newModel(streamed("a", "b", "c", "d"))
+	p, err := einoagentio.NewProvider(m, nil)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got []string
+	var last error
+	for ch, err := range p.Stream(ctx, &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}}) {
+		if err != nil {
+			last = err
+			break
+		}
+		got = append(got, ch.Text)
+		cancel()
+	}
+	assert.Equal(t, []string{"a"}, got)
+	assert.ErrorIs(t, last, context.Canceled)
+	require.Eventually(t, func() bool { return m.recorded()[0].closed }, timeout, tick)
+}
+
+// wholeCallsModel streams two whole tool calls, one per chunk, without an
+// Index, as Eino reads a call that is not sent in pieces.
+type wholeCallsModel struct{}
+
+func (wholeCallsModel) Generate(context.Context, []*schema.Message, ...model.Option) (*schema.Message, error) {
+	return nil, errors.New("stream only")
+}
+
+func (wholeCallsModel) Stream(context.Context, []*schema.Message, ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	call := func(id, name, args string) *schema.Message {
+		return schema.AssistantMessage("", []schema.ToolCall{{ID: id, Type: "function", Function: schema.FunctionCall{Name: name, Arguments: args}}})
+	}
+	return schema.StreamReaderFromArray([]*schema.Message{call("c1", "lookup", `{"q":"a"}`), call("c2", "submit_result", `{"severity":"high"}`)}), nil
+}
+
+// Tool calls streamed whole, without an Index, are two calls in the
+// stream's pieces as in its Response, not one call's pieces joined.
+func TestProviderStreamWholeToolCalls(t *testing.T) {
+	p, err := einoagentio.NewProvider(wholeCallsModel{}, nil)
+	require.NoError(t, err)
+	var col provider.Collector
+	var indices []int
+	for ch, err := range p.Stream(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}}) {
+		require.NoError(t, err)
+		if ch.ToolCall != nil {
+			indices = append(indices, ch.ToolCall.Index)
+			col.Add(provider.Chunk{ToolCall: ch.ToolCall})
+		}
+	}
+	assert.Equal(t, []int{0, 1}, indices)
+	resp := col.Response()
+	require.Len(t, resp.ToolCalls, 2)
+	assert.Equal(t, "submit_result", resp.ToolCalls[1].Name)
+	assert.JSONEq(t, `{"severity":"high"}`, string(resp.ToolCalls[1].Arguments))
 }

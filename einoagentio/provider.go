@@ -127,7 +127,8 @@ func (p *Provider) callbacks(ctx context.Context, msgs []*schema.Message) (conte
 
 // Stream sends req to the model's Stream and yields each chunk's content
 // and tool-call pieces as they come, then the whole reply. A consumer that
-// stops iterating closes the model's stream.
+// stops iterating, or a context cancelled mid-stream, closes the model's
+// stream.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[provider.Chunk, error] {
 	return func(yield func(provider.Chunk, error) bool) {
 		m, msgs, opts, err := p.prepare(req)
@@ -144,7 +145,16 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 		}
 		defer sr.Close()
 		var parts []*schema.Message
+		nextCall := 0 // the index of a call streamed whole
 		for {
+			// An Eino stream's sender need not watch the context: a call
+			// cancelled mid-stream ends here, and the deferred Close
+			// tells the sender.
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				report(nil, ctxErr)
+				yield(provider.Chunk{}, fmt.Errorf("%s: %w", p.opts.Name, ctxErr))
+				return
+			}
 			msg, err := sr.Recv()
 			if errors.Is(err, io.EOF) {
 				break
@@ -161,11 +171,15 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 			if msg.Content != "" && !yield(provider.Chunk{Text: msg.Content}, nil) {
 				return
 			}
-			for i, tc := range msg.ToolCalls {
-				index := i
+			for _, tc := range msg.ToolCalls {
+				// A call with an Index is a piece of that call; one
+				// without is a whole call (schema.ConcatMessages), the
+				// next of the reply's.
+				index := nextCall
 				if tc.Index != nil {
 					index = *tc.Index
 				}
+				nextCall = max(nextCall, index+1)
 				d := &provider.ToolCallDelta{Index: index, ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
 				if !yield(provider.Chunk{ToolCall: d}, nil) {
 					return

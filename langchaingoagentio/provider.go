@@ -241,12 +241,18 @@ func response(c *llms.ContentChoice) *provider.Response {
 }
 
 // stopReason maps the stop reasons LangChainGo's clients pass on (each
-// provider's own word) to agentio's; "" is a reply that ended.
+// provider's own word) to agentio's; "" is a reply that ended. The googleai
+// and vertex clients pass on genai.FinishReason.String(), the word prefixed
+// with "FinishReason" ("FinishReasonMaxTokens").
 func stopReason(raw string) provider.StopReason {
-	switch strings.ToLower(raw) {
+	word := strings.ToLower(raw)
+	if w, ok := strings.CutPrefix(word, "finishreason"); ok && w != "" {
+		word = w
+	}
+	switch word {
 	case "", "stop", "end_turn", "stop_sequence", "eos", "complete", "end":
 		return provider.StopEnd
-	case "length", "max_tokens", "max_output_tokens", "model_length":
+	case "length", "max_tokens", "maxtokens", "max_output_tokens", "model_length":
 		return provider.StopLength
 	case "tool_calls", "tool_use", "function_call":
 		return provider.StopToolUse
@@ -281,6 +287,8 @@ func usage(info map[string]any) provider.Usage {
 		OutputTokens:    n("CompletionTokens", "OutputTokens", "output_tokens", "completion_tokens"),
 		TotalTokens:     n("TotalTokens", "total_tokens"),
 		ReasoningTokens: n("ReasoningTokens", "CompletionReasoningTokens", "reasoning_tokens"),
+		// openai, anthropic, googleai
+		CachedInputTokens: n("PromptCachedTokens", "CacheReadInputTokens", "CachedTokens"),
 	}
 	if u.TotalTokens == 0 {
 		u.TotalTokens = u.InputTokens + u.OutputTokens

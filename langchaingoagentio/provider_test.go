@@ -242,3 +242,37 @@ func TestNewProviderOptions(t *testing.T) {
 	assert.InDelta(t, 0.2, m.recorded()[0].opts.Temperature, 1e-9)
 	assert.Equal(t, provider.Capabilities{}, p.Capabilities(), "a text model by default")
 }
+
+// LangChainGo's googleai and vertex clients pass on Gemini's finish reason
+// as genai.FinishReason.String() ("FinishReasonMaxTokens", ...): a reply
+// cut at the token limit is truncated, a blocked one filtered. The cached
+// part of the prompt, under the names the clients use, is counted.
+func TestProviderGeminiFinishReasonsAndCachedTokens(t *testing.T) {
+	for raw, want := range map[string]provider.StopReason{
+		"FinishReasonStop":       provider.StopEnd,
+		"FinishReasonMaxTokens":  provider.StopLength,
+		"FinishReasonSafety":     provider.StopContentFilter,
+		"FinishReasonRecitation": provider.StopContentFilter,
+		"FinishReasonOther":      provider.StopOther,
+	} {
+		m := &scriptedModel{replies: []reply{{choice: &llms.ContentChoice{Content: "x", StopReason: raw}}}}
+		p, err := langchaingoagentio.NewProvider(m, nil)
+		require.NoError(t, err)
+		resp, err := p.Generate(context.Background(), &provider.Request{})
+		require.NoError(t, err)
+		assert.Equal(t, want, resp.StopReason, raw)
+		assert.Equal(t, raw, resp.RawStopReason)
+	}
+	for key, info := range map[string]map[string]any{
+		"openai":    {"PromptTokens": 10, "CompletionTokens": 5, "PromptCachedTokens": 4},
+		"anthropic": {"InputTokens": 10, "OutputTokens": 5, "CacheReadInputTokens": 4},
+		"googleai":  {"input_tokens": int32(10), "output_tokens": int32(5), "CachedTokens": int32(4)},
+	} {
+		m := &scriptedModel{replies: []reply{{choice: &llms.ContentChoice{Content: "x", StopReason: "stop", GenerationInfo: info}}}}
+		p, err := langchaingoagentio.NewProvider(m, nil)
+		require.NoError(t, err)
+		resp, err := p.Generate(context.Background(), &provider.Request{})
+		require.NoError(t, err)
+		assert.Equal(t, provider.Usage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15, CachedInputTokens: 4}, resp.Usage, key)
+	}
+}
