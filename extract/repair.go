@@ -1050,10 +1050,11 @@ func matchAny(s string, qs []string) string {
 	return ""
 }
 
-// drivePath reports whether a Windows path, a letter, ':' and '\',
-// starts at i.
+// drivePath reports whether a Windows path written with raw backslashes,
+// a letter, ':' and one '\', starts at i. A path written C:\\ has its
+// backslashes escaped: its other escapes (\n, \u00e9) are JSON's.
 func drivePath(text string, i int) bool {
-	if i+3 > len(text) || text[i+1] != ':' || text[i+2] != '\\' {
+	if i+3 > len(text) || text[i+1] != ':' || text[i+2] != '\\' || i+3 < len(text) && text[i+3] == '\\' {
 		return false
 	}
 	c := text[i] | 0x20
