@@ -549,13 +549,15 @@ scan:
 // /pattern/flags, as a string holding its text: the pattern runs to a '/'
 // that no backslash escapes and no [...] class holds, on one line, and
 // the token must end after its flags. It reports false, having read
-// nothing, for anything else.
+// nothing, for anything else, and for a pattern longer than
+// maxRegexpLen: each '/' begins a scan, so the bound keeps a reply of
+// many unclosed ones linear.
 func (r *repairer) regexp() bool {
 	start := r.pos
 	i, class := start+1, false
 	for ; i < len(r.text); i++ {
 		c := r.text[i]
-		if c == '\n' || c == '\r' {
+		if c == '\n' || c == '\r' || i-start > maxRegexpLen {
 			return false
 		}
 		if c == '\\' {
@@ -586,6 +588,10 @@ func (r *repairer) regexp() bool {
 	r.out = appendQuoted(r.out, tok)
 	return true
 }
+
+// maxRegexpLen bounds the pattern of a regular expression literal
+// [repairer.regexp] reads.
+const maxRegexpLen = 512
 
 // commentAt reports whether a // or /* comment starts at i.
 func commentAt(text string, i int) bool {

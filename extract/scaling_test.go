@@ -75,3 +75,28 @@ func TestRepairScaling(t *testing.T) {
 		})
 	}
 }
+
+// TestRepairRegexpScaling: a reply of many '/' that open a regular
+// expression literal never closed on its line ("[/[/[/...") is read in
+// time linear in its size, though each '/' begins a scan for the
+// literal's end.
+func TestRepairRegexpScaling(t *testing.T) {
+	shared.Measuring(t)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	small, large := "["+strings.Repeat("[/", 4<<10), "["+strings.Repeat("[/", 16<<10)
+	best := [2]time.Duration{1 << 62, 1 << 62}
+	ratio := 0.0
+	for round := 0; round < 10 && (round < 3 || ratio > 6); round++ {
+		for i, text := range []string{small, large} {
+			runtime.GC()
+			start := time.Now()
+			_, _ = extract.JSON(text, extract.WithRepair())
+			best[i] = min(best[i], time.Since(start))
+		}
+		ratio = float64(best[1]) / float64(best[0])
+	}
+	t.Logf("%v for %d bytes, %v for %d bytes (%.1fx)", best[0], len(small), best[1], len(large), ratio)
+	if ratio > 9 {
+		t.Errorf("4x the input took %.1fx the time", ratio)
+	}
+}
