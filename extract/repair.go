@@ -549,13 +549,15 @@ scan:
 // /pattern/flags, as a string holding its text: the pattern runs to a '/'
 // that no backslash escapes and no [...] class holds, on one line, and
 // the token must end after its flags. It reports false, having read
-// nothing, for anything else.
+// nothing, for anything else, and for a pattern longer than
+// maxRegexpLen: each '/' begins a scan, so the bound keeps a reply of
+// many unclosed ones linear.
 func (r *repairer) regexp() bool {
 	start := r.pos
 	i, class := start+1, false
 	for ; i < len(r.text); i++ {
 		c := r.text[i]
-		if c == '\n' || c == '\r' {
+		if c == '\n' || c == '\r' || i-start > maxRegexpLen {
 			return false
 		}
 		if c == '\\' {
@@ -586,6 +588,10 @@ func (r *repairer) regexp() bool {
 	r.out = appendQuoted(r.out, tok)
 	return true
 }
+
+// maxRegexpLen bounds the pattern of a regular expression literal
+// [repairer.regexp] reads.
+const maxRegexpLen = 512
 
 // commentAt reports whether a // or /* comment starts at i.
 func commentAt(text string, i int) bool {
@@ -1050,10 +1056,11 @@ func matchAny(s string, qs []string) string {
 	return ""
 }
 
-// drivePath reports whether a Windows path, a letter, ':' and '\',
-// starts at i.
+// drivePath reports whether a Windows path written with raw backslashes,
+// a letter, ':' and one '\', starts at i. A path written C:\\ has its
+// backslashes escaped: its other escapes (\n, \u00e9) are JSON's.
 func drivePath(text string, i int) bool {
-	if i+3 > len(text) || text[i+1] != ':' || text[i+2] != '\\' {
+	if i+3 > len(text) || text[i+1] != ':' || text[i+2] != '\\' || i+3 < len(text) && text[i+3] == '\\' {
 		return false
 	}
 	c := text[i] | 0x20

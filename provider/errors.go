@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -88,7 +89,10 @@ type wireError struct {
 func (e *Error) MarshalJSON() ([]byte, error) {
 	w := wireError{Kind: e.Kind, Provider: e.Provider, StatusCode: e.StatusCode, Code: e.Code, Message: e.Message, RequestID: e.RequestID}
 	if e.RetryAfter > 0 {
-		w.RetryAfterMS = int64((e.RetryAfter + time.Millisecond - 1) / time.Millisecond)
+		w.RetryAfterMS = int64(e.RetryAfter / time.Millisecond)
+		if e.RetryAfter%time.Millisecond != 0 {
+			w.RetryAfterMS++
+		}
 	}
 	if e.Err != nil {
 		w.Cause = e.Err.Error()
@@ -105,7 +109,10 @@ func (e *Error) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*e = Error{Kind: w.Kind, Provider: w.Provider, StatusCode: w.StatusCode, Code: w.Code, Message: w.Message, RequestID: w.RequestID}
-	if w.RetryAfterMS > 0 {
+	switch {
+	case w.RetryAfterMS > math.MaxInt64/int64(time.Millisecond):
+		e.RetryAfter = math.MaxInt64 // past a Duration's range: the longest wait
+	case w.RetryAfterMS > 0:
 		e.RetryAfter = time.Duration(w.RetryAfterMS) * time.Millisecond
 	}
 	if w.Cause != "" {

@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"encoding/json"
+	"math"
 	"net/http"
 	"strconv"
 	"testing"
@@ -75,4 +76,23 @@ func TestErrorRetryAfterJSON(t *testing.T) {
 	data, err = json.Marshal(&provider.Error{Kind: provider.ErrOverloaded})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"kind":"overloaded"}`, string(data), "no wait, no member")
+}
+
+// TestErrorRetryAfterJSONLongest: the longest waits RetryAfterFrom returns
+// (a Retry-After past what a Duration holds is clamped to the longest one)
+// encode to a positive retry_after_ms and decode no shorter, instead of
+// overflowing to a negative number read back as no wait at all.
+func TestErrorRetryAfterJSONLongest(t *testing.T) {
+	huge := provider.RetryAfterFrom(http.Header{"Retry-After": {"1e12"}}, time.Now())
+	require.Equal(t, time.Duration(math.MaxInt64), huge)
+	for _, d := range []time.Duration{huge, huge - time.Millisecond + 2, 100 * 365 * 24 * time.Hour} {
+		data, err := json.Marshal(&provider.Error{Kind: provider.ErrRateLimited, RetryAfter: d})
+		require.NoError(t, err)
+		var back provider.Error
+		require.NoError(t, json.Unmarshal(data, &back))
+		assert.GreaterOrEqual(t, back.RetryAfter, d, "%s decoded from %s", d, data)
+	}
+	var back provider.Error
+	require.NoError(t, json.Unmarshal([]byte(`{"kind":"rate_limited","retry_after_ms":9223372036854775807}`), &back))
+	assert.Equal(t, time.Duration(math.MaxInt64), back.RetryAfter, "a wait past a Duration's range is the longest one, not a wrapped one")
 }
