@@ -302,3 +302,42 @@ func TestProviderStreamWholeToolCalls(t *testing.T) {
 	assert.Equal(t, "submit_result", resp.ToolCalls[1].Name)
 	assert.JSONEq(t, `{"severity":"high"}`, string(resp.ToolCalls[1].Arguments))
 }
+
+// Finish reasons in the words Eino's models pass on, Gemini's included.
+func TestProviderFinishReasons(t *testing.T) {
+	for raw, want := range map[string]provider.StopReason{
+		"stop": provider.StopEnd, "STOP": provider.StopEnd, "FinishReasonStop": provider.StopEnd,
+		"length": provider.StopLength, "MAX_TOKENS": provider.StopLength, "FinishReasonMaxTokens": provider.StopLength,
+		"content_filter": provider.StopContentFilter, "SAFETY": provider.StopContentFilter, "PROHIBITED_CONTENT": provider.StopContentFilter,
+		"BLOCKLIST": provider.StopContentFilter, "RECITATION": provider.StopContentFilter, "FinishReasonSafety": provider.StopContentFilter,
+		"something new": provider.StopOther,
+	} {
+		msg := schema.AssistantMessage("x", nil)
+		msg.ResponseMeta = &schema.ResponseMeta{FinishReason: raw}
+		p, err := einoagentio.NewProvider(newModel(reply{msg: msg}), nil)
+		require.NoError(t, err)
+		resp, err := p.Generate(context.Background(), &provider.Request{})
+		require.NoError(t, err)
+		assert.Equal(t, want, resp.StopReason, raw)
+	}
+}
+
+// A stream its reader stops is ended for the callbacks too.
+func TestProviderStreamStopTellsCallbacks(t *testing.T) {
+	var starts, errs atomic.Int32
+	handler := callbacks.NewHandlerBuilder().OnStartFn(func(ctx context.Context, _ *callbacks.RunInfo, _ callbacks.CallbackInput) context.Context {
+		starts.Add(1)
+		return ctx
+	}).OnErrorFn(func(ctx context.Context, _ *callbacks.RunInfo, _ error) context.Context {
+		errs.Add(1)
+		return ctx
+	}).Build()
+	ctx := callbacks.InitCallbacks(context.Background(), &callbacks.RunInfo{Name: "test"}, handler)
+	p, err := einoagentio.NewProvider(newModel(streamed("a", "b", "c")), nil)
+	require.NoError(t, err)
+	for range p.Stream(ctx, &provider.Request{}) {
+		break
+	}
+	assert.Equal(t, int32(1), starts.Load())
+	assert.Equal(t, int32(1), errs.Load(), "the stopped call ended with an error for the callbacks")
+}

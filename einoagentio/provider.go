@@ -169,6 +169,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 			}
 			parts = append(parts, msg)
 			if msg.Content != "" && !yield(provider.Chunk{Text: msg.Content}, nil) {
+				report(nil, errStopped)
 				return
 			}
 			for _, tc := range msg.ToolCalls {
@@ -182,6 +183,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[
 				nextCall = max(nextCall, index+1)
 				d := &provider.ToolCallDelta{Index: index, ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
 				if !yield(provider.Chunk{ToolCall: d}, nil) {
+					report(nil, errStopped)
 					return
 				}
 			}
@@ -309,9 +311,14 @@ func response(msg *schema.Message) *provider.Response {
 }
 
 // stopReason maps the finish reasons Eino's models report (each
-// provider's own word) to agentio's; "" is a reply that ended.
+// provider's own word, Gemini's in capitals or as "FinishReasonMaxTokens")
+// to agentio's; "" is a reply that ended.
 func stopReason(raw string) provider.StopReason {
-	switch strings.ToLower(raw) {
+	word := strings.ToLower(strings.TrimPrefix(raw, "FinishReason"))
+	if word == "maxtokens" {
+		word = "max_tokens"
+	}
+	switch word {
 	case "", "stop", "end_turn", "stop_sequence", "eos", "null":
 		return provider.StopEnd
 	case "length", "max_tokens", "max_output_tokens":
@@ -320,7 +327,7 @@ func stopReason(raw string) provider.StopReason {
 		return provider.StopToolUse
 	case "refusal":
 		return provider.StopRefusal
-	case "content_filter", "safety", "sensitive":
+	case "content_filter", "safety", "sensitive", "prohibited_content", "blocklist", "spii", "recitation", "image_safety":
 		return provider.StopContentFilter
 	}
 	return provider.StopOther
@@ -346,3 +353,7 @@ func (p *Provider) providerError(ctx context.Context, err error) error {
 	}
 	return &provider.Error{Kind: kind, Provider: p.opts.Name, Message: err.Error(), Err: err}
 }
+
+// errStopped is reported to the callbacks of a streamed call whose reader
+// stopped reading: the call ends there, without a reply.
+var errStopped = errors.New("einoagentio: the stream's reader stopped reading")

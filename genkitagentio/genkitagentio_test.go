@@ -330,3 +330,23 @@ func TestMiddlewareStreams(t *testing.T) {
 	assert.Equal(t, &review{Severity: "high", Summary: "a nil dereference"}, got)
 	assert.Equal(t, []string{wrongReview[:10], wrongReview[10:], validReview[:12], validReview[12:]}, chunks)
 }
+
+// A request's MaxTokens reaches a common config given in Options, whose
+// own copy stays as it was; a config of another type is sent as given.
+func TestProviderMaxTokensWithConfig(t *testing.T) {
+	cfg := &ai.GenerationCommonConfig{Temperature: 0.2}
+	sc := &script{replies: []reply{text("ok"), text("ok")}}
+	p, err := genkitagentio.NewProvider(ai.NewModel("test/config", supports, sc.fn), &genkitagentio.Options{Config: cfg})
+	require.NoError(t, err)
+	_, err = p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}, MaxTokens: 64})
+	require.NoError(t, err)
+	assert.Equal(t, &ai.GenerationCommonConfig{Temperature: 0.2, MaxOutputTokens: 64}, sc.recorded()[0].Config)
+	assert.Zero(t, cfg.MaxOutputTokens, "the Options' config is not changed")
+
+	own := map[string]any{"maxTokens": 10}
+	p, err = genkitagentio.NewProvider(ai.NewModel("test/config2", supports, sc.fn), &genkitagentio.Options{Config: own})
+	require.NoError(t, err)
+	_, err = p.Generate(context.Background(), &provider.Request{Messages: []provider.Message{provider.UserMessage("x")}, MaxTokens: 64})
+	require.NoError(t, err)
+	assert.Equal(t, own, sc.recorded()[1].Config)
+}

@@ -28,6 +28,10 @@ type Options struct {
 	// a forced tool is sent as "required" with that tool alone.
 	Capabilities provider.Capabilities
 	// Config is the model's configuration, sent as ModelRequest.Config.
+	// A request's MaxTokens is set in it when it is an
+	// ai.GenerationCommonConfig (or a pointer to one; the Provider's copy
+	// is never changed) or nil; a plugin's own config type carries its own
+	// token limit, which MaxTokens does not reach.
 	Config any
 }
 
@@ -202,8 +206,18 @@ func (p *Provider) request(req *provider.Request) (*ai.ModelRequest, error) {
 		}
 		mr.Output = oc
 	}
-	if req.MaxTokens > 0 && mr.Config == nil {
-		mr.Config = &ai.GenerationCommonConfig{MaxOutputTokens: req.MaxTokens}
+	if req.MaxTokens > 0 {
+		switch c := mr.Config.(type) {
+		case nil:
+			mr.Config = &ai.GenerationCommonConfig{MaxOutputTokens: req.MaxTokens}
+		case *ai.GenerationCommonConfig:
+			withMax := *c
+			withMax.MaxOutputTokens = req.MaxTokens
+			mr.Config = &withMax
+		case ai.GenerationCommonConfig:
+			c.MaxOutputTokens = req.MaxTokens
+			mr.Config = &c
+		}
 	}
 	return mr, nil
 }
