@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -23,13 +24,28 @@ import (
 type decls struct {
 	names   map[string]bool
 	members map[string]map[string]bool // type name → method and field names
+	embeds  map[string][]string        // type name → the types it embeds, of the same package
 }
 
+// has reports whether the package declares name, or recv has the member
+// name, its own or promoted from a type it embeds.
 func (d *decls) has(recv, name string) bool {
 	if recv == "" {
 		return d.names[name]
 	}
-	return d.members[recv][name]
+	seen := map[string]bool{}
+	var find func(t string) bool
+	find = func(t string) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		if d.members[t][name] {
+			return true
+		}
+		return slices.ContainsFunc(d.embeds[t], find)
+	}
+	return find(recv)
 }
 
 // parsedDir is the Go files of one directory, parsed with their comments.
@@ -81,7 +97,7 @@ func readDirs(t *testing.T, repo string) []parsedDir {
 
 // declsOf collects what the files declare.
 func declsOf(files map[string]*ast.File) *decls {
-	d := &decls{names: map[string]bool{}, members: map[string]map[string]bool{}}
+	d := &decls{names: map[string]bool{}, members: map[string]map[string]bool{}, embeds: map[string][]string{}}
 	member := func(recv, name string) {
 		if d.members[recv] == nil {
 			d.members[recv] = map[string]bool{}
@@ -128,6 +144,7 @@ func declsOf(files map[string]*ast.File) *decls {
 									switch e := e.(type) {
 									case *ast.Ident:
 										member(spec.Name.Name, e.Name)
+										d.embeds[spec.Name.Name] = append(d.embeds[spec.Name.Name], e.Name)
 									case *ast.SelectorExpr:
 										member(spec.Name.Name, e.Sel.Name)
 									}
@@ -235,8 +252,15 @@ func TestDocLinksResolve(t *testing.T) {
 	links := 0
 	for _, d := range dirs {
 		own := byPath[path.Join(root, d.rel)]
+		// go doc resolves a package name through the imports of any file
+		// of the package, not only the comment's own.
+		pkgImports := map[string]string{}
+		for _, f := range d.files {
+			maps.Copy(pkgImports, importsOf(f))
+		}
 		for name, f := range d.files {
-			imports := importsOf(f)
+			imports := maps.Clone(pkgImports)
+			maps.Copy(imports, importsOf(f))
 			for _, cg := range f.Comments {
 				text := cg.Text()
 				if strings.HasPrefix(text, "Output:") || strings.HasPrefix(text, "Unordered output:") {
@@ -276,7 +300,7 @@ func TestDocLinksResolve(t *testing.T) {
 // TestDocLinksCanFail checks the link reader and the lookup on a comment
 // made up.
 func TestDocLinksCanFail(t *testing.T) {
-	src := "package p\n\nimport \"github.com/agentio/agentio/schema\"\n\n// T has [T.M], [T.F], [Missing], [schema.Parse] and [schema.Nothing]; a[i] is not a link.\ntype T struct{ F int }\n\nfunc (T) M() {}\n\nvar _ = schema.Parse\n"
+	src := "package p\n\nimport \"github.com/agentio/agentio/schema\"\n\n// T has [T.M], [T.F], [Missing], [schema.Parse] and [schema.Nothing]; a[i] is not a link; [U.M] is promoted.\ntype T struct{ F int }\n\ntype U struct{ T }\n\nfunc (T) M() {}\n\nvar _ = schema.Parse\n"
 	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.ParseComments)
 	require.NoError(t, err)
 	d := declsOf(map[string]*ast.File{"p.go": f})
@@ -287,6 +311,6 @@ func TestDocLinksCanFail(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"T.M@=true", "T.F@=true", ".Missing@=false",
-		".Parse@github.com/agentio/agentio/schema=true", ".Nothing@github.com/agentio/agentio/schema=true",
+		".Parse@github.com/agentio/agentio/schema=true", ".Nothing@github.com/agentio/agentio/schema=true", "U.M@=true",
 	}, got)
 }
