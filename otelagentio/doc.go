@@ -42,8 +42,9 @@
 // agentio.attempt.mode, agentio.attempt.outcome, agentio.attempt.violations,
 // agentio.attempt.fixes, agentio.attempt.coercions,
 // agentio.attempt.stopped_early and, for a re-ask, agentio.reask.bytes (the
-// size of the re-ask the call carried); an attempt that failed gets an
-// error status. When the provider was not wrapped by
+// size of the re-ask the call carried), and agentio.call.retries on a
+// reply a provider.WithRetry under it got after retries; an attempt that
+// failed gets an error status. When the provider was not wrapped by
 // [Instrumentation.Provider], the hook of [Instrumentation.Options] still
 // records each attempt as a span under the run, backdated by the attempt's
 // duration, from what the attempt says of its call (no call metrics then).

@@ -51,6 +51,7 @@ const (
 	keyCoercions     = attribute.Key("agentio.attempt.coercions")
 	keyStoppedEarly  = attribute.Key("agentio.attempt.stopped_early")
 	keyReaskBytes    = attribute.Key("agentio.reask.bytes")
+	keyRetries       = attribute.Key("agentio.call.retries")
 	operationChat    = "chat"
 	outputTypeJSON   = "json"
 	runSpanName      = "enforce"
@@ -479,6 +480,9 @@ func (c *call) finish(ctx context.Context, resp *provider.Response, err error) {
 			c.span.SetAttributes(keyFinish.StringSlice([]string{reason}))
 		}
 		c.span.SetAttributes(keyInputTokens.Int(resp.Usage.InputTokens), keyOutputTokens.Int(resp.Usage.OutputTokens))
+		if resp.Retries > 0 { // the provider was wrapped in provider.WithRetry
+			c.span.SetAttributes(keyRetries.Int(resp.Retries))
+		}
 		if resp.Usage.InputTokens > 0 || resp.Usage.OutputTokens > 0 { // else the provider reported none
 			c.in.tokens.Record(ctx, int64(resp.Usage.InputTokens), metric.WithAttributes(append(attrs, keyTokenType.String(tokenTypeInput))...))
 			c.in.tokens.Record(ctx, int64(resp.Usage.OutputTokens), metric.WithAttributes(append(attrs, keyTokenType.String(tokenTypeOutput))...))

@@ -3,6 +3,7 @@ package otelagentio_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -475,4 +476,18 @@ func TestReaskBytes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A call answered after retries (provider.WithRetry under the
+// instrumented provider) says how many on its span.
+func TestCallRetries(t *testing.T) {
+	h := newHarness(t)
+	inner := providertest.New(providertest.Failed(&provider.Error{Kind: provider.ErrOverloaded}), providertest.Text(`{"verdict": "approve"}`))
+	p, err := provider.WithRetry(inner, &provider.RetryOptions{Sleep: func(context.Context, time.Duration) error { return nil }})
+	require.NoError(t, err)
+	_, err = h.run(t, p)
+	require.NoError(t, err)
+	_, calls := split(t, h.spans.GetSpans())
+	require.Len(t, calls, 1)
+	assert.Equal(t, int64(1), attrs(calls[0])["agentio.call.retries"].AsInt64())
 }

@@ -21,6 +21,10 @@ type Response struct {
 	// answered, the one of them that gave this reply. Adapters leave it
 	// empty.
 	Provider string `json:"provider,omitempty"`
+	// Retries is how many times a Provider that retries ([WithRetry])
+	// made the call again before this reply, each after a failure it
+	// could retry. Adapters leave it 0.
+	Retries int `json:"retries,omitempty"`
 }
 
 // StopReason is a provider's reason for ending its reply, normalised across

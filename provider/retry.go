@@ -204,7 +204,7 @@ func (r *retrier) Generate(ctx context.Context, req *Request) (*Response, error)
 	for attempt := 1; ; attempt++ {
 		resp, err := r.p.Generate(ctx, req)
 		if err == nil {
-			return resp, nil
+			return retried(resp, attempt), nil
 		}
 		if err := r.wait(ctx, attempt, err, start); err != nil {
 			return nil, err
@@ -224,6 +224,9 @@ func (r *retrier) stream(ctx context.Context, req *Request) iter.Seq2[Chunk, err
 					break
 				}
 				delivered = true
+				if ch.Response != nil {
+					ch.Response = retried(ch.Response, attempt)
+				}
 				if !yield(ch, err) || err != nil {
 					return
 				}
@@ -289,4 +292,16 @@ func (r *retrier) backoff(attempt int) time.Duration {
 		f = 0
 	}
 	return time.Duration(f * float64(ceiling))
+}
+
+// retried returns resp, answered at the given attempt, counting the
+// retries before it: a copy when there were some, so that the reply of
+// the provider wrapped is never changed.
+func retried(resp *Response, attempt int) *Response {
+	if resp == nil || attempt <= 1 {
+		return resp
+	}
+	c := *resp
+	c.Retries += attempt - 1
+	return &c
 }

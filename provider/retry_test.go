@@ -479,3 +479,37 @@ func TestRetryable(t *testing.T) {
 		})
 	}
 }
+
+// The reply of a call made again says how many retries came before it,
+// in Generate's response and a stream's last chunk, and the wrapped
+// provider's own reply is not changed.
+func TestWithRetryCountsRetries(t *testing.T) {
+	clock := newClock()
+	answer := &provider.Response{Text: "ok"}
+	fails := 0
+	inner := provider.Func(func(context.Context, *provider.Request) (*provider.Response, error) {
+		if fails < 2 {
+			fails++
+			return nil, overloaded
+		}
+		return answer, nil
+	})
+	p, err := provider.WithRetry(inner, clock.options(provider.RetryOptions{}))
+	require.NoError(t, err)
+	resp, err := p.Generate(context.Background(), &provider.Request{})
+	require.NoError(t, err)
+	assert.Equal(t, 2, resp.Retries)
+	assert.Zero(t, answer.Retries, "the wrapped provider's reply is not changed")
+
+	first, err := provider.WithRetry(provider.Func(func(context.Context, *provider.Request) (*provider.Response, error) { return answer, nil }), clock.options(provider.RetryOptions{}))
+	require.NoError(t, err)
+	resp, err = first.Generate(context.Background(), &provider.Request{})
+	require.NoError(t, err)
+	assert.Same(t, answer, resp, "a reply at the first try is passed on as it is")
+
+	s, err := provider.WithRetry(providertest.New(providertest.Failed(rateLimited(0)), providertest.Pieces("he", "llo")), clock.options(provider.RetryOptions{}))
+	require.NoError(t, err)
+	streamed, err := provider.Collect(s.(provider.Streamer).Stream(context.Background(), &provider.Request{}))
+	require.NoError(t, err)
+	assert.Equal(t, 1, streamed.Retries)
+}

@@ -56,6 +56,7 @@ type wireResponse struct {
 	Usage         provider.Usage      `json:"usage"`
 	Model         string              `json:"model,omitempty"`
 	Provider      string              `json:"provider,omitempty"`
+	Retries       int                 `json:"retries,omitempty"`
 }
 
 type wireChunk struct {
@@ -103,7 +104,7 @@ func toWireResponse(r *provider.Response) *wireResponse {
 		return nil
 	}
 	return &wireResponse{Text: r.Text, ToolCalls: toWireCalls(r.ToolCalls), Refusal: r.Refusal,
-		StopReason: r.StopReason, RawStopReason: r.RawStopReason, Usage: r.Usage, Model: r.Model, Provider: r.Provider}
+		StopReason: r.StopReason, RawStopReason: r.RawStopReason, Usage: r.Usage, Model: r.Model, Provider: r.Provider, Retries: r.Retries}
 }
 
 func (w *wireResponse) response() *provider.Response {
@@ -111,7 +112,7 @@ func (w *wireResponse) response() *provider.Response {
 		return nil
 	}
 	return &provider.Response{Text: w.Text, ToolCalls: fromWireCalls(w.ToolCalls), Refusal: w.Refusal,
-		StopReason: w.StopReason, RawStopReason: w.RawStopReason, Usage: w.Usage, Model: w.Model, Provider: w.Provider}
+		StopReason: w.StopReason, RawStopReason: w.RawStopReason, Usage: w.Usage, Model: w.Model, Provider: w.Provider, Retries: w.Retries}
 }
 
 func toWireChunk(c provider.Chunk) wireChunk {
