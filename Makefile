@@ -33,7 +33,7 @@ test: fmt-check standalone
 measure:
 	@start=$$(date +%s); \
 	echo "== measuring tests, without -race"; \
-	$(GO) test -count=1 -run 'Corpus|Conformance|Scaling|Soak' ./... && \
+	$(GO) test -p 1 -count=1 -run 'Corpus|Conformance|Scaling|Soak' ./... && \
 	(cd benchmarks/validators && $(GO) test -count=1 -run 'Corpus' ./...); \
 	status=$$?; \
 	echo "== measuring tests: $$(( $$(date +%s) - start )) s"; \

@@ -79,7 +79,12 @@ func upward(all []goFile) []string {
 			if _, internal := internalTree(im); internal && im != root+"/provider/internal/httpstream" {
 				continue
 			}
-			if to := layerOf(im); to >= from {
+			to := layerOf(im)
+			if to < 0 {
+				bad = append(bad, fmt.Sprintf("%s (layer %d) imports %s, which is in no layer", f.name, from, strings.TrimPrefix(im, root+"/")))
+				continue
+			}
+			if to >= from {
 				bad = append(bad, fmt.Sprintf("%s (layer %d) imports %s (layer %d)", f.name, from, strings.TrimPrefix(im, root+"/"), to))
 			}
 		}
@@ -114,6 +119,7 @@ func TestUpward(t *testing.T) {
 		{file("enforce", "eval"), "enforce/x.go (layer 3) imports eval (layer 5)"},
 		{file("newpkg", "schema"), "newpkg is in no layer: add it to layers"},
 		{file("provider", "provider/internal/httpstream"), "provider/x.go (layer 0) imports provider/internal/httpstream (layer 1)"},
+		{file("enforce", "examples/quickstart"), "enforce/x.go (layer 3) imports examples/quickstart, which is in no layer"},
 	} {
 		got := upward([]goFile{tc.f})
 		if tc.want == "" {
