@@ -1,0 +1,530 @@
+package extract
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// smartQuote returns the typographic quote at the start of s, or "". All of
+// them are three bytes in UTF-8, E2 80 and one of six.
+func smartQuote(s string) string {
+	if len(s) < 3 || s[0] != 0xe2 || s[1] != 0x80 {
+		return ""
+	}
+	switch s[2] {
+	case 0x9c, 0x9d, 0x98, 0x99, 0x9e, 0x9a: // “ ” ‘ ’ „ ‚
+		return s[:3]
+	}
+	return ""
+}
+
+// closersOf returns the quotes that may close a string opened with open
+// (two, the same twice for straight quotes).
+func closersOf(open string) [2]string {
+	switch open {
+	case `"`, "'":
+		return [2]string{open, open}
+	case "“", "”":
+		return [2]string{"”", "“"}
+	case "‘", "’":
+		return [2]string{"’", "‘"}
+	case "„":
+		return [2]string{"“", "”"}
+	case "`":
+		return [2]string{"`", "´"}
+	}
+	return [2]string{"‘", "’"} // after ‚
+}
+
+// str repairs a string opened by a straight, single or typographic quote at
+// r.pos. A quote that matches the opening one ends the string only when what
+// follows it can follow a string; otherwise it is taken as a quote the model
+// forgot to escape.
+//
+// A string holding a backslash that starts no JSON escape (C:\Users,
+// \d+) was written with raw backslashes: every backslash in it is then
+// literal, \n and \t included (C:\new\data), save \" and \\; so is
+// every backslash of a string that starts with a drive (C:\users\u1).
+func (r *repairer) str(where role) bool {
+	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	open := 1
+	if r.text[start] >= 0x80 {
+		open = len(smartQuote(r.text[start:]))
+	}
+	drive := drivePath(r.text, start+open)
+	r.badEscape, r.raw = -1, drive
+	ok, cut := r.strUntil(where, -1)
+	raw := drive || r.badEscape >= 0 && (cut < 0 || r.badEscape < cut)
+	if ok && (cut >= 0 || raw && !drive) {
+		// The string's closing quote was missing, or its backslashes are
+		// raw: read it again, ending where it should have ended. This
+		// happens once per string.
+		r.pos, r.out = start, r.out[:mark]
+		r.dropFixes(fmark)
+		r.raw = raw
+		ok, _ = r.strUntil(where, cut)
+	}
+	r.raw = false
+	return ok
+}
+
+// strUntil reads the string at r.pos, ending it at stop when stop >= 0. It
+// returns a cut >= 0 when the string turns out to have lost its closing
+// quote and should end at the cut instead.
+func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
+	start := r.pos
+	open := r.text[r.pos : r.pos+1]
+	if open[0] >= 0x80 {
+		open = smartQuote(r.text[r.pos:])
+	}
+	switch open {
+	case `"`:
+	case "'":
+		r.fix(noteSingleQuote, start, open, `"`)
+	default:
+		r.fix(noteSmartQuote, start, open, `"`)
+	}
+	closeWith := closersOf(open)
+	r.pos += len(open)
+	contentStart := r.pos
+	r.out = append(r.out, '"')
+	kept, firstKept := 0, -1 // quotes like the closing one read as content
+	lineEnd := -1            // where in r.out the last raw line break went
+	for {
+		if stop >= 0 && r.pos >= stop {
+			if q := matchAny(r.text[r.pos:], closeWith[:]); q != "" {
+				// The second reading of a guess: this quote closes.
+				r.pos += len(q)
+				r.out = append(r.out, '"')
+				return true, -1
+			}
+			r.fix(noteStringClosingQuote, r.pos, "", `"`)
+			r.out = append(r.out, '"')
+			return true, -1
+		}
+		if r.eof() {
+			if c := r.oddQuotes(contentStart, kept, firstKept, stop); c >= 0 {
+				return true, c
+			}
+			if c := missingQuoteAtEOF(r.text, contentStart, where); c >= 0 {
+				if d := firstDelimiter(r.text, contentStart, c); d >= 0 && r.guess() {
+					// "a, b] may be one string or two: the second reading
+					// ends the string at the first delimiter.
+					return true, d
+				}
+				return true, c
+			}
+			if where == roleTop && r.pos == contentStart {
+				return false, -1 // a lone quote holds no value
+			}
+			r.dropLayout(lineEnd, r.pos)
+			r.fix(noteStringLeftOpen, r.pos, "", `"`)
+			r.out = append(r.out, '"')
+			return true, -1
+		}
+		c := r.text[r.pos]
+		if c >= 0x20 && c != '\\' && c != '"' && c != '\'' && c != '`' && c < 0x80 {
+			r.out = append(r.out, c)
+			r.pos++
+			continue
+		}
+		if q := matchAny(r.text[r.pos:], closeWith[:]); q != "" {
+			after := r.pos + len(q)
+			if next := concatenation(r.text, after, open); next >= 0 {
+				r.fix(noteConcatenation, r.pos, r.text[r.pos:next], "")
+				r.pos = next
+				continue
+			}
+			if endsString(r.text, after, where) || r.calls > 0 && closesCall(r.text, after) ||
+				where == roleKey && literalAt(r.text, after) {
+				if c := r.oddQuotes(contentStart, kept, firstKept, stop); c >= 0 {
+					return true, c
+				}
+				r.dropLayout(lineEnd, r.pos)
+				r.pos = after
+				r.out = append(r.out, '"')
+				return true, -1
+			}
+			if where == roleValue {
+				if c := commaBeforeKey(r.text, contentStart, r.pos); c >= 0 {
+					return true, c
+				}
+			}
+			if c, ok := r.quoteGuess(where, contentStart, after); ok {
+				return ok, c
+			}
+			if q == `"` {
+				r.fix(noteEscapedQuote, r.pos, `"`, `\"`)
+			}
+			if kept++; firstKept < 0 {
+				firstKept = r.pos
+			}
+			r.out = appendEscaped(r.out, q)
+			r.pos = after
+			continue
+		}
+		switch {
+		case c == '"':
+			r.out = append(r.out, '\\', '"')
+			r.pos++
+		case c == '\'':
+			r.out = append(r.out, '\'')
+			r.pos++
+		case c == '\\':
+			if !r.escape() {
+				return false, -1
+			}
+		case c < 0x20:
+			esc, ok := controlEscape(c)
+			if !ok {
+				return false, -1
+			}
+			if c == '\n' {
+				lineEnd = len(r.out)
+			}
+			r.fix(noteRawControl, r.pos, r.text[r.pos:r.pos+1], esc)
+			r.out = append(r.out, esc...)
+			r.pos++
+		default: // a multi-byte character
+			_, n := utf8.DecodeRuneInString(r.text[r.pos:])
+			r.out = append(r.out, r.text[r.pos:r.pos+n]...)
+			r.pos += n
+		}
+	}
+}
+
+// missingQuoteAtEOF decides where a string the text ends inside should have
+// ended, or returns -1 when it was simply cut off. A member value holding
+// ", key:" ended at that comma ({"a": "first, b: 1}); a string whose tail is
+// closing brackets ended before them ({"a": "b}).
+func missingQuoteAtEOF(text string, contentStart int, where role) int {
+	if where == roleValue {
+		for i := len(text) - 1; i > contentStart; i-- {
+			if text[i] != ':' {
+				continue
+			}
+			if c := commaBeforeKey(text, contentStart, i+1); c >= 0 {
+				return c
+			}
+		}
+	}
+	k := len(text)
+	brackets := false
+	for k > contentStart {
+		b := text[k-1]
+		if b == ']' || b == '}' {
+			brackets = true
+		} else if !isSpace(b) {
+			break
+		}
+		k--
+	}
+	if !brackets {
+		return -1
+	}
+	return k
+}
+
+// commaBeforeKey reports where a string that runs from contentStart to end
+// should have ended when its text so far ends with a comma and blanks and
+// the quote at end opens the next key ("a": "b,"c": 1), or with a comma, a
+// bare key and a colon ("a": "b, c: "d").
+// It returns the comma's offset, or -1. It reads back over one word only.
+func commaBeforeKey(text string, contentStart, end int) int {
+	k := end
+	for k > contentStart && text[k-1] == ' ' {
+		k--
+	}
+	if k > contentStart && text[k-1] == ',' {
+		if end < len(text) && !quotedKeyAt(text, end) {
+			return -1
+		}
+		return k - 1
+	}
+	if k <= contentStart || text[k-1] != ':' {
+		return -1
+	}
+	k--
+	for k > contentStart && text[k-1] == ' ' {
+		k--
+	}
+	w := k
+	for w > contentStart && isKeyWordByte(text[w-1]) {
+		w--
+	}
+	if w == k {
+		return -1
+	}
+	for w > contentStart && text[w-1] == ' ' {
+		w--
+	}
+	if w > contentStart && text[w-1] == ',' {
+		return w - 1
+	}
+	return -1
+}
+
+// quotedKeyAt reports whether a quoted key and its colon start at the
+// quote at i, as in "id": 2. It reads to the end of the key only.
+func quotedKeyAt(text string, i int) bool {
+	j := closedOnLine(text, i)
+	if j < 0 {
+		return false
+	}
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	return j < len(text) && text[j] == ':'
+}
+
+// closedOnLine returns the offset after the quote that closes, on the same
+// line, the string opened by the quote at i, or -1.
+func closedOnLine(text string, i int) int {
+	j := i + 1
+	for j < len(text) && text[j] != '"' && text[j] != '\n' {
+		j++
+	}
+	if j >= len(text) || text[j] != '"' {
+		return -1
+	}
+	return j + 1
+}
+
+// isKeyWordByte reports a byte of a bare key seen inside a string.
+func isKeyWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// endsString reports whether a quote just before at can close a string
+// standing where the role says: what follows it (after blanks) is the end of the text, a delimiter,
+// another quote or a comment; or, past a blank, something that can only
+// start the next value, such as a number or a bracket (["a" 2]), or past a
+// line break, a bare key and its colon. Anything else, as in "say "hi" now",
+// makes the quote part of the string.
+func endsString(text string, at int, where role) bool {
+	start := at
+	newline := false
+	for at < len(text) && isSpace(text[at]) {
+		newline = newline || text[at] == '\n'
+		at++
+	}
+	if at >= len(text) {
+		return true
+	}
+	switch c := text[at]; c {
+	case ',', '}', ']', '"', '#', '\'':
+		return true
+	case ':':
+		return where == roleKey || where == roleTop
+	case '/':
+		return at+1 < len(text) && (text[at+1] == '/' || text[at+1] == '*')
+	case '{', '[', '-':
+		return at > start
+	default:
+		if c >= '0' && c <= '9' {
+			return at > start
+		}
+		if newline && where == roleValue && bareKeyAt(text, at) {
+			return true
+		}
+	}
+	return smartQuote(text[at:]) != ""
+}
+
+// bareKeyAt reports whether a bare key and its colon start at i.
+func bareKeyAt(text string, i int) bool {
+	j := i
+	for j < len(text) && isKeyWordByte(text[j]) {
+		j++
+	}
+	if j == i {
+		return false
+	}
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	return j < len(text) && text[j] == ':'
+}
+
+// matchAny returns the element of qs that s starts with, or "".
+func matchAny(s string, qs []string) string {
+	for _, q := range qs {
+		if strings.HasPrefix(s, q) {
+			return q
+		}
+	}
+	return ""
+}
+
+// drivePath reports whether a Windows path written with raw backslashes,
+// a letter, ':' and one '\', starts at i. A path written C:\\ has its
+// backslashes escaped: its other escapes (\n, \u00e9) are JSON's.
+func drivePath(text string, i int) bool {
+	if i+3 > len(text) || text[i+1] != ':' || text[i+2] != '\\' || i+3 < len(text) && text[i+3] == '\\' {
+		return false
+	}
+	c := text[i] | 0x20
+	return c >= 'a' && c <= 'z'
+}
+
+// escape copies or repairs the backslash escape at r.pos.
+func (r *repairer) escape() bool {
+	if r.pos+1 >= len(r.text) {
+		r.fix(noteBackslashAtEnd, r.pos, `\`, "")
+		r.pos++
+		return true
+	}
+	c := r.text[r.pos+1]
+	if r.raw && c != '"' && c != '\\' && c != '\'' && c != '\n' && smartQuote(r.text[r.pos+1:]) == "" {
+		r.loneBackslash()
+		return true
+	}
+	switch c {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		r.out = append(r.out, '\\', c)
+		r.pos += 2
+	case 'u':
+		for k := 2; k < 6; k++ {
+			if r.pos+k >= len(r.text) {
+				r.fix(noteEscapeAtEnd, r.pos, r.text[r.pos:], "")
+				r.pos = len(r.text)
+				return true
+			}
+			if !isHex(r.text[r.pos+k]) {
+				return false
+			}
+		}
+		r.out = append(r.out, r.text[r.pos:r.pos+6]...)
+		r.pos += 6
+	case '\'':
+		r.fix(noteInvalidEscape, r.pos, `\'`, "'")
+		r.pos++
+	case '\n':
+		r.fix(noteBackslashLineEnd, r.pos, "\\\n", `\n`)
+		r.out = append(r.out, '\\', 'n')
+		r.pos += 2
+	default:
+		if smartQuote(r.text[r.pos+1:]) != "" {
+			r.fix(noteBackslashSmartQuote, r.pos, `\`, "")
+			r.pos++
+			break
+		}
+		// A lone backslash, as in C:\Users or a regular expression's \d:
+		// keep it.
+		r.loneBackslash()
+	}
+	return true
+}
+
+// loneBackslash keeps the backslash at r.pos as a character of the string,
+// noting where the string's first such backslash is.
+func (r *repairer) loneBackslash() {
+	if r.badEscape < 0 {
+		r.badEscape = r.pos
+	}
+	r.fix(noteLoneBackslash, r.pos, `\`, `\\`)
+	r.out = append(r.out, '\\', '\\')
+	r.pos++
+}
+
+// escapedStr repairs a string written as escaped JSON, \"like this\", in a
+// value that is itself escaped JSON text.
+func (r *repairer) escapedStr() bool {
+	r.fix(noteEscapedJSON, r.pos, `\"`, `"`)
+	r.pos += 2
+	r.out = append(r.out, '"')
+	for !r.eof() {
+		rest := r.text[r.pos:]
+		switch {
+		case strings.HasPrefix(rest, `\\\"`):
+			// An escaped quote of the inner text.
+			r.out = append(r.out, '\\', '"')
+			r.pos += 4
+		case strings.HasPrefix(rest, `\\"`):
+			r.out = append(r.out, '\\', '"')
+			r.pos += 3
+		case strings.HasPrefix(rest, `\"`):
+			r.pos += 2
+			r.out = append(r.out, '"')
+			return true
+		case strings.HasPrefix(rest, `\\`):
+			r.out = append(r.out, '\\', '\\')
+			r.pos += 2
+		case rest[0] == '"':
+			r.out = append(r.out, '\\', '"')
+			r.pos++
+		case rest[0] < 0x20:
+			esc, ok := controlEscape(rest[0])
+			if !ok {
+				return false
+			}
+			r.out = append(r.out, esc...)
+			r.pos++
+		case rest[0] == '\\':
+			if !r.escape() {
+				return false
+			}
+		default:
+			r.out = append(r.out, rest[0])
+			r.pos++
+		}
+	}
+	r.fix(noteStringLeftOpen, r.pos, "", `"`)
+	r.out = append(r.out, '"')
+	return true
+}
+
+// controlEscape returns the JSON escape of a control character allowed to
+// appear raw in a model's string (newline, tab, ...).
+func controlEscape(c byte) (string, bool) {
+	switch c {
+	case '\n':
+		return `\n`, true
+	case '\r':
+		return `\r`, true
+	case '\t':
+		return `\t`, true
+	case '\b':
+		return `\b`, true
+	case '\f':
+		return `\f`, true
+	}
+	return "", false
+}
+
+// controlName names a control character for a fix detail.
+func controlName(c byte) string {
+	switch c {
+	case '\n':
+		return "newline"
+	case '\t':
+		return "tab"
+	case '\r':
+		return "carriage return"
+	}
+	return "control character"
+}
+
+// appendQuoted appends s as a JSON string.
+func appendQuoted(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	dst = appendEscaped(dst, s)
+	return append(dst, '"')
+}
+
+// appendEscaped appends s escaped for the inside of a JSON string.
+func appendEscaped(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c < 0x20:
+			const hex = "0123456789abcdef"
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
