@@ -16,11 +16,13 @@ SUITE_COMMIT := 44401e0c046704b476ec9d2e2fccdaee618f259d
 
 .PHONY: test fmt-check standalone measure vet bench fuzz tidy conformance-data $(addprefix test-,$(MODULES))
 
-## test: gofmt check, every module standing alone, then go vet and
-## go test -race in every module and the measuring tests without -race,
+## test: gofmt check, every module standing alone, the measuring tests
+## without -race on an otherwise idle machine (they time work: nothing
+## runs beside them), then go vet and go test -race in every module,
 ## JOBS at a time; each one's time is printed when it is done
 test: fmt-check standalone
-	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target measure $(addprefix test-,$(MODULES))
+	@$(MAKE) --no-print-directory measure
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(addprefix test-,$(MODULES))
 
 ## measure: the tests that measure against the corpora and the
 ## JSON-Schema-Test-Suite (named ...Corpus... or ...Conformance...; in the
