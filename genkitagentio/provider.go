@@ -90,58 +90,25 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 // iterating makes the callback return an error, which ends the model's
 // call, and waits for the call to return.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[provider.Chunk, error] {
-	return func(yield func(provider.Chunk, error) bool) {
-		mr, err := p.request(req)
-		if err != nil {
-			yield(provider.Chunk{}, err)
-			return
-		}
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		chunks := make(chan string)
-		type result struct {
-			resp *ai.ModelResponse
-			err  error
-		}
-		done := make(chan result, 1)
-		go func() {
-			resp, err := p.m.Generate(ctx, mr, func(ctx context.Context, c *ai.ModelResponseChunk) error {
-				var text strings.Builder
-				for _, part := range c.Content {
-					if part.IsText() {
-						text.WriteString(part.Text)
-					}
-				}
-				if text.Len() == 0 {
-					return nil
-				}
-				select {
-				case chunks <- text.String():
-					return nil
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-			})
-			done <- result{resp, err}
-		}()
-		for {
-			select {
-			case text := <-chunks:
-				if !yield(provider.Chunk{Text: text}, nil) {
-					cancel()
-					<-done
-					return
-				}
-			case r := <-done:
-				if r.err != nil {
-					yield(provider.Chunk{}, p.providerError(ctx, r.err))
-					return
-				}
-				yield(provider.Chunk{Response: response(r.resp)}, nil)
-				return
-			}
-		}
+	mr, err := p.request(req)
+	if err != nil {
+		return func(yield func(provider.Chunk, error) bool) { yield(provider.Chunk{}, err) }
 	}
+	return provider.StreamCall(ctx, func(ctx context.Context, send func(string) error) (*provider.Response, error) {
+		resp, err := p.m.Generate(ctx, mr, func(_ context.Context, c *ai.ModelResponseChunk) error {
+			var text strings.Builder
+			for _, part := range c.Content {
+				if part.IsText() {
+					text.WriteString(part.Text)
+				}
+			}
+			return send(text.String())
+		})
+		if err != nil {
+			return nil, p.providerError(ctx, err)
+		}
+		return response(resp), nil
+	})
 }
 
 // request maps req to a ModelRequest.

@@ -85,47 +85,9 @@ func (p *Provider) Generate(ctx context.Context, req *provider.Request) (*provid
 // the call to return. Tool calls come whole, in the last chunk's Response,
 // as LangChainGo streams text only.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request) iter.Seq2[provider.Chunk, error] {
-	return func(yield func(provider.Chunk, error) bool) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		chunks := make(chan string)
-		type result struct {
-			resp *provider.Response
-			err  error
-		}
-		done := make(chan result, 1)
-		go func() {
-			resp, err := p.call(ctx, req, func(ctx context.Context, chunk []byte) error {
-				select {
-				case chunks <- string(chunk):
-					return nil
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-			})
-			done <- result{resp, err}
-		}()
-		for {
-			select {
-			case text := <-chunks:
-				if text == "" {
-					continue
-				}
-				if !yield(provider.Chunk{Text: text}, nil) {
-					cancel()
-					<-done
-					return
-				}
-			case r := <-done:
-				if r.err != nil {
-					yield(provider.Chunk{}, r.err)
-					return
-				}
-				yield(provider.Chunk{Response: r.resp}, nil)
-				return
-			}
-		}
-	}
+	return provider.StreamCall(ctx, func(ctx context.Context, send func(string) error) (*provider.Response, error) {
+		return p.call(ctx, req, func(_ context.Context, chunk []byte) error { return send(string(chunk)) })
+	})
 }
 
 // call makes one GenerateContent call, streaming to stream when not nil.

@@ -147,3 +147,53 @@ func Chunks(resp *Response) iter.Seq2[Chunk, error] {
 		yield(Chunk{Response: resp}, nil)
 	}
 }
+
+// StreamCall is a stream over a call that reports its reply's text through
+// a callback, as many clients' streaming functions do: call runs on a
+// goroutine of its own, under a context of its own, and hands each piece
+// of text to send, which returns an error, to be returned by call, once the
+// consumer has stopped or ctx has ended. The sequence yields each piece
+// (empty ones skipped), then a last chunk with the Response call returns,
+// or call's error. A consumer that stops iterating cancels the call's
+// context and waits for call to return, so no goroutine outlives the
+// sequence.
+func StreamCall(ctx context.Context, call func(ctx context.Context, send func(text string) error) (*Response, error)) iter.Seq2[Chunk, error] {
+	return func(yield func(Chunk, error) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		pieces := make(chan string)
+		type result struct {
+			resp *Response
+			err  error
+		}
+		done := make(chan result, 1)
+		go func() {
+			resp, err := call(ctx, func(text string) error {
+				select {
+				case pieces <- text:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+			done <- result{resp, err}
+		}()
+		for {
+			select {
+			case text := <-pieces:
+				if text != "" && !yield(Chunk{Text: text}, nil) {
+					cancel()
+					<-done
+					return
+				}
+			case r := <-done:
+				if r.err != nil {
+					yield(Chunk{}, r.err)
+					return
+				}
+				yield(Chunk{Response: r.resp}, nil)
+				return
+			}
+		}
+	}
+}
