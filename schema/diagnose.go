@@ -87,6 +87,10 @@ type diagnosis struct {
 	// the value it finds valid has no violations to list, and is skipped.
 	// One run serves the whole pass, so each part is judged once.
 	fast *fastRun
+	// known, when not nil, holds verdicts the fast path gave while the
+	// value was decoded (see decodeRun.known): a part found there is not
+	// judged again.
+	known *memoTable
 	// memo keeps what eval found, by part of the value and subschema,
 	// when the document has alternatives (fast.p.alternatives).
 	memo map[diagnosisKey]diagnosed
@@ -102,7 +106,17 @@ type diagnosisKey struct {
 // JSON value (see plainValue), asserting "format" when the schema was
 // parsed with [ParseOptions.AssertFormat].
 func (c *compiled) diagnose(v any) []finding {
-	return c.diagnoseWith(v, c.assertFormats, true)
+	return c.diagnoseKnown(v, nil)
+}
+
+// diagnoseKnown is diagnose, with verdicts of parts of v the fast path
+// already gave (nil: none).
+func (c *compiled) diagnoseKnown(v any, known *memoTable) []finding {
+	d := c.newDiagnosis(c.assertFormats, true)
+	if d.fast != nil {
+		d.known = known
+	}
+	return d.run(v)
 }
 
 // diagnoseWith is diagnose, asserting "format" or not; with shortcuts,
@@ -110,10 +124,15 @@ func (c *compiled) diagnose(v any) []finding {
 // value once per subschema. Without, it is the pass the shortcuts are
 // tested against.
 func (c *compiled) diagnoseWith(v any, formats, shortcuts bool) []finding {
-	d := c.newDiagnosis(formats, shortcuts)
+	return c.newDiagnosis(formats, shortcuts).run(v)
+}
+
+// run lists every violation of v against the document's root, and ends
+// the pass.
+func (d *diagnosis) run(v any) []finding {
 	defer d.done()
 	var out []finding
-	d.eval(v, c.root, nil, &out, nil)
+	d.eval(v, d.c.root, nil, &out, nil)
 	return dedupe(out)
 }
 
@@ -139,6 +158,7 @@ func (d *diagnosis) done() {
 		r.p.valueRuns.Put(r)
 		d.fast = nil
 	}
+	d.known = nil
 }
 
 func (d *diagnosis) add(out *[]finding, at *jsonpath.Chain, s *jsonschema.Schema, keyword, msg string) {
@@ -190,7 +210,17 @@ func (d *diagnosis) passes(v any, s *jsonschema.Schema) bool {
 		return false
 	}
 	n := d.fast.p.nodes[s]
-	return n != nil && !n.slow && d.fast.eval(v, n) == valid
+	if n == nil || n.slow {
+		return false
+	}
+	if d.known != nil {
+		if pt, ok := partOf(v); ok {
+			if got, seen := d.known.get(memoKey{n, pt}); seen {
+				return got == valid
+			}
+		}
+	}
+	return d.fast.eval(v, n) == valid
 }
 
 // item evaluates the item or member v of the array or object at parent,
@@ -738,16 +768,17 @@ func dedupe(fs []finding) []finding {
 	if len(fs) < 2 {
 		return fs
 	}
-	seen := map[[3]string]bool{}
+	type key struct{ pointer, keyword, message string }
+	seen := make(map[key]struct{}, len(fs))
 	out := fs[:0]
 	for _, f := range fs {
 		f.path = f.at.Path() // kept for violations
 		f.pointer = jsonpath.Pointer(f.path)
-		k := [3]string{f.pointer, f.keyword, f.message}
-		if seen[k] {
+		k := key{f.pointer, f.keyword, f.message}
+		if _, dup := seen[k]; dup {
 			continue
 		}
-		seen[k] = true
+		seen[k] = struct{}{}
 		out = append(out, f)
 	}
 	return out

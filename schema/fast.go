@@ -19,7 +19,8 @@ import (
 //
 // Every path is linear in its input: a node that may reach one subschema
 // of a part of the value by two ways keeps its verdicts per part (memo),
-// and the diagnostic pass keeps every verdict it asks for.
+// and the diagnostic pass keeps every verdict it asks for, starting from
+// those the decoder gave while it read the document (decodeRun.known).
 //
 // A subschema whose keywords it does not cover (unevaluatedItems,
 // unevaluatedProperties) is a slow node: its part of the value is judged by

@@ -387,11 +387,7 @@ func (r *byteRun) array(pos int, n *fastNode, level int) (int, verdict) {
 		pos++
 	} else {
 		for {
-			sub := n.rest
-			if count < len(n.prefix) {
-				sub = n.prefix[count]
-			}
-			end, v := r.member(pos, sub, level+1, out)
+			end, v := r.member(pos, n.item(count), level+1, out)
 			if v == undecided {
 				return 0, undecided
 			}

@@ -15,8 +15,14 @@ import "github.com/agentio/agentio/internal/jsonvalue"
 type decodeRun struct {
 	fastRun
 	d    jsonvalue.Decoder
-	keys []string // members being read, a stack
-	vals []any    // their values, and items being read
+	keys []string  // members being read, a stack
+	vals []any     // their values, and items being read
+	gots []verdict // their verdicts
+	// known holds, for each array or object found invalid, the verdicts
+	// of its items and members that are arrays or objects, by node and
+	// part: what the diagnostic pass asks of each part it descends into,
+	// answered without judging the part again (see diagnosis.known).
+	known memoTable
 }
 
 // check decodes src and returns its value and verdict. An error means that
@@ -24,6 +30,7 @@ type decodeRun struct {
 // value encoding/json gives.
 func (r *decodeRun) check(p *fastProgram, src string) (any, verdict, error) {
 	r.fastRun.p = p
+	r.known.reset()
 	r.d.Start(src)
 	v, got, err := r.value(p.root)
 	if ferr := r.d.Finish(); err == nil {
@@ -31,7 +38,7 @@ func (r *decodeRun) check(p *fastProgram, src string) (any, verdict, error) {
 	}
 	clear(r.keys[:cap(r.keys)]) // let the values go
 	clear(r.vals[:cap(r.vals)])
-	r.keys, r.vals = r.keys[:0], r.vals[:0]
+	r.keys, r.vals, r.gots = r.keys[:0], r.vals[:0], r.gots[:0]
 	r.reset()
 	return v, got, err
 }
@@ -113,21 +120,19 @@ func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
 		}
 		return m, valid, nil
 	}
+	// Every member is judged, after an invalid one too: the diagnostic
+	// pass asks of each, and is answered from r.known (see known).
 	out, kbase, vbase, required := valid, len(r.keys), len(r.vals), 0
 	for more := true; more; {
 		k, err := r.d.Key()
 		if err != nil {
 			return nil, undecided, err
 		}
-		var sub *fastNode
-		if out != invalid { // once invalid, the rest is only decoded
-			if prop := n.property(k); prop == nil {
-				sub = n.additional
-			} else {
-				sub = prop.node
-				if prop.required {
-					required++
-				}
+		sub := n.additional
+		if prop := n.property(k); prop != nil {
+			sub = prop.node
+			if prop.required {
+				required++
 			}
 		}
 		v, got, err := r.value(sub)
@@ -137,26 +142,51 @@ func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
 		out = and(out, got)
 		r.keys = append(r.keys, k)
 		r.vals = append(r.vals, v)
+		r.gots = append(r.gots, got)
 		if more, err = r.d.Next('}'); err != nil {
 			return nil, undecided, err
 		}
 	}
-	keys, vals := r.keys[kbase:], r.vals[vbase:]
+	keys, vals, gots := r.keys[kbase:], r.vals[vbase:], r.gots[vbase:]
 	m := make(map[string]any, len(keys))
 	for i, k := range keys {
 		m[k] = vals[i]
 	}
 	repeated := len(m) < len(keys)
-	r.keys, r.vals = r.keys[:kbase], r.vals[:vbase]
 	switch {
 	case repeated:
 		// A name repeated: the last value won, and the verdicts of the
 		// others do not count. Judge the object as it is.
-		return m, r.node(m, n), nil
+		out = r.node(m, n)
 	case out == invalid || !n.membersPresent(m, required):
-		return m, invalid, nil
+		out = invalid
 	}
+	if out == invalid {
+		for i, k := range keys {
+			sub := n.additional
+			if prop := n.property(k); prop != nil {
+				sub = prop.node
+			}
+			r.keep(sub, vals[i], gots[i])
+		}
+	}
+	r.keys, r.vals, r.gots = r.keys[:kbase], r.vals[:vbase], r.gots[:vbase]
 	return m, out, nil
+}
+
+// keep records the verdict got of v, an item or member of an invalid
+// array or object, against n, when v is an array or object: the
+// diagnostic pass descends into the invalid one and asks of v.
+func (r *decodeRun) keep(n *fastNode, v any, got verdict) {
+	if n == nil || got == undecided {
+		return
+	}
+	if pt, ok := partOf(v); ok {
+		key := memoKey{n, pt}
+		if _, seen := r.known.get(key); !seen {
+			r.known.put(key, got)
+		}
+	}
 }
 
 // array is fastRun.array of a fused node, over the array that comes next.
@@ -171,28 +201,27 @@ func (r *decodeRun) array(n *fastNode) (any, verdict, error) {
 	}
 	out, base := valid, len(r.vals)
 	for more := !empty; more; {
-		sub := n.rest
-		if i := len(r.vals) - base; i < len(n.prefix) {
-			sub = n.prefix[i]
-		}
-		if out == invalid {
-			sub = nil
-		}
-		v, got, err := r.value(sub)
+		v, got, err := r.value(n.item(len(r.vals) - base))
 		if err != nil {
 			return nil, undecided, err
 		}
 		out = and(out, got)
 		r.vals = append(r.vals, v)
+		r.gots = append(r.gots, got)
 		if more, err = r.d.Next(']'); err != nil {
 			return nil, undecided, err
 		}
 	}
 	a := make([]any, len(r.vals)-base)
 	copy(a, r.vals[base:])
-	r.vals = r.vals[:base]
 	if n.itemsFailures(len(a)) != 0 {
-		return a, invalid, nil
+		out = invalid
 	}
+	if out == invalid {
+		for i, v := range a {
+			r.keep(n.item(i), v, r.gots[base+i])
+		}
+	}
+	r.vals, r.gots = r.vals[:base], r.gots[:base]
 	return a, out, nil
 }

@@ -353,6 +353,15 @@ func cmpString(a, b string) int {
 // property returns the property name declares, or nil.
 func (n *fastNode) property(name string) *fastProp { return propertyOf(n, name) }
 
+// item returns the node of an array's i-th item (prefixItems, then items),
+// or nil when none applies.
+func (n *fastNode) item(i int) *fastNode {
+	if i < len(n.prefix) {
+		return n.prefix[i]
+	}
+	return n.rest
+}
+
 // propertyOf returns the property of n named name, or nil. A few
 // properties are scanned; more are found in n.slots, a table addressed by
 // a hash of the name's head and length, open, probed in order. Both compare

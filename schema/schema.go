@@ -245,14 +245,16 @@ func (s *Schema) validate(v any) []Violation {
 // diagnostic pass finds nothing to say.
 func (s *Schema) invalid(v any) []Violation {
 	if pv, plain := plainValue(v); plain {
-		return s.invalidPlain(pv)
+		return s.invalidPlain(pv, nil)
 	}
 	return s.validateAuthority(v, true)
 }
 
-// invalidPlain is invalid of a plain value (one a decoder made).
-func (s *Schema) invalidPlain(v any) []Violation {
-	if findings := s.c.diagnose(v); len(findings) > 0 {
+// invalidPlain is invalid of a plain value (one a decoder made), given
+// the verdicts of its parts the fast path gave as it was decoded (nil:
+// none).
+func (s *Schema) invalidPlain(v any, known *memoTable) []Violation {
+	if findings := s.c.diagnoseKnown(v, known); len(findings) > 0 {
 		return violations(findings)
 	}
 	return s.validateAuthority(v, true)
@@ -402,8 +404,10 @@ func (s *Schema) decode(src string, known verdict) (any, []Violation, error) {
 	switch deepest := r.d.Deepest(); {
 	case deepest < 0 || deepest > s.depthLimit():
 		return v, s.Validate(v), nil
-	case known == invalid || checked && got == invalid:
-		return v, s.invalidPlain(v), nil
+	case known == invalid:
+		return v, s.invalidPlain(v, nil), nil
+	case checked && got == invalid:
+		return v, s.invalidPlain(v, &r.known), nil
 	case checked && got == valid:
 		return v, nil, nil
 	case checked:

@@ -260,19 +260,41 @@ func hexValue(s string, i, n int) (uint64, bool) {
 // Pointer returns p as a JSON Pointer (RFC 6901): "/issues/0/severity",
 // "" for the root. A KindAll step is written "*".
 func Pointer(p Path) string {
-	var b strings.Builder
+	if len(p) == 0 {
+		return ""
+	}
+	size := 0
 	for _, s := range p {
-		b.WriteByte('/')
+		size += 1 + len(s.Key) + 4
+	}
+	b := make([]byte, 0, size)
+	for _, s := range p {
+		b = append(b, '/')
 		switch s.Kind {
 		case KindIndex:
-			b.WriteString(strconv.Itoa(s.Index))
+			b = strconv.AppendInt(b, int64(s.Index), 10)
 		case KindAll:
-			b.WriteByte('*')
+			b = append(b, '*')
 		default:
-			b.WriteString(EscapeToken(s.Key))
+			b = appendToken(b, s.Key)
 		}
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendToken appends k escaped as EscapeToken escapes it to b.
+func appendToken(b []byte, k string) []byte {
+	for i := 0; i < len(k); i++ {
+		switch k[i] {
+		case '~':
+			b = append(b, "~0"...)
+		case '/':
+			b = append(b, "~1"...)
+		default:
+			b = append(b, k[i])
+		}
+	}
+	return b
 }
 
 // EscapeToken escapes a member name as a JSON Pointer reference token:
