@@ -23,6 +23,13 @@ type decodeRun struct {
 	// part: what the diagnostic pass asks of each part it descends into,
 	// answered without judging the part again (see diagnosis.known).
 	known memoTable
+	// dropped holds the members of objects that repeat a name, the values
+	// the last one replaced among them: no longer in the document, they
+	// would be freed while it is still being read, and their memory given
+	// to a later array or object, which the verdicts known and memo keep
+	// by address would then name. They are kept until the decode's
+	// verdicts are no longer read (see done).
+	dropped []any
 }
 
 // check decodes src and returns its value and verdict. An error means that
@@ -41,6 +48,13 @@ func (r *decodeRun) check(p *fastProgram, src string) (any, verdict, error) {
 	r.keys, r.vals, r.gots = r.keys[:0], r.vals[:0], r.gots[:0]
 	r.reset()
 	return v, got, err
+}
+
+// done lets go of the values check kept for its verdicts (dropped), once
+// the verdicts it gave, known among them, are no longer read.
+func (r *decodeRun) done() {
+	clear(r.dropped)
+	r.dropped = r.dropped[:0]
 }
 
 // value decodes the value that comes next and judges it against n (nil:
@@ -156,7 +170,9 @@ func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
 	switch {
 	case repeated:
 		// A name repeated: the last value won, and the verdicts of the
-		// others do not count. Judge the object as it is.
+		// others do not count. Judge the object as it is. The values
+		// replaced are kept alive while verdicts name their addresses.
+		r.dropped = append(r.dropped, vals...)
 		out = r.node(m, n)
 	case out == invalid || !n.membersPresent(m, required):
 		out = invalid

@@ -84,7 +84,7 @@ func TestDecodeRepeatedKeyDiscardedMemo(t *testing.T) {
 	b.WriteString(`,{"a":["x"]}]`)
 	doc := []byte(b.String())
 	defer debug.SetGCPercent(debug.SetGCPercent(1))
-	for round := range 50 {
+	for round := range 30 {
 		v, vs, err := s.Decode(doc)
 		require.NoError(t, err)
 		want := s.Validate(v)

@@ -388,7 +388,10 @@ func (s *Schema) decode(src string, known verdict) (any, []Violation, error) {
 	if r == nil {
 		r = new(decodeRun)
 	}
-	defer s.c.decodeRuns.Put(r)
+	defer func() {
+		r.done() // after the diagnostic pass has read r.known
+		s.c.decodeRuns.Put(r)
+	}()
 	var v any
 	var err error
 	got, checked := undecided, false
