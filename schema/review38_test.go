@@ -5,10 +5,12 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentio/agentio/internal/shared"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -93,4 +95,37 @@ func TestDecodeRepeatedKeyDiscardedMemo(t *testing.T) {
 			return
 		}
 	}
+}
+
+// TestDecodeRepeatedNamesLinear: an object that repeats a name is judged
+// again as a whole (fastRun.node) once its members were judged as read,
+// so a part below k such objects is judged k+1 times: 120 of them, each
+// writing "b" twice, above one array of 100,001 integers, made Decode
+// about 20x slower than the same document without the repeated name
+// (quadratic in depth under a raised MaxDepth). Decode must cost about
+// the same for both (here: at most 4x). It times runs, so it runs in the
+// measuring pass.
+func TestDecodeRepeatedNamesLinear(t *testing.T) {
+	shared.Measuring(t)
+	s, err := schema.Parse([]byte(`{"$defs":{"n":{"type":"object","properties":{"a":{"$ref":"#/$defs/n"},"b":{"type":"integer"},
+		"big":{"type":"array","items":{"type":"integer"}}}}},"$ref":"#/$defs/n"}`))
+	require.NoError(t, err)
+	big := `{"big":[` + strings.Repeat("1,", 100000) + `1]}`
+	plain := []byte(strings.Repeat(`{"b":1,"a":`, 120) + big + strings.Repeat("}", 120))
+	repeated := []byte(strings.Repeat(`{"b":1,"b":2,"a":`, 120) + big + strings.Repeat("}", 120))
+	for _, doc := range [][]byte{plain, repeated} {
+		_, vs, err := s.Decode(doc)
+		require.NoError(t, err)
+		require.Empty(t, vs)
+	}
+	var best [2]time.Duration
+	for range 5 {
+		for i, doc := range [][]byte{plain, repeated} {
+			got := timeOf(func() { _, _, _ = s.Decode(doc) })
+			if best[i] == 0 || got < best[i] {
+				best[i] = got
+			}
+		}
+	}
+	assert.Less(t, float64(best[1])/float64(best[0]), 4.0, "Decode: %v without a repeated name, %v with one at each level", best[0], best[1])
 }
