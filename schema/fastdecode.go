@@ -166,15 +166,29 @@ func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
 	for i, k := range keys {
 		m[k] = vals[i]
 	}
-	repeated := len(m) < len(keys)
-	switch {
-	case repeated:
+	if len(m) < len(keys) {
 		// A name repeated: the last value won, and the verdicts of the
-		// others do not count. Judge the object as it is. The values
+		// others do not count: the object's are those of the last value of
+		// each name, as read (judging the object again would judge each
+		// part once more for each such object above it). The values
 		// replaced are kept alive while verdicts name their addresses.
 		r.dropped = append(r.dropped, vals...)
-		out = r.node(m, n)
-	case out == invalid || !n.membersPresent(m, required):
+		last := make(map[string]int, len(m))
+		for i, k := range keys {
+			last[k] = i
+		}
+		out, required = valid, 0
+		for i, k := range keys {
+			if last[k] != i {
+				continue
+			}
+			out = and(out, gots[i])
+			if prop := n.property(k); prop != nil && prop.required {
+				required++
+			}
+		}
+	}
+	if out == invalid || !n.membersPresent(m, required) {
 		out = invalid
 	}
 	if out == invalid {
