@@ -170,3 +170,22 @@ func TestDecodeGeneratedLarge(t *testing.T) {
 	}
 	assert.Greater(t, schemas, 100)
 }
+
+// TestDecodeKnownSmallMaxDepth is TestDecodeKnownCases under small
+// ParseOptions.MaxDepth, where documents nest to the limit, past it, and
+// the bound on applications (compiled.maxApplications) is small.
+func TestDecodeKnownSmallMaxDepth(t *testing.T) {
+	for _, depth := range []int{1, 2, 3, 5} {
+		for _, tc := range review38Cases {
+			s, err := schema.ParseWith([]byte(tc.schema), &schema.ParseOptions{MaxDepth: depth})
+			require.NoError(t, err)
+			for _, doc := range tc.docs {
+				name := fmt.Sprintf("%s, MaxDepth %d: %s", tc.name, depth, doc)
+				sameOnDecode(t, s, []byte(doc), name)
+				v, vs, err := s.Decode([]byte(doc))
+				require.NoError(t, err, name)
+				assert.Equal(t, s.Validate(v), vs, name)
+			}
+		}
+	}
+}
