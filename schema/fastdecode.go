@@ -50,11 +50,12 @@ func (r *decodeRun) check(p *fastProgram, src string) (any, verdict, error) {
 	return v, got, err
 }
 
-// done lets go of the values check kept for its verdicts (dropped), once
-// the verdicts it gave, known among them, are no longer read.
+// done lets go of the values check kept for its verdicts (dropped), and
+// of the verdicts (known), once they are no longer read.
 func (r *decodeRun) done() {
 	clear(r.dropped)
 	r.dropped = r.dropped[:0]
+	r.known.reset()
 }
 
 // value decodes the value that comes next and judges it against n (nil:
