@@ -17,11 +17,11 @@ import (
 
 const draft7 = `"$schema":"http://json-schema.org/draft-07/schema#",`
 
-// review38Cases are schemas whose nodes Decode may record a part's verdict
+// knownVerdictCases are schemas whose nodes Decode may record a part's verdict
 // under while the diagnostic pass asks under another, or where two parts
 // may share a key, each with invalid instances (so that the diagnostic
 // pass reads decodeRun.known) and valid ones.
-var review38Cases = []struct {
+var knownVerdictCases = []struct {
 	name   string
 	schema string
 	docs   []string
@@ -68,12 +68,12 @@ var review38Cases = []struct {
 		[]string{`{"v":1,"kids":[{"v":2,"kids":[]},{"v":"x","kids":[{"kids":[]}]},{"v":3}]}`, `{"kids":[{"v":1,"kids":[{"v":2},{}]}]}`, `{"v":1,"kids":[{"v":2,"kids":[{"v":3}]}]}`}},
 }
 
-// TestDecodeKnownCases runs review38Cases through Decode, DecodeString and
+// TestDecodeKnownCases runs knownVerdictCases through Decode, DecodeString and
 // ValidateJSON, against Validate on the decoded value and the authority,
 // and, on one pooled run, each document after each other, so that a
 // verdict left from the one before would show.
 func TestDecodeKnownCases(t *testing.T) {
-	for _, tc := range review38Cases {
+	for _, tc := range knownVerdictCases {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := schema.Parse([]byte(tc.schema))
 			require.NoError(t, err)
@@ -99,7 +99,7 @@ func TestDecodeKnownCases(t *testing.T) {
 	}
 }
 
-// TestDecodeKnownConcurrent decodes review38Cases' documents from four
+// TestDecodeKnownConcurrent decodes knownVerdictCases' documents from four
 // goroutines sharing each Schema (and its pool of decodeRuns, each with
 // its table of known verdicts): each gets what one goroutine gets.
 func TestDecodeKnownConcurrent(t *testing.T) {
@@ -109,7 +109,7 @@ func TestDecodeKnownConcurrent(t *testing.T) {
 		want []schema.Violation
 	}
 	var jobs []job
-	for _, tc := range review38Cases {
+	for _, tc := range knownVerdictCases {
 		s, err := schema.Parse([]byte(tc.schema))
 		require.NoError(t, err)
 		for _, doc := range tc.docs {
@@ -176,7 +176,7 @@ func TestDecodeGeneratedLarge(t *testing.T) {
 // the bound on applications (compiled.maxApplications) is small.
 func TestDecodeKnownSmallMaxDepth(t *testing.T) {
 	for _, depth := range []int{1, 2, 3, 5} {
-		for _, tc := range review38Cases {
+		for _, tc := range knownVerdictCases {
 			s, err := schema.ParseWith([]byte(tc.schema), &schema.ParseOptions{MaxDepth: depth})
 			require.NoError(t, err)
 			for _, doc := range tc.docs {

@@ -12,10 +12,9 @@ import (
 	"github.com/agentio/agentio/internal/jsonpath"
 )
 
-// pointerBefore is Pointer as it was written before #38 (a
-// strings.Builder and EscapeToken), the reference the sized-buffer
-// rewrite is held to.
-func pointerBefore(p jsonpath.Path) string {
+// pointerReference is Pointer written the plain way (a strings.Builder
+// and EscapeToken), the reference the sized-buffer form is held to.
+func pointerReference(p jsonpath.Path) string {
 	var b strings.Builder
 	for _, s := range p {
 		b.WriteByte('/')
@@ -31,13 +30,13 @@ func pointerBefore(p jsonpath.Path) string {
 	return b.String()
 }
 
-// TestPointerAsBefore holds Pointer to its form before #38 on the root,
+// TestPointerAsReference holds Pointer to pointerReference on the root,
 // empty keys, every escape (~ and / alone, together, doubled, next to
 // what looks like an escape already), multi-byte and invalid UTF-8 keys,
 // large and zero indexes, KindAll, a key step with an Index set, and
 // random paths over those pieces; and escaped keys round-trip through
 // UnescapeToken.
-func TestPointerAsBefore(t *testing.T) {
+func TestPointerAsReference(t *testing.T) {
 	keys := []string{"", "~", "/", "~/", "/~", "~~", "//", "~0", "~1", "~01", "a~1b", "a/b~c", "é/ü~", "bad\xff/utf8", "x", "*", "0", "-", strings.Repeat("~/", 40)}
 	idx := []int{0, 1, 9, 10, 123456, math.MaxInt32, math.MaxInt}
 	fixed := []jsonpath.Path{nil, {}, {jsonpath.Key("")}, {jsonpath.Key(""), jsonpath.Key("")},
@@ -51,7 +50,7 @@ func TestPointerAsBefore(t *testing.T) {
 		fixed = append(fixed, jsonpath.Path{jsonpath.Index(i)})
 	}
 	for _, p := range fixed {
-		assert.Equal(t, pointerBefore(p), jsonpath.Pointer(p), "%#v", p)
+		assert.Equal(t, pointerReference(p), jsonpath.Pointer(p), "%#v", p)
 	}
 	assert.Equal(t, "", jsonpath.Pointer(nil))
 	assert.Equal(t, "/", jsonpath.Pointer(jsonpath.Path{jsonpath.Key("")}))
@@ -73,7 +72,7 @@ func TestPointerAsBefore(t *testing.T) {
 				p[i] = jsonpath.Key(b.String())
 			}
 		}
-		if !assert.Equal(t, pointerBefore(p), jsonpath.Pointer(p), "%#v", p) {
+		if !assert.Equal(t, pointerReference(p), jsonpath.Pointer(p), "%#v", p) {
 			return
 		}
 		var c *jsonpath.Chain
@@ -85,6 +84,6 @@ func TestPointerAsBefore(t *testing.T) {
 				c = c.Key(s.Key)
 			}
 		}
-		assert.Equal(t, pointerBefore(c.Path()), c.Pointer())
+		assert.Equal(t, pointerReference(c.Path()), c.Pointer())
 	}
 }
