@@ -48,6 +48,7 @@ type finder struct {
 func newFinder(text string, cfg config) *finder {
 	f := &finder{text: text, cfg: cfg}
 	f.rep.off = cfg.rulesOff
+	f.rep.rereadLeft = rereadAllowance(text)
 	return f
 }
 

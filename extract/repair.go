@@ -44,6 +44,27 @@ type repairer struct {
 	badEscape int
 	raw       bool
 	off       ruleSet // rules the caller turned off (see [WithoutRepairRule])
+	// rereadLeft is how many more bytes may be read again, over every
+	// reading of one search (see [repairer.reread]).
+	rereadLeft int
+}
+
+// rereadAllowance is how many bytes the repairs of one search of text
+// may read a second time (see [repairer.reread]): several times the
+// text, far more than any reply that is not built to defeat repair
+// needs, and a constant, so that a short reply is never refused.
+func rereadAllowance(text string) int { return 8*len(text) + 1<<16 }
+
+// reread moves reading back to from, to read again the text up to r.pos,
+// and reports whether the search may: a string the text ends inside is
+// read to the end before it is known where it ends, and when a guess
+// cuts it short the next one may run to the end again, each time. So
+// that no reply makes repair superlinear, the bytes read again are
+// counted, and past [rereadAllowance] the string is not repaired.
+func (r *repairer) reread(from int) bool {
+	r.rereadLeft -= r.pos - from
+	r.pos = from
+	return r.rereadLeft >= 0
 }
 
 // reset prepares the repairer for text, keeping its buffers. The results

@@ -58,8 +58,13 @@ func (r *repairer) str(where role) bool {
 	if ok && (cut >= 0 || raw && !drive) {
 		// The string's closing quote was missing, or its backslashes are
 		// raw: read it again, ending where it should have ended. This
-		// happens once per string.
-		r.pos, r.out = start, r.out[:mark]
+		// happens once per string, but a string the text ends inside may
+		// be cut short by a guess, and the next one run to the end
+		// again: what is read twice is bounded (see [repairer.reread]).
+		if !r.reread(start) {
+			return false
+		}
+		r.out = r.out[:mark]
 		r.dropFixes(fmark)
 		r.raw = raw
 		ok, _ = r.strUntil(where, cut)

@@ -269,13 +269,20 @@ func skipSpaceAndComments(text string, i int) int {
 
 // literalAt reports whether, after blanks from i, a literal or a plain
 // number stands alone up to a ',' '}' or ']' or the end of the text, as
-// the true of {"a" true}.
+// the true of {"a" true}. It runs at quotes inside strings, so it reads
+// no further than a token can be either: a token longer than every
+// literal that holds a byte no number has is neither.
 func literalAt(text string, i int) bool {
 	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
 	j := i
+	numeric := true
 	for j < len(text) && !isTokenEnd(text[j]) {
+		numeric = numeric && isNumberByte(text[j])
+		if !numeric && j-i >= maxLiteralLen {
+			return false
+		}
 		j++
 	}
 	if j == i {
@@ -291,6 +298,14 @@ func literalAt(text string, i int) bool {
 		j++
 	}
 	return j == len(text) || text[j] == ',' || text[j] == '}' || text[j] == ']'
+}
+
+// maxLiteralLen is the length of the longest token [literal] reads.
+const maxLiteralLen = len("+Infinity")
+
+// isNumberByte reports a byte a JSON number may hold.
+func isNumberByte(c byte) bool {
+	return isDigit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
 // quotedElementAt reports whether the quote at i opens a string that
