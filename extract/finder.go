@@ -438,7 +438,7 @@ func (f *finder) list(s, e int) (Candidate, bool) {
 		_ = out
 	}
 	out := r.out
-	if v, ok := f.v.value(string(out), 0); !ok || v != len(out) || !f.kindOK(out[0]) {
+	if v, ok := f.v.value(stringView(out), 0); !ok || v != len(out) || !f.kindOK(out[0]) {
 		return Candidate{}, false
 	}
 	return Candidate{JSON: append([]byte(nil), out...), Start: s, End: e, Source: SourceRepaired, Fixes: r.fixList()}, true

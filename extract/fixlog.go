@@ -1,8 +1,9 @@
 package extract
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -149,34 +150,37 @@ func replaced(b, a string) string { return "replaced " + b + " with " + a }
 // A fixRecord is a fix as the repairer keeps it while it reads: no
 // pointers, so that recording one is an append of a few words. The text it
 // replaced is the input's, at offset; the text it wrote is in the
-// repairer's written buffer.
+// repairer's written buffer, which holds what every fix recorded wrote, in
+// order: it runs from afterAt to the next record's afterAt (or the
+// buffer's end).
 type fixRecord struct {
-	offset, before    int // the input's text[offset:offset+before] was replaced
-	afterAt, afterLen int // r.written[afterAt:afterAt+afterLen] was written
-	note              note
+	offset, before int // the input's text[offset:offset+before] was replaced
+	afterAt        int // r.written[afterAt:] up to the next record was written
+	note           note
 }
 
 // fix records a change at offset: the input's text before, which starts
 // there, was written as after.
 func (r *repairer) fix(n note, offset int, before, after string) {
-	r.fixes = append(r.fixes, fixRecord{
-		offset: offset, before: len(before),
-		afterAt: len(r.written), afterLen: len(after),
-		note: n,
-	})
+	r.record(fixRecord{offset: offset, before: len(before), afterAt: len(r.written), note: n})
 	r.written = append(r.written, after...)
 }
 
 // fixQuoted records a change at offset, as [repairer.fix] does, that
 // wrote s as a JSON string.
 func (r *repairer) fixQuoted(n note, offset int, before, s string) {
-	at := len(r.written)
+	r.record(fixRecord{offset: offset, before: len(before), afterAt: len(r.written), note: n})
 	r.written = appendQuoted(r.written, s)
-	r.fixes = append(r.fixes, fixRecord{
-		offset: offset, before: len(before),
-		afterAt: at, afterLen: len(r.written) - at,
-		note: n,
-	})
+}
+
+// record appends rec to the fixes. The list doubles when it grows, rather
+// than by the quarter append adds to a long slice: a reply may need a fix
+// every few bytes, and the copies would outweigh the list.
+func (r *repairer) record(rec fixRecord) {
+	if len(r.fixes) == cap(r.fixes) {
+		r.fixes = slices.Grow(r.fixes, max(len(r.fixes), 64))
+	}
+	r.fixes = append(r.fixes, rec)
 }
 
 // dropFixes forgets the fixes recorded after the first n.
@@ -185,6 +189,15 @@ func (r *repairer) dropFixes(n int) {
 		r.written = r.written[:r.fixes[n].afterAt]
 		r.fixes = r.fixes[:n]
 	}
+}
+
+// afterEnd returns where in r.written the text of the fix recorded i-th
+// ends.
+func (r *repairer) afterEnd(i int) int {
+	if i+1 < len(r.fixes) {
+		return r.fixes[i+1].afterAt
+	}
+	return len(r.written)
 }
 
 // fixKind returns the kind of the fix recorded i-th.
@@ -210,26 +223,64 @@ func (r *repairer) fixList() []Fix {
 	}
 	texts := b.String()
 	list := make([]Fix, len(r.fixes))
+	var details detailCache
 	at := len(r.written)
+	sorted := true
 	for i, rec := range r.fixes {
 		n := notes[rec.note]
 		f := Fix{
 			Kind:   n.kind,
 			Offset: rec.offset,
 			Before: texts[at : at+rec.before],
-			After:  texts[rec.afterAt : rec.afterAt+rec.afterLen],
+			After:  texts[rec.afterAt:r.afterEnd(i)],
 			Detail: n.text,
 		}
 		at += rec.before
 		if n.describe != nil {
-			f.Detail = n.describe(f.Before, f.After)
+			f.Detail = details.describe(rec.note, f.Before, f.After)
 		}
 		list[i] = f
+		sorted = sorted && (i == 0 || list[i-1].Offset <= f.Offset)
 	}
 	// A comma is judged when the bracket after it is read: put its fix back
 	// in input order.
-	sort.SliceStable(list, func(i, j int) bool { return list[i].Offset < list[j].Offset })
+	if !sorted {
+		slices.SortStableFunc(list, func(a, b Fix) int { return cmp.Compare(a.Offset, b.Offset) })
+	}
 	return list
+}
+
+// A detailCache keeps the details written for one list of fixes, so that
+// fixes alike (every None of a reply replaced with null) share one string
+// instead of each allocating its own. It holds up to maxDetails of them;
+// its zero value is empty.
+type detailCache map[detailKey]string
+
+// A detailKey is what a written detail depends on.
+type detailKey struct {
+	n             note
+	before, after string
+}
+
+// maxDetails bounds the details a detailCache keeps: a reply whose fixes
+// all differ costs no more than one string each.
+const maxDetails = 256
+
+// describe returns the detail of a fix of note n that wrote after in place
+// of before.
+func (c *detailCache) describe(n note, before, after string) string {
+	k := detailKey{n, before, after}
+	if d, ok := (*c)[k]; ok {
+		return d
+	}
+	d := notes[n].describe(before, after)
+	if *c == nil {
+		*c = make(detailCache)
+	}
+	if len(*c) < maxDetails {
+		(*c)[k] = d
+	}
+	return d
 }
 
 // literalNote returns the note for a literal of kind, as [literal] gives it.

@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // A role says where a value being repaired stands, which decides how its
@@ -80,6 +81,12 @@ func (r *repairer) reset(text string) {
 // the input, and false when the text cannot be read as a value.
 func (r *repairer) run(start int) ([]byte, int, bool) {
 	r.pos = start
+	if n := len(r.text) - start; cap(r.out) < n {
+		// The value is about as long as the text it is rebuilt from, at
+		// most the rest of it: one buffer of that size, kept for the
+		// search's later repairs, costs less than growing one to it.
+		r.out = make([]byte, 0, n+n/16)
+	}
 	ok := r.value(roleTop) && !r.refused()
 	r.reach = max(r.reach, r.pos)
 	if !ok {
@@ -87,7 +94,7 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 	}
 	// The output is checked as a last line of defence: a candidate is
 	// always valid JSON, whatever the input.
-	if end, valid := r.v.value(string(r.out), 0); !valid || end != len(r.out) {
+	if end, valid := r.v.value(stringView(r.out), 0); !valid || end != len(r.out) {
 		return nil, 0, false
 	}
 	end := r.pos
@@ -96,6 +103,10 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 	}
 	return r.out, end, true
 }
+
+// stringView returns b's bytes as a string without copying them, for
+// reading while b does not change.
+func stringView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // guess records a choice between two plausible readings of the text and
 // reports whether to take the second one. A value whose repair guessed is

@@ -64,10 +64,8 @@ func (r *repairer) word(where role) bool {
 		end++
 	}
 	tok := r.text[start:end]
-	if num, ok := digitSeparators(tok); ok {
+	if r.digitSeparators(start, tok) {
 		r.pos = end
-		r.fix(noteDigitSeparators, start, tok, num)
-		r.out = append(r.out, num...)
 		return true
 	}
 	if lit, kind, ok := literal(tok); ok {
@@ -78,12 +76,9 @@ func (r *repairer) word(where role) bool {
 		r.out = append(r.out, lit...)
 		return true
 	}
-	if num, changed, ok := number(tok); ok {
+	if num, ok := number(tok); ok {
 		r.pos = end
-		if changed {
-			r.fix(noteNumber, start, tok, num)
-		}
-		r.out = append(r.out, num...)
+		r.writeNumber(start, tok, num)
 		return true
 	}
 	// An unquoted string runs to the next delimiter, line end or comment
@@ -189,8 +184,10 @@ func literal(tok string) (lit string, kind FixKind, ok bool) {
 	switch tok {
 	case "true", "false", "null":
 		return tok, "", true
-	case "True", "False", "TRUE", "FALSE":
-		return strings.ToLower(tok), FixPythonLiteral, true
+	case "True", "TRUE":
+		return "true", FixPythonLiteral, true
+	case "False", "FALSE":
+		return "false", FixPythonLiteral, true
 	case "None", "undefined", "Null", "NULL":
 		return "null", FixPythonLiteral, true
 	case "NaN", "Infinity", "+Infinity", "-Infinity", "inf", "-inf", "nan":
@@ -199,42 +196,88 @@ func literal(tok string) (lit string, kind FixKind, ok bool) {
 	return "", "", false
 }
 
+// A numberForm is a number as [number] reads it: its JSON form is made of
+// parts of the token, so that reading one allocates nothing.
+type numberForm struct {
+	changed bool   // the JSON form differs from the token
+	neg     bool   // a minus sign
+	intPart string // the integer digits, "" for 0
+	frac    string // the fraction's digits; "" with no point
+	hasFrac bool   // a point, followed by digits or not (2.)
+	exp     string // the exponent after its 'e', sign included; "" for none
+}
+
+// appendJSON appends the number's JSON form to dst.
+func (n numberForm) appendJSON(dst []byte) []byte {
+	if n.neg {
+		dst = append(dst, '-')
+	}
+	if n.intPart == "" {
+		dst = append(dst, '0')
+	}
+	dst = append(dst, n.intPart...)
+	if n.hasFrac {
+		dst = append(dst, '.')
+		if n.frac == "" {
+			dst = append(dst, '0')
+		}
+		dst = append(dst, n.frac...)
+	}
+	if n.exp != "" {
+		dst = append(dst, 'e')
+		dst = append(dst, n.exp...)
+	}
+	return dst
+}
+
+// writeNumber writes the number num, read from tok at offset start, to
+// the output, recording a fix when its form changed.
+func (r *repairer) writeNumber(start int, tok string, num numberForm) {
+	if !num.changed {
+		r.out = append(r.out, tok...)
+		return
+	}
+	r.record(fixRecord{offset: start, before: len(tok), afterAt: len(r.written), note: noteNumber})
+	at := len(r.written)
+	r.written = num.appendJSON(r.written)
+	r.out = append(r.out, r.written[at:]...)
+}
+
 // number reads tok as a number, JSON or a near miss (+1, .5, 1., 1e, a lone
-// minus), and returns its JSON form and whether that differs.
-func number(tok string) (string, bool, bool) {
+// minus), and returns its form, whose changed says whether its JSON form
+// differs from tok.
+func number(tok string) (numberForm, bool) {
 	if tok == "" {
-		return "", false, false
+		return numberForm{}, false
 	}
 	if tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9' {
 		if end, ok := scanNumber(tok, 0); ok && end == len(tok) {
-			return tok, false, true
+			return numberForm{}, true
 		}
 	}
 	i := 0
-	neg := false
+	var n numberForm
 	if tok[0] == '+' || tok[0] == '-' {
-		neg = tok[0] == '-'
+		n.neg = tok[0] == '-'
 		i++
 	}
 	intStart := i
 	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
 		i++
 	}
-	intPart := tok[intStart:i]
-	frac, hasFrac := "", false
+	n.intPart = tok[intStart:i]
 	if i < len(tok) && tok[i] == '.' {
-		hasFrac = true
+		n.hasFrac = true
 		i++
 		fs := i
 		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
 			i++
 		}
-		frac = tok[fs:i]
+		n.frac = tok[fs:i]
 	}
-	exp := ""
 	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
-		if intPart == "" && frac == "" {
-			return "", false, false
+		if n.intPart == "" && n.frac == "" {
+			return numberForm{}, false
 		}
 		i++
 		es := i
@@ -246,38 +289,23 @@ func number(tok string) (string, bool, bool) {
 			i++
 		}
 		if i > ds {
-			exp = "e" + tok[es:i]
+			n.exp = tok[es:i]
 		}
 	}
 	if i != len(tok) {
-		return "", false, false
+		return numberForm{}, false
 	}
-	if intPart == "" && frac == "" {
+	if n.intPart == "" && n.frac == "" {
 		if tok != "-" {
-			return "", false, false
+			return numberForm{}, false
 		}
-		return "0", true, true
+		return numberForm{changed: true}, true // a lone minus: 0
 	}
-	if len(intPart) > 1 && intPart[0] == '0' {
+	if len(n.intPart) > 1 && n.intPart[0] == '0' {
 		// Leading zeros (0789) mark an identifier or a code, not a number:
 		// the caller keeps the text as a string.
-		return "", false, false
+		return numberForm{}, false
 	}
-	if intPart == "" {
-		intPart = "0"
-	}
-	if hasFrac && frac == "" {
-		frac = "0"
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	b.WriteString(intPart)
-	if frac != "" {
-		b.WriteByte('.')
-		b.WriteString(frac)
-	}
-	b.WriteString(exp)
-	return b.String(), true, true
+	n.changed = true
+	return n, true
 }

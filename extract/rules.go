@@ -48,7 +48,7 @@ func (r *repairer) topScalar() bool {
 		r.out = append(r.out, lit...)
 		return true
 	}
-	if num, changed, ok := number(tok); ok {
+	if num, ok := number(tok); ok {
 		r.pos = end
 		if !r.restIsBlank() {
 			return r.prose(start)
@@ -56,10 +56,7 @@ func (r *repairer) topScalar() bool {
 		if tok == "-" && !r.guess() {
 			return false // a lone minus is a dash as much as a number
 		}
-		if changed {
-			r.fix(noteNumber, start, tok, num)
-		}
-		r.out = append(r.out, num...)
+		r.writeNumber(start, tok, num)
 		return true
 	}
 	if numberLike(tok) {
@@ -343,25 +340,35 @@ func firstDelimiter(text string, from, to int) int {
 	return -1
 }
 
-// digitSeparators rewrites a number written with _ between digits
-// (1_000, 1_234.5_6) without them, reporting false for anything else.
-func digitSeparators(tok string) (string, bool) {
-	if !strings.Contains(tok, "_") {
-		return "", false
+// digitSeparators reads tok, at offset start, as a number written with _
+// between digits (1_000, 1_234.5_6) and writes it without them, recording
+// the fix. It reports false, having written nothing, for anything else.
+func (r *repairer) digitSeparators(start int, tok string) bool {
+	if strings.IndexByte(tok, '_') < 0 {
+		return false
 	}
 	for i := 0; i < len(tok); i++ {
 		if tok[i] != '_' {
 			continue
 		}
 		if i == 0 || i == len(tok)-1 || !isDigit(tok[i-1]) || !isDigit(tok[i+1]) {
-			return "", false
+			return false
 		}
 	}
-	plain := strings.ReplaceAll(tok, "_", "")
-	if end, ok := scanNumber(plain, 0); !ok || end != len(plain) {
-		return "", false
+	at := len(r.written)
+	for i := 0; i < len(tok); i++ {
+		if tok[i] != '_' {
+			r.written = append(r.written, tok[i])
+		}
 	}
-	return plain, true
+	plain := stringView(r.written[at:])
+	if end, ok := scanNumber(plain, 0); !ok || end != len(plain) {
+		r.written = r.written[:at]
+		return false
+	}
+	r.record(fixRecord{offset: start, before: len(tok), afterAt: at, note: noteDigitSeparators})
+	r.out = append(r.out, plain...)
+	return true
 }
 
 // isDigit reports an ASCII digit.
