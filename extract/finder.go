@@ -452,7 +452,7 @@ func (f *finder) keyAfter(i, e int) bool {
 		return false
 	}
 	if f.text[i] == '"' {
-		return quotedKeyAt(f.text[:e], i)
+		return quotedKeyAt(f.text[:e], i, nil)
 	}
 	return bareKeyAt(f.text[:e], i)
 }

@@ -48,6 +48,7 @@ type repairer struct {
 	// rereadLeft is how many more bytes may be read again, over every
 	// reading of one search (see [repairer.reread]).
 	rereadLeft int
+	stops      quoteScan // the last search of text for a '"' or line break
 }
 
 // rereadAllowance is how many bytes the repairs of one search of text
@@ -73,6 +74,7 @@ func (r *repairer) reread(from int) bool {
 func (r *repairer) reset(text string) {
 	r.text, r.pos, r.reach, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, -1, -1
 	r.noCalls = false
+	r.stops = quoteScan{}
 	r.out, r.fixes, r.written, r.kinds = r.out[:0], r.fixes[:0], r.written[:0], r.kinds[:0]
 }
 

@@ -111,7 +111,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			if c := r.oddQuotes(contentStart, kept, firstKept, stop); c >= 0 {
 				return true, c
 			}
-			if c := missingQuoteAtEOF(r.text, contentStart, where); c >= 0 {
+			if c := missingQuoteAtEOF(r.text, contentStart, where, &r.stops); c >= 0 {
 				if d := firstDelimiter(r.text, contentStart, c); d >= 0 && r.guess() {
 					// "a, b] may be one string or two: the second reading
 					// ends the string at the first delimiter.
@@ -151,7 +151,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 				return true, -1
 			}
 			if where == roleValue {
-				if c := commaBeforeKey(r.text, contentStart, r.pos); c >= 0 {
+				if c := commaBeforeKey(r.text, contentStart, r.pos, &r.stops); c >= 0 {
 					return true, c
 				}
 			}
@@ -202,13 +202,13 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 // ended, or returns -1 when it was simply cut off. A member value holding
 // ", key:" ended at that comma ({"a": "first, b: 1}); a string whose tail is
 // closing brackets ended before them ({"a": "b}).
-func missingQuoteAtEOF(text string, contentStart int, where role) int {
+func missingQuoteAtEOF(text string, contentStart int, where role, q *quoteScan) int {
 	if where == roleValue {
 		for i := len(text) - 1; i > contentStart; i-- {
 			if text[i] != ':' {
 				continue
 			}
-			if c := commaBeforeKey(text, contentStart, i+1); c >= 0 {
+			if c := commaBeforeKey(text, contentStart, i+1, q); c >= 0 {
 				return c
 			}
 		}
@@ -235,13 +235,13 @@ func missingQuoteAtEOF(text string, contentStart int, where role) int {
 // the quote at end opens the next key ("a": "b,"c": 1), or with a comma, a
 // bare key and a colon ("a": "b, c: "d").
 // It returns the comma's offset, or -1. It reads back over one word only.
-func commaBeforeKey(text string, contentStart, end int) int {
+func commaBeforeKey(text string, contentStart, end int, q *quoteScan) int {
 	k := end
 	for k > contentStart && text[k-1] == ' ' {
 		k--
 	}
 	if k > contentStart && text[k-1] == ',' {
-		if end < len(text) && !quotedKeyAt(text, end) {
+		if end < len(text) && !quotedKeyAt(text, end, q) {
 			return -1
 		}
 		return k - 1
@@ -270,9 +270,10 @@ func commaBeforeKey(text string, contentStart, end int) int {
 }
 
 // quotedKeyAt reports whether a quoted key and its colon start at the
-// quote at i, as in "id": 2. It reads to the end of the key only.
-func quotedKeyAt(text string, i int) bool {
-	j := closedOnLine(text, i)
+// quote at i, as in "id": 2. It reads to the end of the key only. q, if
+// not nil, remembers the search for the key's end (see [quoteScan]).
+func quotedKeyAt(text string, i int, q *quoteScan) bool {
+	j := closedOnLine(text, i, q)
 	if j < 0 {
 		return false
 	}
@@ -283,16 +284,40 @@ func quotedKeyAt(text string, i int) bool {
 }
 
 // closedOnLine returns the offset after the quote that closes, on the same
-// line, the string opened by the quote at i, or -1.
-func closedOnLine(text string, i int) int {
-	j := i + 1
-	for j < len(text) && text[j] != '"' && text[j] != '\n' {
-		j++
-	}
+// line, the string opened by the quote at i, or -1. q, if not nil,
+// remembers the search (see [quoteScan]).
+func closedOnLine(text string, i int, q *quoteScan) int {
+	j := q.next(text, i+1)
 	if j >= len(text) || text[j] != '"' {
 		return -1
 	}
 	return j + 1
+}
+
+// A quoteScan remembers the last search for the next '"' or line break
+// of a text, for [closedOnLine]: it runs at quotes inside a string,
+// and when the string holds no '"' (it is in other quotes), each search
+// would read to the same far line end again. The zero value holds
+// nothing; a nil *quoteScan remembers nothing.
+type quoteScan struct {
+	valid    bool
+	from, at int // text[from:at] holds neither; at is one's offset, or len(text)
+}
+
+// next returns the offset of the first '"' or '\n' in text from j, or
+// len(text). Until reset, text must be the same each call.
+func (q *quoteScan) next(text string, j int) int {
+	if q != nil && q.valid && q.from <= j && j <= q.at {
+		return q.at
+	}
+	k := j
+	for k < len(text) && text[k] != '"' && text[k] != '\n' {
+		k++
+	}
+	if q != nil {
+		*q = quoteScan{valid: true, from: j, at: k}
+	}
+	return k
 }
 
 // isKeyWordByte reports a byte of a bare key seen inside a string.

@@ -308,8 +308,8 @@ func isNumberByte(c byte) bool {
 // quotedElementAt reports whether the quote at i opens a string that
 // closes on the same line and is followed by a ',' or ']' (or the end of
 // the text): an element of its own, as the "def" of ["abc,"def"].
-func quotedElementAt(text string, i int) bool {
-	j := closedOnLine(text, i)
+func quotedElementAt(text string, i int, q *quoteScan) bool {
+	j := closedOnLine(text, i, q)
 	if j < 0 {
 		return false
 	}
@@ -394,7 +394,7 @@ func clipWord(s string) string {
 func (r *repairer) quoteGuess(where role, contentStart, after int) (cut int, ok bool) {
 	quote := after - 1
 	if where == roleElement || where == roleTop {
-		if c := commaEnds(r.text, contentStart, quote); c >= 0 && quotedElementAt(r.text, quote) {
+		if c := commaEnds(r.text, contentStart, quote); c >= 0 && quotedElementAt(r.text, quote, &r.stops) {
 			if r.guess() {
 				return c, true
 			}

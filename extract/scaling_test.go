@@ -133,6 +133,9 @@ func TestRepairShapesScaling(t *testing.T) {
 		// Quotes, each followed by a long word that is no literal.
 		{"words_after_quotes", `{"k": `, `'f(`, ""},
 		{"words_after_key_quotes", "{", "`1-", ""},
+		// Quotes other than '"' after a comma, each making the search
+		// for a quoted key read to the line's end.
+		{"backticks_after_commas", `{"k": `, "`...,", ""},
 	}
 	for _, sh := range shapes {
 		build := func(size int) string {
