@@ -486,7 +486,7 @@ func (f *finder) repairOnce(start, limit int) (end, reach int, ok bool) {
 	out, end, ok := r.run(start)
 	// Without a fix, the "repair" is a value that parses as it stands,
 	// which the other strategies report as such.
-	ok = ok && len(out) > 0 && f.kindOK(out[0]) && len(r.fixes) > 0
+	ok = ok && len(out) > 0 && f.kindOK(out[0]) && r.fixes.len() > 0
 	return end, r.reach, ok
 }
 

@@ -3,6 +3,7 @@ package extract
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -148,98 +149,154 @@ var notes = [...]struct {
 func replaced(b, a string) string { return "replaced " + b + " with " + a }
 
 // A fixRecord is a fix as the repairer keeps it while it reads: no
-// pointers, so that recording one is an append of a few words. The text it
+// pointers, so that recording one is a store of three words. The text it
 // replaced is the input's, at offset; the text it wrote is in the
 // repairer's written buffer, which holds what every fix recorded wrote, in
 // order: it runs from afterAt to the next record's afterAt (or the
 // buffer's end).
 type fixRecord struct {
-	offset, before int // the input's text[offset:offset+before] was replaced
-	afterAt        int // r.written[afterAt:] up to the next record was written
-	note           note
+	offset  int // the input's text[offset:offset+before] was replaced
+	packed  int // before<<8 | note
+	afterAt int // r.written[afterAt:] up to the next record was written
 }
+
+func (rec *fixRecord) before() int { return rec.packed >> 8 }
+func (rec *fixRecord) note() note  { return note(rec.packed & 0xff) }
+
+// A fixLog is the list of fixRecords of one reading. It keeps them in
+// chunks that never move, growing from small ones to chunks of
+// maxFixChunk: a reply may need a fix every few bytes, and a list grown
+// by copying would allocate several times its size. Its zero value is
+// empty; it keeps its chunks when truncated.
+type fixLog struct {
+	chunks [][]fixRecord
+	n      int
+}
+
+const (
+	firstFixChunk = 32   // records in the first chunk; each next one is twice as large,
+	maxFixChunk   = 1024 // up to this many
+	// smallChunks is how many records the chunks smaller than
+	// maxFixChunk hold: 32 + 64 + ... + 512.
+	smallChunks = maxFixChunk - firstFixChunk
+)
+
+// len returns how many records the log holds.
+func (l *fixLog) len() int { return l.n }
+
+// place returns the chunk and the index in it of the i-th record.
+func place(i int) (chunk, j int) {
+	if i < smallChunks {
+		chunk = bits.Len(uint(i/firstFixChunk+1)) - 1
+		return chunk, i - firstFixChunk*(1<<chunk-1)
+	}
+	i -= smallChunks
+	return bits.Len(maxFixChunk/firstFixChunk) - 1 + i/maxFixChunk, i % maxFixChunk
+}
+
+// at returns the i-th record.
+func (l *fixLog) at(i int) *fixRecord {
+	c, j := place(i)
+	return &l.chunks[c][j]
+}
+
+// push appends rec.
+func (l *fixLog) push(rec fixRecord) {
+	c, j := place(l.n)
+	if c == len(l.chunks) {
+		size := maxFixChunk
+		if l.n < smallChunks {
+			size = firstFixChunk << c
+		}
+		l.chunks = append(l.chunks, make([]fixRecord, size))
+	}
+	l.chunks[c][j] = rec
+	l.n++
+}
+
+// truncate forgets the records after the first n.
+func (l *fixLog) truncate(n int) { l.n = min(l.n, n) }
 
 // fix records a change at offset: the input's text before, which starts
 // there, was written as after.
 func (r *repairer) fix(n note, offset int, before, after string) {
-	r.record(fixRecord{offset: offset, before: len(before), afterAt: len(r.written), note: n})
+	r.record(n, offset, len(before))
 	r.written = append(r.written, after...)
 }
 
 // fixQuoted records a change at offset, as [repairer.fix] does, that
 // wrote s as a JSON string.
 func (r *repairer) fixQuoted(n note, offset int, before, s string) {
-	r.record(fixRecord{offset: offset, before: len(before), afterAt: len(r.written), note: n})
+	r.record(n, offset, len(before))
 	r.written = appendQuoted(r.written, s)
 }
 
-// record appends rec to the fixes. The list doubles when it grows, rather
-// than by the quarter append adds to a long slice: a reply may need a fix
-// every few bytes, and the copies would outweigh the list.
-func (r *repairer) record(rec fixRecord) {
-	if len(r.fixes) == cap(r.fixes) {
-		r.fixes = slices.Grow(r.fixes, max(len(r.fixes), 64))
-	}
-	r.fixes = append(r.fixes, rec)
+// record records a fix of note n at offset that replaced before bytes of
+// the input with what is appended to r.written next.
+func (r *repairer) record(n note, offset, before int) {
+	r.fixes.push(fixRecord{offset: offset, packed: before<<8 | int(n), afterAt: len(r.written)})
 }
 
 // dropFixes forgets the fixes recorded after the first n.
 func (r *repairer) dropFixes(n int) {
-	if n < len(r.fixes) {
-		r.written = r.written[:r.fixes[n].afterAt]
-		r.fixes = r.fixes[:n]
+	if n < r.fixes.len() {
+		r.written = r.written[:r.fixes.at(n).afterAt]
+		r.fixes.truncate(n)
 	}
 }
 
 // afterEnd returns where in r.written the text of the fix recorded i-th
 // ends.
 func (r *repairer) afterEnd(i int) int {
-	if i+1 < len(r.fixes) {
-		return r.fixes[i+1].afterAt
+	if i+1 < r.fixes.len() {
+		return r.fixes.at(i + 1).afterAt
 	}
 	return len(r.written)
 }
 
 // fixKind returns the kind of the fix recorded i-th.
-func (r *repairer) fixKind(i int) FixKind { return notes[r.fixes[i].note].kind }
+func (r *repairer) fixKind(i int) FixKind { return notes[r.fixes.at(i).note()].kind }
 
 // fixList returns the fixes recorded, in input order, for a candidate to
 // own.
 func (r *repairer) fixList() []Fix {
-	if len(r.fixes) == 0 {
+	count := r.fixes.len()
+	if count == 0 {
 		return nil
 	}
 	// One string holds what every fix wrote and replaced, so that the
 	// fixes share one allocation and do not keep the input alive.
 	var b strings.Builder
 	size := len(r.written)
-	for _, rec := range r.fixes {
-		size += rec.before
+	for i := range count {
+		size += r.fixes.at(i).before()
 	}
 	b.Grow(size)
 	b.Write(r.written)
-	for _, rec := range r.fixes {
-		b.WriteString(r.text[rec.offset : rec.offset+rec.before])
+	for i := range count {
+		rec := r.fixes.at(i)
+		b.WriteString(r.text[rec.offset : rec.offset+rec.before()])
 	}
 	texts := b.String()
-	list := make([]Fix, len(r.fixes))
+	list := make([]Fix, count)
 	var details detailCache
 	at := len(r.written)
 	sorted := true
-	for i, rec := range r.fixes {
-		n := notes[rec.note]
-		f := Fix{
+	for i := range list {
+		rec := r.fixes.at(i)
+		n := notes[rec.note()]
+		f := &list[i]
+		*f = Fix{
 			Kind:   n.kind,
 			Offset: rec.offset,
-			Before: texts[at : at+rec.before],
+			Before: texts[at : at+rec.before()],
 			After:  texts[rec.afterAt:r.afterEnd(i)],
 			Detail: n.text,
 		}
-		at += rec.before
+		at += rec.before()
 		if n.describe != nil {
-			f.Detail = details.describe(rec.note, f.Before, f.After)
+			f.Detail = details.describe(rec.note(), f.Before, f.After)
 		}
-		list[i] = f
 		sorted = sorted && (i == 0 || list[i-1].Offset <= f.Offset)
 	}
 	// A comma is judged when the bracket after it is read: put its fix back

@@ -24,7 +24,7 @@ type repairer struct {
 	text    string // the input, cut at how far repair may read
 	pos     int
 	out     []byte
-	fixes   []fixRecord
+	fixes   fixLog
 	written []byte // what the fixes wrote (see [repairer.fix])
 	kinds   []byte // open containers, '{' or '['
 	reach   int    // how far reading got, also when it gave up
@@ -75,7 +75,8 @@ func (r *repairer) reset(text string) {
 	r.text, r.pos, r.reach, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, -1, -1
 	r.noCalls = false
 	r.stops = quoteScan{}
-	r.out, r.fixes, r.written, r.kinds = r.out[:0], r.fixes[:0], r.written[:0], r.kinds[:0]
+	r.out, r.written, r.kinds = r.out[:0], r.written[:0], r.kinds[:0]
+	r.fixes.truncate(0)
 }
 
 // run repairs the value starting at start. It returns the JSON (the
@@ -180,7 +181,7 @@ func (r *repairer) object() bool {
 			r.out = append(r.out, '}')
 			return true
 		}
-		mark, fmark := len(r.out), len(r.fixes)
+		mark, fmark := len(r.out), r.fixes.len()
 		if members > 0 {
 			if comma < 0 {
 				r.fix(noteMissingComma, r.pos, "", ",")

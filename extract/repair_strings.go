@@ -46,7 +46,7 @@ func closersOf(open string) [2]string {
 // literal, \n and \t included (C:\new\data), save \" and \\; so is
 // every backslash of a string that starts with a drive (C:\users\u1).
 func (r *repairer) str(where role) bool {
-	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	start, mark, fmark := r.pos, len(r.out), r.fixes.len()
 	open := 1
 	if r.text[start] >= 0x80 {
 		open = len(smartQuote(r.text[start:]))

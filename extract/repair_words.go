@@ -237,8 +237,8 @@ func (r *repairer) writeNumber(start int, tok string, num numberForm) {
 		r.out = append(r.out, tok...)
 		return
 	}
-	r.record(fixRecord{offset: start, before: len(tok), afterAt: len(r.written), note: noteNumber})
 	at := len(r.written)
+	r.record(noteNumber, start, len(tok))
 	r.written = num.appendJSON(r.written)
 	r.out = append(r.out, r.written[at:]...)
 }

@@ -124,7 +124,7 @@ func (r *repairer) call(where role) bool {
 	if r.calls >= maxCalls || r.noCalls {
 		return false
 	}
-	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	start, mark, fmark := r.pos, len(r.out), r.fixes.len()
 	open := strings.IndexByte(r.text[start:], '(')
 	r.pos = start + open + 1
 	r.skipBlanks()
@@ -366,7 +366,7 @@ func (r *repairer) digitSeparators(start int, tok string) bool {
 		r.written = r.written[:at]
 		return false
 	}
-	r.record(fixRecord{offset: start, before: len(tok), afterAt: at, note: noteDigitSeparators})
+	r.fixes.push(fixRecord{offset: start, packed: len(tok)<<8 | int(noteDigitSeparators), afterAt: at})
 	r.out = append(r.out, plain...)
 	return true
 }
@@ -466,8 +466,8 @@ func (r *repairer) dropLayout(lineEnd, quote int) {
 	}
 	r.out = r.out[:lineEnd]
 	// The break was escaped as it was read; it is dropped instead.
-	n := len(r.fixes)
-	for n > 0 && r.fixes[n-1].offset >= k-1 {
+	n := r.fixes.len()
+	for n > 0 && r.fixes.at(n-1).offset >= k-1 {
 		n--
 	}
 	r.dropFixes(n)
@@ -482,7 +482,7 @@ func (r *repairer) tuple() bool {
 	if len(r.kinds) >= maxDepth || r.calls >= maxCalls || r.noCalls {
 		return false
 	}
-	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	start, mark, fmark := r.pos, len(r.out), r.fixes.len()
 	r.kinds = append(r.kinds, '(')
 	r.calls++
 	r.pos++
@@ -518,7 +518,7 @@ func (r *repairer) tuple() bool {
 	}
 	r.calls--
 	r.kinds = r.kinds[:len(r.kinds)-1]
-	for i := fmark; i < len(r.fixes); i++ {
+	for i := fmark; i < r.fixes.len(); i++ {
 		ok = ok && r.fixKind(i) != FixUnquotedString && r.fixKind(i) != FixTruncated
 	}
 	if !ok {
