@@ -221,20 +221,31 @@ func (l *fixLog) truncate(n int) { l.n = min(l.n, n) }
 // there, was written as after.
 func (r *repairer) fix(n note, offset int, before, after string) {
 	r.record(n, offset, len(before))
-	r.written = append(r.written, after...)
+	r.written = append(room(r.written, len(after)), after...)
 }
 
 // fixQuoted records a change at offset, as [repairer.fix] does, that
 // wrote s as a JSON string.
 func (r *repairer) fixQuoted(n note, offset int, before, s string) {
 	r.record(n, offset, len(before))
-	r.written = appendQuoted(r.written, s)
+	r.written = appendQuoted(room(r.written, len(s)+2), s)
 }
 
 // record records a fix of note n at offset that replaced before bytes of
 // the input with what is appended to r.written next.
 func (r *repairer) record(n note, offset, before int) {
 	r.fixes.push(fixRecord{offset: offset, packed: before<<8 | int(n), afterAt: len(r.written)})
+}
+
+// room returns b with room for n more bytes, doubling it when it grows,
+// rather than by the quarter append adds to a long slice: the texts of
+// the fixes of a long reply are written into one buffer, a few bytes at a
+// time, and the copies would outweigh it.
+func room(b []byte, n int) []byte {
+	if cap(b)-len(b) < n {
+		b = slices.Grow(b, max(n, len(b)))
+	}
+	return b
 }
 
 // dropFixes forgets the fixes recorded after the first n.

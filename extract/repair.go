@@ -88,7 +88,7 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 		// The value is about as long as the text it is rebuilt from, at
 		// most the rest of it: one buffer of that size, kept for the
 		// search's later repairs, costs less than growing one to it.
-		r.out = make([]byte, 0, n+n/16)
+		r.out = make([]byte, 0, n+n/8)
 	}
 	ok := r.value(roleTop) && !r.refused()
 	r.reach = max(r.reach, r.pos)

@@ -239,7 +239,7 @@ func (r *repairer) writeNumber(start int, tok string, num numberForm) {
 	}
 	at := len(r.written)
 	r.record(noteNumber, start, len(tok))
-	r.written = num.appendJSON(r.written)
+	r.written = num.appendJSON(room(r.written, len(tok)+2))
 	r.out = append(r.out, r.written[at:]...)
 }
 

@@ -356,6 +356,7 @@ func (r *repairer) digitSeparators(start int, tok string) bool {
 		}
 	}
 	at := len(r.written)
+	r.written = room(r.written, len(tok))
 	for i := 0; i < len(tok); i++ {
 		if tok[i] != '_' {
 			r.written = append(r.written, tok[i])
