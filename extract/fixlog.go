@@ -296,17 +296,18 @@ func (r *repairer) fixList() []Fix {
 	for i := range list {
 		rec := r.fixes.at(i)
 		n := notes[rec.note()]
+		// Field by field: the list is new and zero, and a whole Fix stored
+		// at once is copied with the collector's barrier on every word.
 		f := &list[i]
-		*f = Fix{
-			Kind:   n.kind,
-			Offset: rec.offset,
-			Before: texts[at : at+rec.before()],
-			After:  texts[rec.afterAt:r.afterEnd(i)],
-			Detail: n.text,
-		}
+		f.Kind = n.kind
+		f.Offset = rec.offset
+		f.Before = texts[at : at+rec.before()]
+		f.After = texts[rec.afterAt:r.afterEnd(i)]
 		at += rec.before()
 		if n.describe != nil {
 			f.Detail = details.describe(rec.note(), f.Before, f.After)
+		} else {
+			f.Detail = n.text
 		}
 		sorted = sorted && (i == 0 || list[i-1].Offset <= f.Offset)
 	}
