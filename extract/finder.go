@@ -490,12 +490,21 @@ func (f *finder) repairOnce(start, limit int) (end, reach int, ok bool) {
 	return end, r.reach, ok
 }
 
-// repaired copies the value the repairer just built, spanning
-// text[start:end], into a candidate.
+// repaired makes the value the repairer just built, spanning
+// text[start:end], a candidate.
 func (f *finder) repaired(start, end int) Candidate {
 	r := &f.rep
+	var js []byte
+	if len(r.out) >= cap(r.out)/2 {
+		// The buffer, sized from the text, is mostly this value: the
+		// candidate takes it rather than a copy, and a later repair
+		// sizes a new one.
+		js, r.out = r.out[:len(r.out):len(r.out)], nil
+	} else {
+		js = append([]byte(nil), r.out...)
+	}
 	c := Candidate{
-		JSON:   append([]byte(nil), r.out...),
+		JSON:   js,
 		Start:  start,
 		End:    end,
 		Source: SourceRepaired,
