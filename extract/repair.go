@@ -48,7 +48,7 @@ type repairer struct {
 	// rereadLeft is how many more bytes may be read again, over every
 	// reading of one search (see [repairer.reread]).
 	rereadLeft int
-	stops      quoteScan // the last search of text for a '"' or line break
+	stops      quoteScans // the last searches of text for a quote or line break
 }
 
 // rereadAllowance is how many bytes the repairs of one search of text
@@ -74,7 +74,6 @@ func (r *repairer) reread(from int) bool {
 func (r *repairer) reset(text string) {
 	r.text, r.pos, r.reach, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, -1, -1
 	r.noCalls = false
-	r.stops = quoteScan{}
 	r.out, r.written, r.kinds = r.out[:0], r.written[:0], r.kinds[:0]
 	r.fixes.truncate(0)
 }
@@ -454,7 +453,7 @@ func (r *repairer) key() bool {
 	for !r.eof() && isSpace(r.text[r.pos]) {
 		r.pos++
 	}
-	if r.eof() || r.text[r.pos] != ':' && !quotedValueAt(r.text, r.pos) {
+	if r.eof() || r.text[r.pos] != ':' && !quotedValueAt(r.text, r.pos, &r.stops) {
 		return false
 	}
 	r.pos = save

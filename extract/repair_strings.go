@@ -111,7 +111,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			if c := r.oddQuotes(contentStart, kept, firstKept, stop); c >= 0 {
 				return true, c
 			}
-			if c := missingQuoteAtEOF(r.text, contentStart, where, &r.stops); c >= 0 {
+			if c := missingQuoteAtEOF(r.text, contentStart, where, r.stops.of(dquotes)); c >= 0 {
 				if d := firstDelimiter(r.text, contentStart, c); d >= 0 && r.guess() {
 					// "a, b] may be one string or two: the second reading
 					// ends the string at the first delimiter.
@@ -151,7 +151,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 				return true, -1
 			}
 			if where == roleValue {
-				if c := commaBeforeKey(r.text, contentStart, r.pos, &r.stops); c >= 0 {
+				if c := commaBeforeKey(r.text, contentStart, r.pos, r.stops.of(dquotes)); c >= 0 {
 					return true, c
 				}
 			}
@@ -287,37 +287,75 @@ func quotedKeyAt(text string, i int, q *quoteScan) bool {
 // line, the string opened by the quote at i, or -1. q, if not nil,
 // remembers the search (see [quoteScan]).
 func closedOnLine(text string, i int, q *quoteScan) int {
-	j := q.next(text, i+1)
+	j := q.next(text, i+1, dquotes)
 	if j >= len(text) || text[j] != '"' {
 		return -1
 	}
 	return j + 1
 }
 
-// A quoteScan remembers the last search for the next '"' or line break
-// of a text, for [closedOnLine]: it runs at quotes inside a string,
-// and when the string holds no '"' (it is in other quotes), each search
-// would read to the same far line end again. The zero value holds
-// nothing; a nil *quoteScan remembers nothing.
+// A quoteScan remembers the last search of a text for the next line
+// break or closing quote of one kind, for [closedOnLine] and
+// [quotedValueAt]: they run at quotes, and where the text holds no such
+// quote each search would read to the same far line end again. The
+// texts searched must be prefixes of one text: one is told from another
+// by its length. The zero value holds nothing; a nil *quoteScan
+// remembers nothing.
 type quoteScan struct {
 	valid    bool
-	from, at int // text[from:at] holds neither; at is one's offset, or len(text)
+	n        int // the length of the text searched
+	from, at int // text[from:at] holds neither; at is one's offset, or n
 }
 
-// next returns the offset of the first '"' or '\n' in text from j, or
-// len(text). Until reset, text must be the same each call.
-func (q *quoteScan) next(text string, j int) int {
-	if q != nil && q.valid && q.from <= j && j <= q.at {
+// next returns the offset of the first '\n' in text from j, or of the
+// first of closers, or len(text).
+func (q *quoteScan) next(text string, j int, closers [2]string) int {
+	if q != nil && q.valid && q.n == len(text) && q.from <= j && j <= q.at {
 		return q.at
 	}
 	k := j
-	for k < len(text) && text[k] != '"' && text[k] != '\n' {
-		k++
+	if closers[0] == `"` {
+		for k < len(text) && text[k] != '"' && text[k] != '\n' {
+			k++
+		}
+	} else {
+		for k < len(text) && text[k] != '\n' && matchAny(text[k:], closers[:]) == "" {
+			k++
+		}
 	}
 	if q != nil {
-		*q = quoteScan{valid: true, from: j, at: k}
+		*q = quoteScan{valid: true, n: len(text), from: j, at: k}
 	}
 	return k
+}
+
+// dquotes are the closers of a string in '"'.
+var dquotes = [2]string{`"`, `"`}
+
+// quoteScans holds a quoteScan for each kind of closing quote: a search
+// for one kind does not forget the others'.
+type quoteScans [8]quoteScan
+
+// of returns the quoteScan for strings closed by closers.
+func (qs *quoteScans) of(closers [2]string) *quoteScan {
+	i := 7
+	switch closers[0] {
+	case `"`:
+		i = 0
+	case "'":
+		i = 1
+	case "`":
+		i = 2
+	case "”":
+		i = 3
+	case "“":
+		i = 4
+	case "’":
+		i = 5
+	case "‘":
+		i = 6
+	}
+	return &qs[i]
 }
 
 // isKeyWordByte reports a byte of a bare key seen inside a string.

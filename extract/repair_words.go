@@ -6,8 +6,9 @@ import (
 
 // quotedValueAt reports whether a string in any quotes opens at i and
 // closes on the same line, followed by the end of its member: a ',', a '}'
-// or the end of the line. Followed by a ':', it is a key.
-func quotedValueAt(text string, i int) bool {
+// or the end of the line. Followed by a ':', it is a key. qs, if not nil,
+// remember the searches for the closing quote (see [quoteScan]).
+func quotedValueAt(text string, i int, qs *quoteScans) bool {
 	open := text[i : i+1]
 	if open[0] >= 0x80 {
 		if open = smartQuote(text[i:]); open == "" {
@@ -16,19 +17,20 @@ func quotedValueAt(text string, i int) bool {
 	} else if open != `"` && open != "'" && open != "`" {
 		return false
 	}
-	j := i + len(open)
 	closers := closersOf(open)
-	for j < len(text) && text[j] != '\n' {
-		if q := matchAny(text[j:], closers[:]); q != "" {
-			j += len(q)
-			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-				j++
-			}
-			return j == len(text) || text[j] == ',' || text[j] == '}' || text[j] == '\n' || text[j] == '\r'
-		}
+	var q *quoteScan
+	if qs != nil {
+		q = qs.of(closers)
+	}
+	j := q.next(text, i+len(open), closers)
+	if j >= len(text) || text[j] == '\n' {
+		return false
+	}
+	j += len(matchAny(text[j:], closers[:]))
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
 		j++
 	}
-	return false
+	return j == len(text) || text[j] == ',' || text[j] == '}' || text[j] == '\n' || text[j] == '\r'
 }
 
 // isBareByte reports a byte that may appear in a bare key.

@@ -395,7 +395,7 @@ func clipWord(s string) string {
 func (r *repairer) quoteGuess(where role, contentStart, after int) (cut int, ok bool) {
 	quote := after - 1
 	if where == roleElement || where == roleTop {
-		if c := commaEnds(r.text, contentStart, quote); c >= 0 && quotedElementAt(r.text, quote, &r.stops) {
+		if c := commaEnds(r.text, contentStart, quote); c >= 0 && quotedElementAt(r.text, quote, r.stops.of(dquotes)) {
 			if r.guess() {
 				return c, true
 			}
