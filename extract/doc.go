@@ -165,7 +165,9 @@
 // to there; the bytes read again are counted, and a reply built so that
 // they would exceed several times its size has those strings left
 // unrepaired. Memory is bounded by the candidates' own bytes:
-// no candidate copies more than its span. Inputs longer than
+// no candidate copies more than its span, and a repaired one, which may
+// hold the buffer it was built in, holds at most twice its length.
+// Inputs longer than
 // [DefaultMaxSize] (or [WithMaxSize]) are refused, and nesting deeper than
 // 10000 levels does not parse, as in encoding/json.
 //
