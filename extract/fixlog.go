@@ -319,37 +319,38 @@ func (r *repairer) fixList() []Fix {
 	return list
 }
 
-// A detailCache keeps the details written for one list of fixes, so that
-// fixes alike (every None of a reply replaced with null) share one string
-// instead of each allocating its own. It holds up to maxDetails of them;
-// its zero value is empty.
-type detailCache map[detailKey]string
-
-// A detailKey is what a written detail depends on.
-type detailKey struct {
-	n             note
-	before, after string
+// A detailCache keeps the details last written for one list of fixes, so
+// that fixes alike (every None of a reply replaced with null) share one
+// string instead of each allocating its own. It holds the last
+// recentDetails of them, which a reply repeating one shape of value
+// cycles through; its zero value is empty.
+type detailCache struct {
+	recent [recentDetails]detail
+	next   int // the entry to replace next
 }
 
-// maxDetails bounds the details a detailCache keeps: a reply whose fixes
-// all differ costs no more than one string each.
-const maxDetails = 256
+// A detail is a detail written and what it depends on.
+type detail struct {
+	n             note
+	before, after string
+	text          string
+}
+
+// recentDetails is how many details a detailCache keeps.
+const recentDetails = 16
 
 // describe returns the detail of a fix of note n that wrote after in place
 // of before.
 func (c *detailCache) describe(n note, before, after string) string {
-	k := detailKey{n, before, after}
-	if d, ok := (*c)[k]; ok {
-		return d
+	for i := range c.recent {
+		if d := &c.recent[i]; d.text != "" && d.n == n && d.before == before && d.after == after {
+			return d.text
+		}
 	}
-	d := notes[n].describe(before, after)
-	if *c == nil {
-		*c = make(detailCache)
-	}
-	if len(*c) < maxDetails {
-		(*c)[k] = d
-	}
-	return d
+	text := notes[n].describe(before, after)
+	c.recent[c.next] = detail{n, before, after, text}
+	c.next = (c.next + 1) % recentDetails
+	return text
 }
 
 // literalNote returns the note for a literal of kind, as [literal] gives it.
