@@ -366,20 +366,29 @@ func (f *finder) ordered(cs []Candidate) []Candidate {
 func (f *finder) repair(start, limit int) (Candidate, int, bool) {
 	f.rep.alt = false
 	end, reach, ok := f.repairOnce(start, limit)
-	if !ok && f.rep.guesses == 0 {
+	if f.rep.guesses > 0 {
+		return f.settle(start, limit, end, reach, ok)
+	}
+	if !ok {
 		return Candidate{}, reach, false
 	}
-	c := f.repaired(start, end)
-	if f.rep.guesses == 0 {
-		return c, reach, true
-	}
-	return f.settle(start, limit, c, reach, ok)
+	return f.repaired(start, end), reach, true
 }
 
-// settle reads a guessed repair (c, reach, ok) the second way and keeps
-// the reading the caller's validator alone accepts (see [finder.repair]).
-func (f *finder) settle(start, limit int, c Candidate, reach int, ok bool) (Candidate, int, bool) {
+// settle reads a guessed repair, the value to end, how far it read and
+// whether it is acceptable, the second way and keeps the reading the
+// caller's validator alone accepts (see [finder.repair]).
+func (f *finder) settle(start, limit, end, reach int, ok bool) (Candidate, int, bool) {
 	r := &f.rep
+	if f.cfg.accept == nil && reach >= limit {
+		// Without a validator the second reading is only read for its
+		// reach (below), and this one read to the end.
+		return Candidate{}, reach, false
+	}
+	var c Candidate
+	if ok && f.cfg.accept != nil {
+		c = f.repaired(start, end) // before the second reading reuses the buffers
+	}
 	r.alt = true
 	altEnd, altReach, altOK := f.repairOnce(start, limit)
 	r.alt = false
