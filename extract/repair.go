@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -83,12 +84,6 @@ func (r *repairer) reset(text string) {
 // the input, and false when the text cannot be read as a value.
 func (r *repairer) run(start int) ([]byte, int, bool) {
 	r.pos = start
-	if n := len(r.text) - start; cap(r.out) < n {
-		// The value is about as long as the text it is rebuilt from, at
-		// most the rest of it: one buffer of that size, kept for the
-		// search's later repairs, costs less than growing one to it.
-		r.out = make([]byte, 0, n+n/8)
-	}
 	ok := r.value(roleTop) && !r.refused()
 	r.reach = max(r.reach, r.pos)
 	if !ok {
@@ -105,6 +100,24 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 	}
 	return r.out, end, true
 }
+
+// roomy gives the output room for a value as long as the rest of the
+// text, with an eighth to spare, once it holds several kilobytes and is
+// nearly full. A value is about as long as the text it is rebuilt from:
+// one buffer of that size, kept for the search's later repairs, costs
+// less than growing one to it a quarter at a time, and a value that
+// fails early (a reply of a million '{') never asks for it. It runs
+// between the items of containers and before strings.
+func (r *repairer) roomy() {
+	if len(r.out) >= roomyFrom && cap(r.out)-len(r.out) < roomyFrom/4 {
+		n := len(r.out) + len(r.text) - r.pos
+		r.out = slices.Grow(r.out, n+n/8-len(r.out))
+	}
+}
+
+// roomyFrom is how long the output grows by append before
+// [repairer.roomy] sizes it from the text.
+const roomyFrom = 4096
 
 // stringView returns b's bytes as a string without copying them, for
 // reading while b does not change.
@@ -292,6 +305,7 @@ func (r *repairer) between(closer byte, count int, comma *int) bool {
 	if closer == ']' {
 		noItem = noteCommaNoElement
 	}
+	r.roomy()
 	for {
 		r.skipBlanks()
 		if r.eof() {

@@ -46,6 +46,7 @@ func closersOf(open string) [2]string {
 // literal, \n and \t included (C:\new\data), save \" and \\; so is
 // every backslash of a string that starts with a drive (C:\users\u1).
 func (r *repairer) str(where role) bool {
+	r.roomy()
 	start, mark, fmark := r.pos, len(r.out), r.fixes.len()
 	open := 1
 	if r.text[start] >= 0x80 {
