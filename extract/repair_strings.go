@@ -129,9 +129,18 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			return true, -1
 		}
 		c := r.text[r.pos]
-		if c >= 0x20 && c != '\\' && c != '"' && c != '\'' && c != '`' && c < 0x80 {
-			r.out = append(r.out, c)
-			r.pos++
+		if plainInRepair[c] {
+			// A run of bytes no rule looks at is copied at once.
+			end := len(r.text)
+			if stop >= 0 {
+				end = stop
+			}
+			j := r.pos + 1
+			for j < end && plainInRepair[r.text[j]] {
+				j++
+			}
+			r.out = append(r.out, r.text[r.pos:j]...)
+			r.pos = j
 			continue
 		}
 		if q := matchAny(r.text[r.pos:], closeWith[:]); q != "" {
@@ -198,6 +207,16 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 		}
 	}
 }
+
+// plainInRepair marks the bytes [repairer.strUntil] copies as they are:
+// printable ASCII but for quotes and the backslash (a read-only table).
+var plainInRepair = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = true
+	}
+	t['\\'], t['"'], t['\''], t['`'] = false, false, false, false
+	return t
+}()
 
 // missingQuoteAtEOF decides where a string the text ends inside should have
 // ended, or returns -1 when it was simply cut off. A member value holding
