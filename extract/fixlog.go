@@ -148,20 +148,27 @@ var notes = [...]struct {
 
 func replaced(b, a string) string { return "replaced " + b + " with " + a }
 
-// A fixRecord is a fix as the repairer keeps it while it reads: no
-// pointers, so that recording one is a store of three words. The text it
-// replaced is the input's, at offset; the text it wrote is in the
-// repairer's written buffer, which holds what every fix recorded wrote, in
-// order: it runs from afterAt to the next record's afterAt (or the
-// buffer's end).
+// A fixRecord is a fix as the repairer keeps it while it reads, in two
+// words and no pointers, so that recording one is a store of two words.
+// The text it replaced is the input's, at its offset; the text it wrote
+// is in the repairer's written buffer, which holds what every fix
+// recorded wrote, in order: it runs from its afterAt to the next record's
+// afterAt (or the buffer's end).
 type fixRecord struct {
-	offset  int // the input's text[offset:offset+before] was replaced
-	packed  int // before<<8 | note
-	afterAt int // r.written[afterAt:] up to the next record was written
+	offsetNote  int // offset<<8 | note
+	afterBefore int // afterAt<<beforeBits | before, or | longBefore (see fixLog.long)
 }
 
-func (rec *fixRecord) before() int { return rec.packed >> 8 }
-func (rec *fixRecord) note() note  { return note(rec.packed & 0xff) }
+// beforeBits is how many bits of a fixRecord hold the length of the text
+// it replaced; a longer one is kept aside (see fixLog.long).
+const (
+	beforeBits = 24
+	longBefore = 1<<beforeBits - 1
+)
+
+func (rec *fixRecord) offset() int  { return rec.offsetNote >> 8 }
+func (rec *fixRecord) note() note   { return note(rec.offsetNote & 0xff) }
+func (rec *fixRecord) afterAt() int { return rec.afterBefore >> beforeBits }
 
 // A fixLog is the list of fixRecords of one reading. It keeps them in
 // chunks that never move, growing from small ones to chunks of
@@ -171,6 +178,9 @@ func (rec *fixRecord) note() note  { return note(rec.packed & 0xff) }
 type fixLog struct {
 	chunks [][]fixRecord
 	n      int
+	// long holds, by index, the lengths of the texts replaced that do
+	// not fit in a record (a comment or a reply of 16 MiB or more).
+	long map[int]int
 }
 
 const (
@@ -200,8 +210,9 @@ func (l *fixLog) at(i int) *fixRecord {
 	return &l.chunks[c][j]
 }
 
-// push appends rec.
-func (l *fixLog) push(rec fixRecord) {
+// push appends the record of a fix of note n at offset that replaced
+// before bytes and wrote the written buffer's text from afterAt.
+func (l *fixLog) push(n note, offset, before, afterAt int) {
 	c, j := place(l.n)
 	if c == len(l.chunks) {
 		size := maxFixChunk
@@ -210,8 +221,25 @@ func (l *fixLog) push(rec fixRecord) {
 		}
 		l.chunks = append(l.chunks, make([]fixRecord, size))
 	}
-	l.chunks[c][j] = rec
+	b := before
+	if before >= longBefore {
+		if l.long == nil {
+			l.long = make(map[int]int)
+		}
+		l.long[l.n] = before
+		b = longBefore
+	}
+	l.chunks[c][j] = fixRecord{offsetNote: offset<<8 | int(n), afterBefore: afterAt<<beforeBits | b}
 	l.n++
+}
+
+// before returns the length of the text the i-th fix replaced.
+func (l *fixLog) before(i int) int {
+	b := l.at(i).afterBefore & longBefore
+	if b == longBefore {
+		return l.long[i]
+	}
+	return b
 }
 
 // truncate forgets the records after the first n.
@@ -234,7 +262,7 @@ func (r *repairer) fixQuoted(n note, offset int, before, s string) {
 // record records a fix of note n at offset that replaced before bytes of
 // the input with what is appended to r.written next.
 func (r *repairer) record(n note, offset, before int) {
-	r.fixes.push(fixRecord{offset: offset, packed: before<<8 | int(n), afterAt: len(r.written)})
+	r.fixes.push(n, offset, before, len(r.written))
 }
 
 // room returns b with room for n more bytes, doubling it when it grows,
@@ -251,7 +279,7 @@ func room(b []byte, n int) []byte {
 // dropFixes forgets the fixes recorded after the first n.
 func (r *repairer) dropFixes(n int) {
 	if n < r.fixes.len() {
-		r.written = r.written[:r.fixes.at(n).afterAt]
+		r.written = r.written[:r.fixes.at(n).afterAt()]
 		r.fixes.truncate(n)
 	}
 }
@@ -260,7 +288,7 @@ func (r *repairer) dropFixes(n int) {
 // ends.
 func (r *repairer) afterEnd(i int) int {
 	if i+1 < r.fixes.len() {
-		return r.fixes.at(i + 1).afterAt
+		return r.fixes.at(i + 1).afterAt()
 	}
 	return len(r.written)
 }
@@ -280,13 +308,13 @@ func (r *repairer) fixList() []Fix {
 	var b strings.Builder
 	size := len(r.written)
 	for i := range count {
-		size += r.fixes.at(i).before()
+		size += r.fixes.before(i)
 	}
 	b.Grow(size)
 	b.Write(r.written)
 	for i := range count {
-		rec := r.fixes.at(i)
-		b.WriteString(r.text[rec.offset : rec.offset+rec.before()])
+		off := r.fixes.at(i).offset()
+		b.WriteString(r.text[off : off+r.fixes.before(i)])
 	}
 	texts := b.String()
 	list := make([]Fix, count)
@@ -300,10 +328,11 @@ func (r *repairer) fixList() []Fix {
 		// at once is copied with the collector's barrier on every word.
 		f := &list[i]
 		f.Kind = n.kind
-		f.Offset = rec.offset
-		f.Before = texts[at : at+rec.before()]
-		f.After = texts[rec.afterAt:r.afterEnd(i)]
-		at += rec.before()
+		before := r.fixes.before(i)
+		f.Offset = rec.offset()
+		f.Before = texts[at : at+before]
+		f.After = texts[rec.afterAt():r.afterEnd(i)]
+		at += before
 		if n.describe != nil {
 			f.Detail = details.describe(rec.note(), f.Before, f.After)
 		} else {

@@ -367,7 +367,7 @@ func (r *repairer) digitSeparators(start int, tok string) bool {
 		r.written = r.written[:at]
 		return false
 	}
-	r.fixes.push(fixRecord{offset: start, packed: len(tok)<<8 | int(noteDigitSeparators), afterAt: at})
+	r.fixes.push(noteDigitSeparators, start, len(tok), at)
 	r.out = append(r.out, plain...)
 	return true
 }
@@ -468,7 +468,7 @@ func (r *repairer) dropLayout(lineEnd, quote int) {
 	r.out = r.out[:lineEnd]
 	// The break was escaped as it was read; it is dropped instead.
 	n := r.fixes.len()
-	for n > 0 && r.fixes.at(n-1).offset >= k-1 {
+	for n > 0 && r.fixes.at(n-1).offset() >= k-1 {
 		n--
 	}
 	r.dropFixes(n)
