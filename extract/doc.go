@@ -160,8 +160,14 @@
 //
 // Extraction is linear in the input: a fixed number of passes, a scan that
 // resumes where each broken value stopped parsing, and repair that reads
-// each broken value once. Memory is bounded by the candidates' own bytes:
-// no candidate copies more than its span. Inputs longer than
+// each broken value once. A string the reply ends inside is read to the
+// end before repair knows where it should have ended, and read again up
+// to there; the bytes read again are counted, and a reply built so that
+// they would exceed several times its size has those strings left
+// unrepaired. Memory is bounded by the candidates' own bytes:
+// no candidate copies more than its span, and a repaired one, which may
+// hold the buffer it was built in, holds at most twice its length.
+// Inputs longer than
 // [DefaultMaxSize] (or [WithMaxSize]) are refused, and nesting deeper than
 // 10000 levels does not parse, as in encoding/json.
 //

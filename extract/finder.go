@@ -48,6 +48,7 @@ type finder struct {
 func newFinder(text string, cfg config) *finder {
 	f := &finder{text: text, cfg: cfg}
 	f.rep.off = cfg.rulesOff
+	f.rep.rereadLeft = rereadAllowance(text)
 	return f
 }
 
@@ -365,20 +366,29 @@ func (f *finder) ordered(cs []Candidate) []Candidate {
 func (f *finder) repair(start, limit int) (Candidate, int, bool) {
 	f.rep.alt = false
 	end, reach, ok := f.repairOnce(start, limit)
-	if !ok && f.rep.guesses == 0 {
+	if f.rep.guesses > 0 {
+		return f.settle(start, limit, end, reach, ok)
+	}
+	if !ok {
 		return Candidate{}, reach, false
 	}
-	c := f.repaired(start, end)
-	if f.rep.guesses == 0 {
-		return c, reach, true
-	}
-	return f.settle(start, limit, c, reach, ok)
+	return f.repaired(start, end), reach, true
 }
 
-// settle reads a guessed repair (c, reach, ok) the second way and keeps
-// the reading the caller's validator alone accepts (see [finder.repair]).
-func (f *finder) settle(start, limit int, c Candidate, reach int, ok bool) (Candidate, int, bool) {
+// settle reads a guessed repair, the value to end, how far it read and
+// whether it is acceptable, the second way and keeps the reading the
+// caller's validator alone accepts (see [finder.repair]).
+func (f *finder) settle(start, limit, end, reach int, ok bool) (Candidate, int, bool) {
 	r := &f.rep
+	if f.cfg.accept == nil && reach >= limit {
+		// Without a validator the second reading is only read for its
+		// reach (below), and this one read to the end.
+		return Candidate{}, reach, false
+	}
+	var c Candidate
+	if ok && f.cfg.accept != nil {
+		c = f.repaired(start, end) // before the second reading reuses the buffers
+	}
 	r.alt = true
 	altEnd, altReach, altOK := f.repairOnce(start, limit)
 	r.alt = false
@@ -437,7 +447,7 @@ func (f *finder) list(s, e int) (Candidate, bool) {
 		_ = out
 	}
 	out := r.out
-	if v, ok := f.v.value(string(out), 0); !ok || v != len(out) || !f.kindOK(out[0]) {
+	if v, ok := f.v.value(stringView(out), 0); !ok || v != len(out) || !f.kindOK(out[0]) {
 		return Candidate{}, false
 	}
 	return Candidate{JSON: append([]byte(nil), out...), Start: s, End: e, Source: SourceRepaired, Fixes: r.fixList()}, true
@@ -451,7 +461,7 @@ func (f *finder) keyAfter(i, e int) bool {
 		return false
 	}
 	if f.text[i] == '"' {
-		return quotedKeyAt(f.text[:e], i)
+		return quotedKeyAt(f.text[:e], i, nil)
 	}
 	return bareKeyAt(f.text[:e], i)
 }
@@ -485,16 +495,25 @@ func (f *finder) repairOnce(start, limit int) (end, reach int, ok bool) {
 	out, end, ok := r.run(start)
 	// Without a fix, the "repair" is a value that parses as it stands,
 	// which the other strategies report as such.
-	ok = ok && len(out) > 0 && f.kindOK(out[0]) && len(r.fixes) > 0
+	ok = ok && len(out) > 0 && f.kindOK(out[0]) && r.fixes.len() > 0
 	return end, r.reach, ok
 }
 
-// repaired copies the value the repairer just built, spanning
-// text[start:end], into a candidate.
+// repaired makes the value the repairer just built, spanning
+// text[start:end], a candidate.
 func (f *finder) repaired(start, end int) Candidate {
 	r := &f.rep
+	var js []byte
+	if len(r.out) >= cap(r.out)/2 {
+		// The buffer, sized from the text, is mostly this value: the
+		// candidate takes it rather than a copy, and a later repair
+		// sizes a new one.
+		js, r.out = r.out[:len(r.out):len(r.out)], nil
+	} else {
+		js = append([]byte(nil), r.out...)
+	}
 	c := Candidate{
-		JSON:   append([]byte(nil), r.out...),
+		JSON:   js,
 		Start:  start,
 		End:    end,
 		Source: SourceRepaired,

@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"math/bits"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -146,90 +148,238 @@ var notes = [...]struct {
 
 func replaced(b, a string) string { return "replaced " + b + " with " + a }
 
-// A fixRecord is a fix as the repairer keeps it while it reads: no
-// pointers, so that recording one is an append of a few words. The text it
-// replaced is the input's, at offset; the text it wrote is in the
-// repairer's written buffer.
+// A fixRecord is a fix as the repairer keeps it while it reads, in two
+// words and no pointers, so that recording one is a store of two words.
+// The text it replaced is the input's, at its offset; the text it wrote
+// is in the repairer's written buffer, which holds what every fix
+// recorded wrote, in order: it runs from its afterAt to the next record's
+// afterAt (or the buffer's end).
 type fixRecord struct {
-	offset, before    int // the input's text[offset:offset+before] was replaced
-	afterAt, afterLen int // r.written[afterAt:afterAt+afterLen] was written
-	note              note
+	offsetNote  int // offset<<8 | note
+	afterBefore int // afterAt<<beforeBits | before, or | longBefore (see fixLog.long)
 }
+
+// beforeBits is how many bits of a fixRecord hold the length of the text
+// it replaced; a longer one is kept aside (see fixLog.long).
+const (
+	beforeBits = 24
+	longBefore = 1<<beforeBits - 1
+)
+
+func (rec *fixRecord) offset() int  { return rec.offsetNote >> 8 }
+func (rec *fixRecord) note() note   { return note(rec.offsetNote & 0xff) }
+func (rec *fixRecord) afterAt() int { return rec.afterBefore >> beforeBits }
+
+// A fixLog is the list of fixRecords of one reading. It keeps them in
+// chunks that never move, growing from small ones to chunks of
+// maxFixChunk: a reply may need a fix every few bytes, and a list grown
+// by copying would allocate several times its size. Its zero value is
+// empty; it keeps its chunks when truncated.
+type fixLog struct {
+	chunks [][]fixRecord
+	n      int
+	// long holds, by index, the lengths of the texts replaced that do
+	// not fit in a record (a comment or a reply of 16 MiB or more).
+	long map[int]int
+}
+
+const (
+	firstFixChunk = 32   // records in the first chunk; each next one is twice as large,
+	maxFixChunk   = 1024 // up to this many
+	// smallChunks is how many records the chunks smaller than
+	// maxFixChunk hold: 32 + 64 + ... + 512.
+	smallChunks = maxFixChunk - firstFixChunk
+)
+
+// len returns how many records the log holds.
+func (l *fixLog) len() int { return l.n }
+
+// place returns the chunk and the index in it of the i-th record.
+func place(i int) (chunk, j int) {
+	if i < smallChunks {
+		chunk = bits.Len(uint(i/firstFixChunk+1)) - 1
+		return chunk, i - firstFixChunk*(1<<chunk-1)
+	}
+	i -= smallChunks
+	return bits.Len(maxFixChunk/firstFixChunk) - 1 + i/maxFixChunk, i % maxFixChunk
+}
+
+// at returns the i-th record.
+func (l *fixLog) at(i int) *fixRecord {
+	c, j := place(i)
+	return &l.chunks[c][j]
+}
+
+// push appends the record of a fix of note n at offset that replaced
+// before bytes and wrote the written buffer's text from afterAt.
+func (l *fixLog) push(n note, offset, before, afterAt int) {
+	c, j := place(l.n)
+	if c == len(l.chunks) {
+		size := maxFixChunk
+		if l.n < smallChunks {
+			size = firstFixChunk << c
+		}
+		l.chunks = append(l.chunks, make([]fixRecord, size))
+	}
+	b := before
+	if before >= longBefore {
+		if l.long == nil {
+			l.long = make(map[int]int)
+		}
+		l.long[l.n] = before
+		b = longBefore
+	}
+	l.chunks[c][j] = fixRecord{offsetNote: offset<<8 | int(n), afterBefore: afterAt<<beforeBits | b}
+	l.n++
+}
+
+// before returns the length of the text the i-th fix replaced.
+func (l *fixLog) before(i int) int {
+	b := l.at(i).afterBefore & longBefore
+	if b == longBefore {
+		return l.long[i]
+	}
+	return b
+}
+
+// truncate forgets the records after the first n.
+func (l *fixLog) truncate(n int) { l.n = min(l.n, n) }
 
 // fix records a change at offset: the input's text before, which starts
 // there, was written as after.
 func (r *repairer) fix(n note, offset int, before, after string) {
-	r.fixes = append(r.fixes, fixRecord{
-		offset: offset, before: len(before),
-		afterAt: len(r.written), afterLen: len(after),
-		note: n,
-	})
-	r.written = append(r.written, after...)
+	r.record(n, offset, len(before))
+	r.written = append(room(r.written, len(after)), after...)
 }
 
 // fixQuoted records a change at offset, as [repairer.fix] does, that
 // wrote s as a JSON string.
 func (r *repairer) fixQuoted(n note, offset int, before, s string) {
-	at := len(r.written)
-	r.written = appendQuoted(r.written, s)
-	r.fixes = append(r.fixes, fixRecord{
-		offset: offset, before: len(before),
-		afterAt: at, afterLen: len(r.written) - at,
-		note: n,
-	})
+	r.record(n, offset, len(before))
+	r.written = appendQuoted(room(r.written, len(s)+2), s)
+}
+
+// record records a fix of note n at offset that replaced before bytes of
+// the input with what is appended to r.written next.
+func (r *repairer) record(n note, offset, before int) {
+	r.fixes.push(n, offset, before, len(r.written))
+}
+
+// room returns b with room for n more bytes, doubling it when it grows,
+// rather than by the quarter append adds to a long slice: the texts of
+// the fixes of a long reply are written into one buffer, a few bytes at a
+// time, and the copies would outweigh it.
+func room(b []byte, n int) []byte {
+	if cap(b)-len(b) < n {
+		b = slices.Grow(b, max(n, len(b)))
+	}
+	return b
 }
 
 // dropFixes forgets the fixes recorded after the first n.
 func (r *repairer) dropFixes(n int) {
-	if n < len(r.fixes) {
-		r.written = r.written[:r.fixes[n].afterAt]
-		r.fixes = r.fixes[:n]
+	if n < r.fixes.len() {
+		r.written = r.written[:r.fixes.at(n).afterAt()]
+		r.fixes.truncate(n)
 	}
 }
 
+// afterEnd returns where in r.written the text of the fix recorded i-th
+// ends.
+func (r *repairer) afterEnd(i int) int {
+	if i+1 < r.fixes.len() {
+		return r.fixes.at(i + 1).afterAt()
+	}
+	return len(r.written)
+}
+
 // fixKind returns the kind of the fix recorded i-th.
-func (r *repairer) fixKind(i int) FixKind { return notes[r.fixes[i].note].kind }
+func (r *repairer) fixKind(i int) FixKind { return notes[r.fixes.at(i).note()].kind }
 
 // fixList returns the fixes recorded, in input order, for a candidate to
 // own.
 func (r *repairer) fixList() []Fix {
-	if len(r.fixes) == 0 {
+	count := r.fixes.len()
+	if count == 0 {
 		return nil
 	}
 	// One string holds what every fix wrote and replaced, so that the
 	// fixes share one allocation and do not keep the input alive.
 	var b strings.Builder
 	size := len(r.written)
-	for _, rec := range r.fixes {
-		size += rec.before
+	for i := range count {
+		size += r.fixes.before(i)
 	}
 	b.Grow(size)
 	b.Write(r.written)
-	for _, rec := range r.fixes {
-		b.WriteString(r.text[rec.offset : rec.offset+rec.before])
+	for i := range count {
+		off := r.fixes.at(i).offset()
+		b.WriteString(r.text[off : off+r.fixes.before(i)])
 	}
 	texts := b.String()
-	list := make([]Fix, len(r.fixes))
+	list := make([]Fix, count)
+	var details detailCache
 	at := len(r.written)
-	for i, rec := range r.fixes {
-		n := notes[rec.note]
-		f := Fix{
-			Kind:   n.kind,
-			Offset: rec.offset,
-			Before: texts[at : at+rec.before],
-			After:  texts[rec.afterAt : rec.afterAt+rec.afterLen],
-			Detail: n.text,
-		}
-		at += rec.before
+	sorted := true
+	for i := range list {
+		rec := r.fixes.at(i)
+		n := notes[rec.note()]
+		// Field by field: the list is new and zero, and a whole Fix stored
+		// at once is copied with the collector's barrier on every word.
+		f := &list[i]
+		f.Kind = n.kind
+		before := r.fixes.before(i)
+		f.Offset = rec.offset()
+		f.Before = texts[at : at+before]
+		f.After = texts[rec.afterAt():r.afterEnd(i)]
+		at += before
 		if n.describe != nil {
-			f.Detail = n.describe(f.Before, f.After)
+			f.Detail = details.describe(rec.note(), f.Before, f.After)
+		} else {
+			f.Detail = n.text
 		}
-		list[i] = f
+		sorted = sorted && (i == 0 || list[i-1].Offset <= f.Offset)
 	}
 	// A comma is judged when the bracket after it is read: put its fix back
 	// in input order.
-	sort.SliceStable(list, func(i, j int) bool { return list[i].Offset < list[j].Offset })
+	if !sorted {
+		slices.SortStableFunc(list, func(a, b Fix) int { return cmp.Compare(a.Offset, b.Offset) })
+	}
 	return list
+}
+
+// A detailCache keeps the details last written for one list of fixes, so
+// that fixes alike (every None of a reply replaced with null) share one
+// string instead of each allocating its own. It holds the last
+// recentDetails of them, which a reply repeating one shape of value
+// cycles through; its zero value is empty.
+type detailCache struct {
+	recent [recentDetails]detail
+	next   int // the entry to replace next
+}
+
+// A detail is a detail written and what it depends on.
+type detail struct {
+	n             note
+	before, after string
+	text          string
+}
+
+// recentDetails is how many details a detailCache keeps.
+const recentDetails = 16
+
+// describe returns the detail of a fix of note n that wrote after in place
+// of before.
+func (c *detailCache) describe(n note, before, after string) string {
+	for i := range c.recent {
+		if d := &c.recent[i]; d.text != "" && d.n == n && d.before == before && d.after == after {
+			return d.text
+		}
+	}
+	text := notes[n].describe(before, after)
+	c.recent[c.next] = detail{n, before, after, text}
+	c.next = (c.next + 1) % recentDetails
+	return text
 }
 
 // literalNote returns the note for a literal of kind, as [literal] gives it.

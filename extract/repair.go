@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // A role says where a value being repaired stands, which decides how its
@@ -23,7 +25,7 @@ type repairer struct {
 	text    string // the input, cut at how far repair may read
 	pos     int
 	out     []byte
-	fixes   []fixRecord
+	fixes   fixLog
 	written []byte // what the fixes wrote (see [repairer.fix])
 	kinds   []byte // open containers, '{' or '['
 	reach   int    // how far reading got, also when it gave up
@@ -44,6 +46,28 @@ type repairer struct {
 	badEscape int
 	raw       bool
 	off       ruleSet // rules the caller turned off (see [WithoutRepairRule])
+	// rereadLeft is how many more bytes may be read again, over every
+	// reading of one search (see [repairer.reread]).
+	rereadLeft int
+	stops      quoteScans // the last searches of text for a quote or line break
+}
+
+// rereadAllowance is how many bytes the repairs of one search of text
+// may read a second time (see [repairer.reread]): several times the
+// text, far more than any reply that is not built to defeat repair
+// needs, and a constant, so that a short reply is never refused.
+func rereadAllowance(text string) int { return 8*len(text) + 1<<16 }
+
+// reread moves reading back to from, to read again the text up to r.pos,
+// and reports whether the search may: a string the text ends inside is
+// read to the end before it is known where it ends, and when a guess
+// cuts it short the next one may run to the end again, each time. So
+// that no reply makes repair superlinear, the bytes read again are
+// counted, and past [rereadAllowance] the string is not repaired.
+func (r *repairer) reread(from int) bool {
+	r.rereadLeft -= r.pos - from
+	r.pos = from
+	return r.rereadLeft >= 0
 }
 
 // reset prepares the repairer for text, keeping its buffers. The results
@@ -51,7 +75,8 @@ type repairer struct {
 func (r *repairer) reset(text string) {
 	r.text, r.pos, r.reach, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, -1, -1
 	r.noCalls = false
-	r.out, r.fixes, r.written, r.kinds = r.out[:0], r.fixes[:0], r.written[:0], r.kinds[:0]
+	r.out, r.written, r.kinds = r.out[:0], r.written[:0], r.kinds[:0]
+	r.fixes.truncate(0)
 }
 
 // run repairs the value starting at start. It returns the JSON (the
@@ -66,7 +91,7 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 	}
 	// The output is checked as a last line of defence: a candidate is
 	// always valid JSON, whatever the input.
-	if end, valid := r.v.value(string(r.out), 0); !valid || end != len(r.out) {
+	if end, valid := r.v.value(stringView(r.out), 0); !valid || end != len(r.out) {
 		return nil, 0, false
 	}
 	end := r.pos
@@ -75,6 +100,28 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 	}
 	return r.out, end, true
 }
+
+// roomy gives the output room for a value as long as the rest of the
+// text, with an eighth to spare, once it holds several kilobytes and is
+// nearly full. A value is about as long as the text it is rebuilt from:
+// one buffer of that size, kept for the search's later repairs, costs
+// less than growing one to it a quarter at a time, and a value that
+// fails early (a reply of a million '{') never asks for it. It runs
+// between the items of containers and before strings.
+func (r *repairer) roomy() {
+	if len(r.out) >= roomyFrom && cap(r.out)-len(r.out) < roomyFrom/4 {
+		n := len(r.out) + len(r.text) - r.pos
+		r.out = slices.Grow(r.out, n+n/8-len(r.out))
+	}
+}
+
+// roomyFrom is how long the output grows by append before
+// [repairer.roomy] sizes it from the text.
+const roomyFrom = 4096
+
+// stringView returns b's bytes as a string without copying them, for
+// reading while b does not change.
+func stringView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // guess records a choice between two plausible readings of the text and
 // reports whether to take the second one. A value whose repair guessed is
@@ -146,7 +193,7 @@ func (r *repairer) object() bool {
 			r.out = append(r.out, '}')
 			return true
 		}
-		mark, fmark := len(r.out), len(r.fixes)
+		mark, fmark := len(r.out), r.fixes.len()
 		if members > 0 {
 			if comma < 0 {
 				r.fix(noteMissingComma, r.pos, "", ",")
@@ -258,6 +305,7 @@ func (r *repairer) between(closer byte, count int, comma *int) bool {
 	if closer == ']' {
 		noItem = noteCommaNoElement
 	}
+	r.roomy()
 	for {
 		r.skipBlanks()
 		if r.eof() {
@@ -419,7 +467,7 @@ func (r *repairer) key() bool {
 	for !r.eof() && isSpace(r.text[r.pos]) {
 		r.pos++
 	}
-	if r.eof() || r.text[r.pos] != ':' && !quotedValueAt(r.text, r.pos) {
+	if r.eof() || r.text[r.pos] != ':' && !quotedValueAt(r.text, r.pos, &r.stops) {
 		return false
 	}
 	r.pos = save

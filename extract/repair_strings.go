@@ -46,7 +46,8 @@ func closersOf(open string) [2]string {
 // literal, \n and \t included (C:\new\data), save \" and \\; so is
 // every backslash of a string that starts with a drive (C:\users\u1).
 func (r *repairer) str(where role) bool {
-	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	r.roomy()
+	start, mark, fmark := r.pos, len(r.out), r.fixes.len()
 	open := 1
 	if r.text[start] >= 0x80 {
 		open = len(smartQuote(r.text[start:]))
@@ -58,8 +59,13 @@ func (r *repairer) str(where role) bool {
 	if ok && (cut >= 0 || raw && !drive) {
 		// The string's closing quote was missing, or its backslashes are
 		// raw: read it again, ending where it should have ended. This
-		// happens once per string.
-		r.pos, r.out = start, r.out[:mark]
+		// happens once per string, but a string the text ends inside may
+		// be cut short by a guess, and the next one run to the end
+		// again: what is read twice is bounded (see [repairer.reread]).
+		if !r.reread(start) {
+			return false
+		}
+		r.out = r.out[:mark]
 		r.dropFixes(fmark)
 		r.raw = raw
 		ok, _ = r.strUntil(where, cut)
@@ -106,7 +112,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			if c := r.oddQuotes(contentStart, kept, firstKept, stop); c >= 0 {
 				return true, c
 			}
-			if c := missingQuoteAtEOF(r.text, contentStart, where); c >= 0 {
+			if c := missingQuoteAtEOF(r.text, contentStart, where, r.stops.of(dquotes)); c >= 0 {
 				if d := firstDelimiter(r.text, contentStart, c); d >= 0 && r.guess() {
 					// "a, b] may be one string or two: the second reading
 					// ends the string at the first delimiter.
@@ -123,9 +129,18 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			return true, -1
 		}
 		c := r.text[r.pos]
-		if c >= 0x20 && c != '\\' && c != '"' && c != '\'' && c != '`' && c < 0x80 {
-			r.out = append(r.out, c)
-			r.pos++
+		if plainInRepair[c] {
+			// A run of bytes no rule looks at is copied at once.
+			end := len(r.text)
+			if stop >= 0 {
+				end = stop
+			}
+			j := r.pos + 1
+			for j < end && plainInRepair[r.text[j]] {
+				j++
+			}
+			r.out = append(r.out, r.text[r.pos:j]...)
+			r.pos = j
 			continue
 		}
 		if q := matchAny(r.text[r.pos:], closeWith[:]); q != "" {
@@ -146,7 +161,7 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 				return true, -1
 			}
 			if where == roleValue {
-				if c := commaBeforeKey(r.text, contentStart, r.pos); c >= 0 {
+				if c := commaBeforeKey(r.text, contentStart, r.pos, r.stops.of(dquotes)); c >= 0 {
 					return true, c
 				}
 			}
@@ -193,17 +208,27 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 	}
 }
 
+// plainInRepair marks the bytes [repairer.strUntil] copies as they are:
+// printable ASCII but for quotes and the backslash (a read-only table).
+var plainInRepair = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = true
+	}
+	t['\\'], t['"'], t['\''], t['`'] = false, false, false, false
+	return t
+}()
+
 // missingQuoteAtEOF decides where a string the text ends inside should have
 // ended, or returns -1 when it was simply cut off. A member value holding
 // ", key:" ended at that comma ({"a": "first, b: 1}); a string whose tail is
 // closing brackets ended before them ({"a": "b}).
-func missingQuoteAtEOF(text string, contentStart int, where role) int {
+func missingQuoteAtEOF(text string, contentStart int, where role, q *quoteScan) int {
 	if where == roleValue {
 		for i := len(text) - 1; i > contentStart; i-- {
 			if text[i] != ':' {
 				continue
 			}
-			if c := commaBeforeKey(text, contentStart, i+1); c >= 0 {
+			if c := commaBeforeKey(text, contentStart, i+1, q); c >= 0 {
 				return c
 			}
 		}
@@ -230,13 +255,13 @@ func missingQuoteAtEOF(text string, contentStart int, where role) int {
 // the quote at end opens the next key ("a": "b,"c": 1), or with a comma, a
 // bare key and a colon ("a": "b, c: "d").
 // It returns the comma's offset, or -1. It reads back over one word only.
-func commaBeforeKey(text string, contentStart, end int) int {
+func commaBeforeKey(text string, contentStart, end int, q *quoteScan) int {
 	k := end
 	for k > contentStart && text[k-1] == ' ' {
 		k--
 	}
 	if k > contentStart && text[k-1] == ',' {
-		if end < len(text) && !quotedKeyAt(text, end) {
+		if end < len(text) && !quotedKeyAt(text, end, q) {
 			return -1
 		}
 		return k - 1
@@ -265,9 +290,10 @@ func commaBeforeKey(text string, contentStart, end int) int {
 }
 
 // quotedKeyAt reports whether a quoted key and its colon start at the
-// quote at i, as in "id": 2. It reads to the end of the key only.
-func quotedKeyAt(text string, i int) bool {
-	j := closedOnLine(text, i)
+// quote at i, as in "id": 2. It reads to the end of the key only. q, if
+// not nil, remembers the search for the key's end (see [quoteScan]).
+func quotedKeyAt(text string, i int, q *quoteScan) bool {
+	j := closedOnLine(text, i, q)
 	if j < 0 {
 		return false
 	}
@@ -278,16 +304,78 @@ func quotedKeyAt(text string, i int) bool {
 }
 
 // closedOnLine returns the offset after the quote that closes, on the same
-// line, the string opened by the quote at i, or -1.
-func closedOnLine(text string, i int) int {
-	j := i + 1
-	for j < len(text) && text[j] != '"' && text[j] != '\n' {
-		j++
-	}
+// line, the string opened by the quote at i, or -1. q, if not nil,
+// remembers the search (see [quoteScan]).
+func closedOnLine(text string, i int, q *quoteScan) int {
+	j := q.next(text, i+1, dquotes)
 	if j >= len(text) || text[j] != '"' {
 		return -1
 	}
 	return j + 1
+}
+
+// A quoteScan remembers the last search of a text for the next line
+// break or closing quote of one kind, for [closedOnLine] and
+// [quotedValueAt]: they run at quotes, and where the text holds no such
+// quote each search would read to the same far line end again. The
+// texts searched must be prefixes of one text: one is told from another
+// by its length. The zero value holds nothing; a nil *quoteScan
+// remembers nothing.
+type quoteScan struct {
+	valid    bool
+	n        int // the length of the text searched
+	from, at int // text[from:at] holds neither; at is one's offset, or n
+}
+
+// next returns the offset of the first '\n' in text from j, or of the
+// first of closers, or len(text).
+func (q *quoteScan) next(text string, j int, closers [2]string) int {
+	if q != nil && q.valid && q.n == len(text) && q.from <= j && j <= q.at {
+		return q.at
+	}
+	k := j
+	if closers[0] == `"` {
+		for k < len(text) && text[k] != '"' && text[k] != '\n' {
+			k++
+		}
+	} else {
+		for k < len(text) && text[k] != '\n' && matchAny(text[k:], closers[:]) == "" {
+			k++
+		}
+	}
+	if q != nil {
+		*q = quoteScan{valid: true, n: len(text), from: j, at: k}
+	}
+	return k
+}
+
+// dquotes are the closers of a string in '"'.
+var dquotes = [2]string{`"`, `"`}
+
+// quoteScans holds a quoteScan for each kind of closing quote: a search
+// for one kind does not forget the others'.
+type quoteScans [8]quoteScan
+
+// of returns the quoteScan for strings closed by closers.
+func (qs *quoteScans) of(closers [2]string) *quoteScan {
+	i := 7
+	switch closers[0] {
+	case `"`:
+		i = 0
+	case "'":
+		i = 1
+	case "`":
+		i = 2
+	case "”":
+		i = 3
+	case "“":
+		i = 4
+	case "’":
+		i = 5
+	case "‘":
+		i = 6
+	}
+	return &qs[i]
 }
 
 // isKeyWordByte reports a byte of a bare key seen inside a string.

@@ -1,6 +1,7 @@
 package extract_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -238,4 +239,45 @@ func TestRepairDetailKeepsCharacters(t *testing.T) {
 	require.Len(t, got.Fixes, 1)
 	assert.True(t, utf8.ValidString(got.Fixes[0].Detail), got.Fixes[0].Detail)
 	assert.Contains(t, got.Fixes[0].Detail, "…")
+}
+
+// TestRepairRereadAllowance: strings the reply ends inside, which the
+// second reading of a guess cuts short one after another, each read to
+// the end again, are repaired while what is read twice stays within a
+// few times the reply (a hundred of them), and left unrepaired beyond
+// (two thousand), so that no reply makes repair superlinear.
+func TestRepairRereadAllowance(t *testing.T) {
+	several := func(v json.RawMessage) bool {
+		var a []string
+		return json.Unmarshal(v, &a) == nil && len(a) > 1
+	}
+	for _, tc := range []struct {
+		name    string
+		strings int
+		ok      bool
+	}{
+		{"six", 6, true},
+		{"a hundred", 100, true},
+		{"two thousand", 2000, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := "[" + strings.Repeat(`"a, `, tc.strings) + "]"
+			c, err := extract.JSON(text, extract.WithRepair(), extract.WithAccept(several))
+			if !tc.ok {
+				assert.ErrorIs(t, err, extract.ErrNoJSON)
+				return
+			}
+			require.NoError(t, err)
+			var got []string
+			require.NoError(t, json.Unmarshal(c.JSON, &got))
+			assert.Len(t, got, tc.strings)
+			quotes := 0
+			for _, f := range c.Fixes {
+				if f.Kind == extract.FixMissingQuote {
+					quotes++
+				}
+			}
+			assert.Equal(t, tc.strings, quotes, "a closing quote supplied for each")
+		})
+	}
 }

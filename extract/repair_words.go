@@ -6,8 +6,9 @@ import (
 
 // quotedValueAt reports whether a string in any quotes opens at i and
 // closes on the same line, followed by the end of its member: a ',', a '}'
-// or the end of the line. Followed by a ':', it is a key.
-func quotedValueAt(text string, i int) bool {
+// or the end of the line. Followed by a ':', it is a key. qs, if not nil,
+// remember the searches for the closing quote (see [quoteScan]).
+func quotedValueAt(text string, i int, qs *quoteScans) bool {
 	open := text[i : i+1]
 	if open[0] >= 0x80 {
 		if open = smartQuote(text[i:]); open == "" {
@@ -16,19 +17,20 @@ func quotedValueAt(text string, i int) bool {
 	} else if open != `"` && open != "'" && open != "`" {
 		return false
 	}
-	j := i + len(open)
 	closers := closersOf(open)
-	for j < len(text) && text[j] != '\n' {
-		if q := matchAny(text[j:], closers[:]); q != "" {
-			j += len(q)
-			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-				j++
-			}
-			return j == len(text) || text[j] == ',' || text[j] == '}' || text[j] == '\n' || text[j] == '\r'
-		}
+	var q *quoteScan
+	if qs != nil {
+		q = qs.of(closers)
+	}
+	j := q.next(text, i+len(open), closers)
+	if j >= len(text) || text[j] == '\n' {
+		return false
+	}
+	j += len(matchAny(text[j:], closers[:]))
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
 		j++
 	}
-	return false
+	return j == len(text) || text[j] == ',' || text[j] == '}' || text[j] == '\n' || text[j] == '\r'
 }
 
 // isBareByte reports a byte that may appear in a bare key.
@@ -64,10 +66,8 @@ func (r *repairer) word(where role) bool {
 		end++
 	}
 	tok := r.text[start:end]
-	if num, ok := digitSeparators(tok); ok {
+	if r.digitSeparators(start, tok) {
 		r.pos = end
-		r.fix(noteDigitSeparators, start, tok, num)
-		r.out = append(r.out, num...)
 		return true
 	}
 	if lit, kind, ok := literal(tok); ok {
@@ -78,12 +78,9 @@ func (r *repairer) word(where role) bool {
 		r.out = append(r.out, lit...)
 		return true
 	}
-	if num, changed, ok := number(tok); ok {
+	if num, ok := number(tok); ok {
 		r.pos = end
-		if changed {
-			r.fix(noteNumber, start, tok, num)
-		}
-		r.out = append(r.out, num...)
+		r.writeNumber(start, tok, num)
 		return true
 	}
 	// An unquoted string runs to the next delimiter, line end or comment
@@ -189,8 +186,10 @@ func literal(tok string) (lit string, kind FixKind, ok bool) {
 	switch tok {
 	case "true", "false", "null":
 		return tok, "", true
-	case "True", "False", "TRUE", "FALSE":
-		return strings.ToLower(tok), FixPythonLiteral, true
+	case "True", "TRUE":
+		return "true", FixPythonLiteral, true
+	case "False", "FALSE":
+		return "false", FixPythonLiteral, true
 	case "None", "undefined", "Null", "NULL":
 		return "null", FixPythonLiteral, true
 	case "NaN", "Infinity", "+Infinity", "-Infinity", "inf", "-inf", "nan":
@@ -199,42 +198,88 @@ func literal(tok string) (lit string, kind FixKind, ok bool) {
 	return "", "", false
 }
 
+// A numberForm is a number as [number] reads it: its JSON form is made of
+// parts of the token, so that reading one allocates nothing.
+type numberForm struct {
+	changed bool   // the JSON form differs from the token
+	neg     bool   // a minus sign
+	intPart string // the integer digits, "" for 0
+	frac    string // the fraction's digits; "" with no point
+	hasFrac bool   // a point, followed by digits or not (2.)
+	exp     string // the exponent after its 'e', sign included; "" for none
+}
+
+// appendJSON appends the number's JSON form to dst.
+func (n numberForm) appendJSON(dst []byte) []byte {
+	if n.neg {
+		dst = append(dst, '-')
+	}
+	if n.intPart == "" {
+		dst = append(dst, '0')
+	}
+	dst = append(dst, n.intPart...)
+	if n.hasFrac {
+		dst = append(dst, '.')
+		if n.frac == "" {
+			dst = append(dst, '0')
+		}
+		dst = append(dst, n.frac...)
+	}
+	if n.exp != "" {
+		dst = append(dst, 'e')
+		dst = append(dst, n.exp...)
+	}
+	return dst
+}
+
+// writeNumber writes the number num, read from tok at offset start, to
+// the output, recording a fix when its form changed.
+func (r *repairer) writeNumber(start int, tok string, num numberForm) {
+	if !num.changed {
+		r.out = append(r.out, tok...)
+		return
+	}
+	at := len(r.written)
+	r.record(noteNumber, start, len(tok))
+	r.written = num.appendJSON(room(r.written, len(tok)+2))
+	r.out = append(r.out, r.written[at:]...)
+}
+
 // number reads tok as a number, JSON or a near miss (+1, .5, 1., 1e, a lone
-// minus), and returns its JSON form and whether that differs.
-func number(tok string) (string, bool, bool) {
+// minus), and returns its form, whose changed says whether its JSON form
+// differs from tok.
+func number(tok string) (numberForm, bool) {
 	if tok == "" {
-		return "", false, false
+		return numberForm{}, false
 	}
 	if tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9' {
 		if end, ok := scanNumber(tok, 0); ok && end == len(tok) {
-			return tok, false, true
+			return numberForm{}, true
 		}
 	}
 	i := 0
-	neg := false
+	var n numberForm
 	if tok[0] == '+' || tok[0] == '-' {
-		neg = tok[0] == '-'
+		n.neg = tok[0] == '-'
 		i++
 	}
 	intStart := i
 	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
 		i++
 	}
-	intPart := tok[intStart:i]
-	frac, hasFrac := "", false
+	n.intPart = tok[intStart:i]
 	if i < len(tok) && tok[i] == '.' {
-		hasFrac = true
+		n.hasFrac = true
 		i++
 		fs := i
 		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
 			i++
 		}
-		frac = tok[fs:i]
+		n.frac = tok[fs:i]
 	}
-	exp := ""
 	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
-		if intPart == "" && frac == "" {
-			return "", false, false
+		if n.intPart == "" && n.frac == "" {
+			return numberForm{}, false
 		}
 		i++
 		es := i
@@ -246,38 +291,23 @@ func number(tok string) (string, bool, bool) {
 			i++
 		}
 		if i > ds {
-			exp = "e" + tok[es:i]
+			n.exp = tok[es:i]
 		}
 	}
 	if i != len(tok) {
-		return "", false, false
+		return numberForm{}, false
 	}
-	if intPart == "" && frac == "" {
+	if n.intPart == "" && n.frac == "" {
 		if tok != "-" {
-			return "", false, false
+			return numberForm{}, false
 		}
-		return "0", true, true
+		return numberForm{changed: true}, true // a lone minus: 0
 	}
-	if len(intPart) > 1 && intPart[0] == '0' {
+	if len(n.intPart) > 1 && n.intPart[0] == '0' {
 		// Leading zeros (0789) mark an identifier or a code, not a number:
 		// the caller keeps the text as a string.
-		return "", false, false
+		return numberForm{}, false
 	}
-	if intPart == "" {
-		intPart = "0"
-	}
-	if hasFrac && frac == "" {
-		frac = "0"
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	b.WriteString(intPart)
-	if frac != "" {
-		b.WriteByte('.')
-		b.WriteString(frac)
-	}
-	b.WriteString(exp)
-	return b.String(), true, true
+	n.changed = true
+	return n, true
 }

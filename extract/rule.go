@@ -92,8 +92,8 @@ func (r *repairer) refused() bool {
 	if r.off == 0 {
 		return false
 	}
-	for _, rec := range r.fixes {
-		if r.off&(1<<ruleIndex(notes[rec.note].kind)) != 0 {
+	for i := range r.fixes.len() {
+		if r.off&(1<<ruleIndex(r.fixKind(i))) != 0 {
 			return true
 		}
 	}

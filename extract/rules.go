@@ -48,7 +48,7 @@ func (r *repairer) topScalar() bool {
 		r.out = append(r.out, lit...)
 		return true
 	}
-	if num, changed, ok := number(tok); ok {
+	if num, ok := number(tok); ok {
 		r.pos = end
 		if !r.restIsBlank() {
 			return r.prose(start)
@@ -56,10 +56,7 @@ func (r *repairer) topScalar() bool {
 		if tok == "-" && !r.guess() {
 			return false // a lone minus is a dash as much as a number
 		}
-		if changed {
-			r.fix(noteNumber, start, tok, num)
-		}
-		r.out = append(r.out, num...)
+		r.writeNumber(start, tok, num)
 		return true
 	}
 	if numberLike(tok) {
@@ -127,7 +124,7 @@ func (r *repairer) call(where role) bool {
 	if r.calls >= maxCalls || r.noCalls {
 		return false
 	}
-	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	start, mark, fmark := r.pos, len(r.out), r.fixes.len()
 	open := strings.IndexByte(r.text[start:], '(')
 	r.pos = start + open + 1
 	r.skipBlanks()
@@ -269,13 +266,20 @@ func skipSpaceAndComments(text string, i int) int {
 
 // literalAt reports whether, after blanks from i, a literal or a plain
 // number stands alone up to a ',' '}' or ']' or the end of the text, as
-// the true of {"a" true}.
+// the true of {"a" true}. It runs at quotes inside strings, so it reads
+// no further than a token can be either: a token longer than every
+// literal that holds a byte no number has is neither.
 func literalAt(text string, i int) bool {
 	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
 	j := i
+	numeric := true
 	for j < len(text) && !isTokenEnd(text[j]) {
+		numeric = numeric && isNumberByte(text[j])
+		if !numeric && j-i >= maxLiteralLen {
+			return false
+		}
 		j++
 	}
 	if j == i {
@@ -293,11 +297,19 @@ func literalAt(text string, i int) bool {
 	return j == len(text) || text[j] == ',' || text[j] == '}' || text[j] == ']'
 }
 
+// maxLiteralLen is the length of the longest token [literal] reads.
+const maxLiteralLen = len("+Infinity")
+
+// isNumberByte reports a byte a JSON number may hold.
+func isNumberByte(c byte) bool {
+	return isDigit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
 // quotedElementAt reports whether the quote at i opens a string that
 // closes on the same line and is followed by a ',' or ']' (or the end of
 // the text): an element of its own, as the "def" of ["abc,"def"].
-func quotedElementAt(text string, i int) bool {
-	j := closedOnLine(text, i)
+func quotedElementAt(text string, i int, q *quoteScan) bool {
+	j := closedOnLine(text, i, q)
 	if j < 0 {
 		return false
 	}
@@ -328,25 +340,36 @@ func firstDelimiter(text string, from, to int) int {
 	return -1
 }
 
-// digitSeparators rewrites a number written with _ between digits
-// (1_000, 1_234.5_6) without them, reporting false for anything else.
-func digitSeparators(tok string) (string, bool) {
-	if !strings.Contains(tok, "_") {
-		return "", false
+// digitSeparators reads tok, at offset start, as a number written with _
+// between digits (1_000, 1_234.5_6) and writes it without them, recording
+// the fix. It reports false, having written nothing, for anything else.
+func (r *repairer) digitSeparators(start int, tok string) bool {
+	if strings.IndexByte(tok, '_') < 0 {
+		return false
 	}
 	for i := 0; i < len(tok); i++ {
 		if tok[i] != '_' {
 			continue
 		}
 		if i == 0 || i == len(tok)-1 || !isDigit(tok[i-1]) || !isDigit(tok[i+1]) {
-			return "", false
+			return false
 		}
 	}
-	plain := strings.ReplaceAll(tok, "_", "")
-	if end, ok := scanNumber(plain, 0); !ok || end != len(plain) {
-		return "", false
+	at := len(r.written)
+	r.written = room(r.written, len(tok))
+	for i := 0; i < len(tok); i++ {
+		if tok[i] != '_' {
+			r.written = append(r.written, tok[i])
+		}
 	}
-	return plain, true
+	plain := stringView(r.written[at:])
+	if end, ok := scanNumber(plain, 0); !ok || end != len(plain) {
+		r.written = r.written[:at]
+		return false
+	}
+	r.fixes.push(noteDigitSeparators, start, len(tok), at)
+	r.out = append(r.out, plain...)
+	return true
 }
 
 // isDigit reports an ASCII digit.
@@ -372,7 +395,7 @@ func clipWord(s string) string {
 func (r *repairer) quoteGuess(where role, contentStart, after int) (cut int, ok bool) {
 	quote := after - 1
 	if where == roleElement || where == roleTop {
-		if c := commaEnds(r.text, contentStart, quote); c >= 0 && quotedElementAt(r.text, quote) {
+		if c := commaEnds(r.text, contentStart, quote); c >= 0 && quotedElementAt(r.text, quote, r.stops.of(dquotes)) {
 			if r.guess() {
 				return c, true
 			}
@@ -444,8 +467,8 @@ func (r *repairer) dropLayout(lineEnd, quote int) {
 	}
 	r.out = r.out[:lineEnd]
 	// The break was escaped as it was read; it is dropped instead.
-	n := len(r.fixes)
-	for n > 0 && r.fixes[n-1].offset >= k-1 {
+	n := r.fixes.len()
+	for n > 0 && r.fixes.at(n-1).offset() >= k-1 {
 		n--
 	}
 	r.dropFixes(n)
@@ -460,7 +483,7 @@ func (r *repairer) tuple() bool {
 	if len(r.kinds) >= maxDepth || r.calls >= maxCalls || r.noCalls {
 		return false
 	}
-	start, mark, fmark := r.pos, len(r.out), len(r.fixes)
+	start, mark, fmark := r.pos, len(r.out), r.fixes.len()
 	r.kinds = append(r.kinds, '(')
 	r.calls++
 	r.pos++
@@ -496,7 +519,7 @@ func (r *repairer) tuple() bool {
 	}
 	r.calls--
 	r.kinds = r.kinds[:len(r.kinds)-1]
-	for i := fmark; i < len(r.fixes); i++ {
+	for i := fmark; i < r.fixes.len(); i++ {
 		ok = ok && r.fixKind(i) != FixUnquotedString && r.fixKind(i) != FixTruncated
 	}
 	if !ok {

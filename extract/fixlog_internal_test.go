@@ -1,0 +1,40 @@
+package extract
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestFixLog: records pushed into a fixLog, across chunks of every size,
+// come back as pushed, lengths replaced too long for a record included,
+// and truncating keeps those before the cut.
+func TestFixLog(t *testing.T) {
+	var l fixLog
+	const n = 70000
+	before := func(i int) int {
+		if i%1000 == 7 {
+			return longBefore + i // kept aside
+		}
+		return i
+	}
+	for i := range n {
+		l.push(noteNumber, i, before(i), 2*i)
+	}
+	require.Equal(t, n, l.len())
+	for i := range n {
+		rec := l.at(i)
+		require.Equal(t, i, rec.offset(), "record %d", i)
+		assert.Equal(t, before(i), l.before(i))
+		assert.Equal(t, noteNumber, rec.note())
+		assert.Equal(t, 2*i, rec.afterAt())
+	}
+	l.truncate(1007)
+	l.push(noteLineComment, 5, 3, 9) // at 1007, where a long one was
+	assert.Equal(t, 1008, l.len())
+	assert.Equal(t, 1006, l.at(1006).offset())
+	assert.Equal(t, 3, l.before(1007))
+	assert.Equal(t, noteLineComment, l.at(1007).note())
+	assert.Len(t, l.chunks, 5+(n-992+1023)/1024, "chunks of 32, 64, ..., 512, then of 1024")
+}
