@@ -201,7 +201,8 @@ func fixListFloor(fixes []extract.Fix) int {
 // a valid document of the same size with json.Valid in the same run, the
 // yardstick of reading the bytes once: linear time means MB/s stays of one
 // order across kinds and sizes. fixB/op is the part of B/op the returned
-// fixes need whatever repair does (see fixListFloor).
+// fixes need whatever repair does (see fixListFloor), and each kind's
+// fix_list_floor the time they need (see buildFixList).
 //
 //	go test ./extract -run '^$' -bench RepairKinds -benchmem
 func BenchmarkRepairKinds(b *testing.B) {
@@ -217,6 +218,7 @@ func BenchmarkRepairKinds(b *testing.B) {
 	})
 	for _, k := range brokenKinds {
 		text := brokenText(k.item, benchSize)
+		var fixes []extract.Fix // the repair's, for the floor
 		b.Run(k.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
@@ -229,6 +231,44 @@ func BenchmarkRepairKinds(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(fixListFloor(c.Fixes)), "fixB/op")
+			fixes = c.Fixes
+		})
+		// The time no repair returning these fixes can do without:
+		// building the list alone, its texts in one string, in MB/s of
+		// the same input, so that the repair's rate without it is
+		// 1/(1/repair - 1/floor).
+		b.Run(k.name+"/fix_list_floor", func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for i := 0; i < b.N; i++ {
+				sinkFixes = buildFixList(fixes)
+			}
 		})
 	}
+}
+
+var sinkFixes []extract.Fix
+
+// buildFixList builds a list of fixes like fixes from nothing but their
+// offsets, kinds and texts: what returning them costs, whatever finds them.
+func buildFixList(fixes []extract.Fix) []extract.Fix {
+	size := 0
+	for _, f := range fixes {
+		size += len(f.Before) + len(f.After)
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	for _, f := range fixes {
+		sb.WriteString(f.Before)
+		sb.WriteString(f.After)
+	}
+	texts := sb.String()
+	list := make([]extract.Fix, len(fixes))
+	at := 0
+	for i, f := range fixes {
+		before := texts[at : at+len(f.Before)]
+		at += len(f.Before)
+		list[i] = extract.Fix{Kind: f.Kind, Offset: f.Offset, Before: before, After: texts[at : at+len(f.After)], Detail: f.Detail}
+		at += len(f.After)
+	}
+	return list
 }
