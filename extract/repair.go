@@ -54,9 +54,16 @@ type repairer struct {
 
 // rereadAllowance is how many bytes the repairs of one search of text
 // may read a second time (see [repairer.reread]): several times the
-// text, far more than any reply that is not built to defeat repair
-// needs, and a constant, so that a short reply is never refused.
-func rereadAllowance(text string) int { return 8*len(text) + 1<<16 }
+// text, and a constant, rereadFloor, so that a reply of a few hundred
+// strings missing their closing quotes, kilobytes long, is not refused.
+func rereadAllowance(text string) int { return 8*len(text) + rereadFloor }
+
+// rereadFloor is the part of [rereadAllowance] that does not grow with
+// the text: 1 MiB, read again in some 30 ms at worst. A list of n
+// strings missing their closing quotes, judged by a validator, reads
+// about n·len(text)/2 bytes again; at 64 KiB a list of 150 tags (1 KB)
+// or of 40 sentences (3 KB) was refused.
+const rereadFloor = 1 << 20
 
 // reread moves reading back to from, to read again the text up to r.pos,
 // and reports whether the search may: a string the text ends inside is
