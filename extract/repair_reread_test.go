@@ -47,3 +47,25 @@ func TestRepairRereadAllowanceOfPlainReplies(t *testing.T) {
 		})
 	}
 }
+
+// TestRepairRereadAllowanceDoesNotDecideGuesses: a guessed repair is
+// returned only when the validator tells its two readings apart. When the
+// allowance of bytes read again runs out in one reading, that reading
+// fails; the other must not then be returned as if the validator had
+// refused the first. A reply whose value is a guess the validator cannot
+// settle (it accepts anything) gives the same answer, the value after
+// the fence, at every size.
+func TestRepairRereadAllowanceDoesNotDecideGuesses(t *testing.T) {
+	anything := func(json.RawMessage) bool { return true }
+	for _, n := range []int{10, 100, 1000, 4000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			text := "Result:\n```json\n[" + strings.Repeat(`{"k": "v\"}, `, n) + "]\n```\nThanks, and {\"x\": 1"
+			c, err := extract.JSON(text, extract.WithRepair(), extract.WithAccept(anything))
+			require.NoError(t, err)
+			assert.Equal(t, `{"x":1}`, string(c.JSON))
+			for _, c := range extract.Candidates(text, extract.WithRepair(), extract.WithAccept(anything)) {
+				assert.NotEqual(t, strings.Index(text, "["), c.Start, "the guessed value is not a candidate: %.60s", c.JSON)
+			}
+		})
+	}
+}
