@@ -49,6 +49,7 @@ type repairer struct {
 	// rereadLeft is how many more bytes may be read again, over every
 	// reading of one search (see [repairer.reread]).
 	rereadLeft int
+	overdrawn  bool       // this reading ran past the allowance: it fails
 	stops      quoteScans // the last searches of text for a quote or line break
 }
 
@@ -70,18 +71,24 @@ const rereadFloor = 1 << 20
 // read to the end before it is known where it ends, and when a guess
 // cuts it short the next one may run to the end again, each time. So
 // that no reply makes repair superlinear, the bytes read again are
-// counted, and past [rereadAllowance] the string is not repaired.
+// counted, and past [rereadAllowance] the string is not repaired, nor
+// is the value that holds it: the reading fails (see [repairer.run]),
+// and a guess one of whose readings failed so is not settled (see
+// [finder.settle]).
 func (r *repairer) reread(from int) bool {
 	r.rereadLeft -= r.pos - from
 	r.pos = from
-	return r.rereadLeft >= 0
+	if r.rereadLeft < 0 {
+		r.overdrawn = true
+	}
+	return !r.overdrawn
 }
 
 // reset prepares the repairer for text, keeping its buffers. The results
 // of the previous run are overwritten.
 func (r *repairer) reset(text string) {
 	r.text, r.pos, r.reach, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, -1, -1
-	r.noCalls = false
+	r.noCalls, r.overdrawn = false, false
 	r.out, r.written, r.kinds = r.out[:0], r.written[:0], r.kinds[:0]
 	r.fixes.truncate(0)
 }
@@ -91,7 +98,7 @@ func (r *repairer) reset(text string) {
 // the input, and false when the text cannot be read as a value.
 func (r *repairer) run(start int) ([]byte, int, bool) {
 	r.pos = start
-	ok := r.value(roleTop) && !r.refused()
+	ok := r.value(roleTop) && !r.refused() && !r.overdrawn
 	r.reach = max(r.reach, r.pos)
 	if !ok {
 		return nil, 0, false
