@@ -209,3 +209,20 @@ func checkScaling(t *testing.T, small, large string, run func(text string)) {
 		t.Logf("a step of %.1fx with linear allocation: the machine's noise, not the work", ratio)
 	}
 }
+
+// TestRepairEscapedQuoteBraceScaling: a reply of a member value made of
+// escaped quotes, braces, typographic quotes and parentheses repeated
+// (\"{“(} again and again), repaired with a validator that accepts
+// anything, is read in time linear in its size. Found by a random search
+// of repeated shapes; as slow before #41 (the scan repairs again from
+// inside each guessed value, each repair reading to the text's end).
+func TestRepairEscapedQuoteBraceScaling(t *testing.T) {
+	shared.Measuring(t)
+	anything := func(json.RawMessage) bool { return true }
+	unit := `\"{“(}`
+	build := func(size int) string { return `{"k": ` + strings.Repeat(unit, size/len(unit)) }
+	small, large := build(8<<10), build(32<<10)
+	checkScaling(t, small, large, func(text string) {
+		_, _ = extract.JSON(text, extract.WithRepair(), extract.WithAccept(anything))
+	})
+}
