@@ -30,6 +30,9 @@ func brokenReply(n, size int) string {
 
 // snapshot is a deep copy of candidates.
 func snapshot(cs []extract.Candidate) []extract.Candidate {
+	if cs == nil {
+		return nil
+	}
 	out := make([]extract.Candidate, len(cs))
 	for i, c := range cs {
 		c.JSON = bytes.Clone(c.JSON)
@@ -137,5 +140,50 @@ func TestAcceptRetainedJSONDoesNotChange(t *testing.T) {
 				require.Equalf(t, k.copy, k.held, "the bytes the validator was given (call %d) changed", i)
 			}
 		})
+	}
+}
+
+// TestConcurrentRepairsAgree: repairs of the same replies on several
+// goroutines at once, with and without a validator, give the results one
+// goroutine gives (run it with -race).
+func TestConcurrentRepairsAgree(t *testing.T) {
+	texts := []string{brokenReply(3, 300), brokenReply(2, 6000), "[" + strings.Repeat(`"a, `, 50) + "]", `{"a": "first, "b": 2, 'c': None, d: [1, 2,`}
+	anything := func(json.RawMessage) bool { return true }
+	optsets := [][]extract.Option{{extract.WithRepair()}, {extract.WithRepair(), extract.WithAccept(anything)}}
+	type result struct {
+		cs []extract.Candidate
+		c  extract.Candidate
+	}
+	run := func(text string, opts []extract.Option) result {
+		c, _ := extract.JSON(text, opts...)
+		return result{extract.Candidates(text, opts...), c}
+	}
+	var want []result
+	for _, text := range texts {
+		for _, opts := range optsets {
+			want = append(want, run(text, opts))
+		}
+	}
+	const workers = 4
+	got := make([][]result, workers)
+	done := make(chan int)
+	for w := range workers {
+		go func() {
+			for range 3 {
+				got[w] = got[w][:0]
+				for _, text := range texts {
+					for _, opts := range optsets {
+						got[w] = append(got[w], run(text, opts))
+					}
+				}
+			}
+			done <- w
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	for w := range workers {
+		require.Equal(t, want, got[w], "worker %d", w)
 	}
 }
