@@ -116,16 +116,20 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 }
 
 // roomy gives the output room for a value as long as the rest of the
-// text, with an eighth to spare, once it holds several kilobytes and is
-// nearly full. A value is about as long as the text it is rebuilt from:
-// one buffer of that size, kept for the search's later repairs, costs
-// less than growing one to it a quarter at a time, and a value that
-// fails early (a reply of a million '{') never asks for it. It runs
+// text, with an eighth to spare, but at most twice what it holds, once
+// it holds several kilobytes and is nearly full. A value is often about
+// as long as the text it is rebuilt from: a buffer that doubles up to
+// that size, kept for the search's later repairs, costs less than
+// growing one to it a quarter at a time, and a value that fails early
+// (a reply of a million '{') never asks for it. It runs
 // between the items of containers and before strings.
 func (r *repairer) roomy() {
 	if len(r.out) >= roomyFrom && cap(r.out)-len(r.out) < roomyFrom/4 {
-		n := len(r.out) + len(r.text) - r.pos
-		r.out = slices.Grow(r.out, n+n/8-len(r.out))
+		// At most twice what it holds: the value may be a small part of
+		// a long text (a value of kilobytes before megabytes of prose).
+		rest := len(r.out) + len(r.text) - r.pos
+		n := min(rest+rest/8, 2*cap(r.out))
+		r.out = slices.Grow(r.out, n-len(r.out))
 	}
 }
 
