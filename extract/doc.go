@@ -162,14 +162,14 @@
 // resumes where each broken value stopped parsing, and repair that reads
 // each broken value once. A string the reply ends inside is read to the
 // end before repair knows where it should have ended, and read again up
-// to there; the bytes read again are counted, and a reply built so that
-// they would exceed several times its size has those strings left
-// unrepaired. Memory is bounded by the candidates' own bytes:
-// no candidate copies more than its span, and a repaired one, which may
-// hold the buffer it was built in, holds at most twice its length.
-// Inputs longer than
-// [DefaultMaxSize] (or [WithMaxSize]) are refused, and nesting deeper than
-// 10000 levels does not parse, as in encoding/json.
+// to there; the bytes read again are counted over the search, and past
+// eight times the reply's size and 1 MiB more (a reply built to defeat
+// repair) the strings left have no repair. Memory is bounded by the
+// candidates' own bytes: no candidate copies more than its span, and a
+// repaired one, which may hold the buffer it was built in, holds at most
+// twice its length. Inputs longer than [DefaultMaxSize] (or
+// [WithMaxSize]) are refused, and nesting deeper than 10000 levels does
+// not parse, as in encoding/json.
 //
 // All functions are safe for concurrent use; nothing is shared between calls.
 package extract

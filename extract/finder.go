@@ -389,9 +389,16 @@ func (f *finder) settle(start, limit, end, reach int, ok bool) (Candidate, int, 
 	if ok && f.cfg.accept != nil {
 		c = f.repaired(start, end) // before the second reading reuses the buffers
 	}
+	overdrawn := r.overdrawn
 	r.alt = true
 	altEnd, altReach, altOK := f.repairOnce(start, limit)
 	r.alt = false
+	if overdrawn || r.overdrawn {
+		// A reading cut short by the allowance of bytes read again (see
+		// [repairer.reread]) is no reading the validator refused: the
+		// guess stays unsettled.
+		return Candidate{}, max(reach, altReach), false
+	}
 	if f.cfg.accept == nil {
 		// Both readings' text belongs to the broken value: what the scan
 		// finds inside it is a fragment, not a candidate.

@@ -149,14 +149,16 @@ var notes = [...]struct {
 func replaced(b, a string) string { return "replaced " + b + " with " + a }
 
 // A fixRecord is a fix as the repairer keeps it while it reads, in two
-// words and no pointers, so that recording one is a store of two words.
+// 64-bit words and no pointers, so that recording one is a store of two
+// words. They are int64, not int: on a 32-bit platform an int would
+// overflow once the fixes wrote 128 bytes or the offset passed 8 MiB.
 // The text it replaced is the input's, at its offset; the text it wrote
 // is in the repairer's written buffer, which holds what every fix
 // recorded wrote, in order: it runs from its afterAt to the next record's
 // afterAt (or the buffer's end).
 type fixRecord struct {
-	offsetNote  int // offset<<8 | note
-	afterBefore int // afterAt<<beforeBits | before, or | longBefore (see fixLog.long)
+	offsetNote  int64 // offset<<8 | note
+	afterBefore int64 // afterAt<<beforeBits | before, or | longBefore (see fixLog.long)
 }
 
 // beforeBits is how many bits of a fixRecord hold the length of the text
@@ -166,9 +168,9 @@ const (
 	longBefore = 1<<beforeBits - 1
 )
 
-func (rec *fixRecord) offset() int  { return rec.offsetNote >> 8 }
+func (rec *fixRecord) offset() int  { return int(rec.offsetNote >> 8) }
 func (rec *fixRecord) note() note   { return note(rec.offsetNote & 0xff) }
-func (rec *fixRecord) afterAt() int { return rec.afterBefore >> beforeBits }
+func (rec *fixRecord) afterAt() int { return int(rec.afterBefore >> beforeBits) }
 
 // A fixLog is the list of fixRecords of one reading. It keeps them in
 // chunks that never move, growing from small ones to chunks of
@@ -229,13 +231,13 @@ func (l *fixLog) push(n note, offset, before, afterAt int) {
 		l.long[l.n] = before
 		b = longBefore
 	}
-	l.chunks[c][j] = fixRecord{offsetNote: offset<<8 | int(n), afterBefore: afterAt<<beforeBits | b}
+	l.chunks[c][j] = fixRecord{offsetNote: int64(offset)<<8 | int64(n), afterBefore: int64(afterAt)<<beforeBits | int64(b)}
 	l.n++
 }
 
 // before returns the length of the text the i-th fix replaced.
 func (l *fixLog) before(i int) int {
-	b := l.at(i).afterBefore & longBefore
+	b := int(l.at(i).afterBefore & longBefore)
 	if b == longBefore {
 		return l.long[i]
 	}

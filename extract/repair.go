@@ -49,32 +49,46 @@ type repairer struct {
 	// rereadLeft is how many more bytes may be read again, over every
 	// reading of one search (see [repairer.reread]).
 	rereadLeft int
+	overdrawn  bool       // this reading ran past the allowance: it fails
 	stops      quoteScans // the last searches of text for a quote or line break
 }
 
 // rereadAllowance is how many bytes the repairs of one search of text
 // may read a second time (see [repairer.reread]): several times the
-// text, far more than any reply that is not built to defeat repair
-// needs, and a constant, so that a short reply is never refused.
-func rereadAllowance(text string) int { return 8*len(text) + 1<<16 }
+// text, and a constant, rereadFloor, so that a reply of a few hundred
+// strings missing their closing quotes, kilobytes long, is not refused.
+func rereadAllowance(text string) int { return 8*len(text) + rereadFloor }
+
+// rereadFloor is the part of [rereadAllowance] that does not grow with
+// the text: 1 MiB, read again in some 30 ms at worst. A list of n
+// strings missing their closing quotes, judged by a validator, reads
+// about n·len(text)/2 bytes again; at 64 KiB a list of 150 tags (1 KB)
+// or of 40 sentences (3 KB) was refused.
+const rereadFloor = 1 << 20
 
 // reread moves reading back to from, to read again the text up to r.pos,
 // and reports whether the search may: a string the text ends inside is
 // read to the end before it is known where it ends, and when a guess
 // cuts it short the next one may run to the end again, each time. So
 // that no reply makes repair superlinear, the bytes read again are
-// counted, and past [rereadAllowance] the string is not repaired.
+// counted, and past [rereadAllowance] the string is not repaired, nor
+// is the value that holds it: the reading fails (see [repairer.run]),
+// and a guess one of whose readings failed so is not settled (see
+// [finder.settle]).
 func (r *repairer) reread(from int) bool {
 	r.rereadLeft -= r.pos - from
 	r.pos = from
-	return r.rereadLeft >= 0
+	if r.rereadLeft < 0 {
+		r.overdrawn = true
+	}
+	return !r.overdrawn
 }
 
 // reset prepares the repairer for text, keeping its buffers. The results
 // of the previous run are overwritten.
 func (r *repairer) reset(text string) {
 	r.text, r.pos, r.reach, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, -1, -1
-	r.noCalls = false
+	r.noCalls, r.overdrawn = false, false
 	r.out, r.written, r.kinds = r.out[:0], r.written[:0], r.kinds[:0]
 	r.fixes.truncate(0)
 }
@@ -84,7 +98,7 @@ func (r *repairer) reset(text string) {
 // the input, and false when the text cannot be read as a value.
 func (r *repairer) run(start int) ([]byte, int, bool) {
 	r.pos = start
-	ok := r.value(roleTop) && !r.refused()
+	ok := r.value(roleTop) && !r.refused() && !r.overdrawn
 	r.reach = max(r.reach, r.pos)
 	if !ok {
 		return nil, 0, false
@@ -102,16 +116,20 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 }
 
 // roomy gives the output room for a value as long as the rest of the
-// text, with an eighth to spare, once it holds several kilobytes and is
-// nearly full. A value is about as long as the text it is rebuilt from:
-// one buffer of that size, kept for the search's later repairs, costs
-// less than growing one to it a quarter at a time, and a value that
-// fails early (a reply of a million '{') never asks for it. It runs
+// text, with an eighth to spare, but at most twice what it holds, once
+// it holds several kilobytes and is nearly full. A value is often about
+// as long as the text it is rebuilt from: a buffer that doubles up to
+// that size, kept for the search's later repairs, costs less than
+// growing one to it a quarter at a time, and a value that fails early
+// (a reply of a million '{') never asks for it. It runs
 // between the items of containers and before strings.
 func (r *repairer) roomy() {
 	if len(r.out) >= roomyFrom && cap(r.out)-len(r.out) < roomyFrom/4 {
-		n := len(r.out) + len(r.text) - r.pos
-		r.out = slices.Grow(r.out, n+n/8-len(r.out))
+		// At most twice what it holds: the value may be a small part of
+		// a long text (a value of kilobytes before megabytes of prose).
+		rest := len(r.out) + len(r.text) - r.pos
+		n := min(rest+rest/8, 2*cap(r.out))
+		r.out = slices.Grow(r.out, n-len(r.out))
 	}
 }
 

@@ -209,3 +209,34 @@ func checkScaling(t *testing.T, small, large string, run func(text string)) {
 		t.Logf("a step of %.1fx with linear allocation: the machine's noise, not the work", ratio)
 	}
 }
+
+// TestRepairEscapedQuoteBraceScaling: a reply of a member value made of
+// escaped quotes, braces, typographic quotes and parentheses repeated
+// (\"{“(} again and again), repaired with a validator that accepts
+// anything, is read in time linear in its size. Found by a random search
+// of repeated shapes; as slow before #41: each '{' begins a repair
+// decided by its second reading, which reads to the text's end, and the
+// scan goes on from inside it. It is quadratic up to some 32 KB (two
+// seconds), where the reread allowance ends it. Each size is timed at
+// its best of two runs (checkScaling would run twenty rounds of
+// seconds).
+func TestRepairEscapedQuoteBraceScaling(t *testing.T) {
+	shared.Measuring(t)
+	anything := func(json.RawMessage) bool { return true }
+	unit := `\"{“(}`
+	build := func(size int) string { return `{"k": ` + strings.Repeat(unit, size/len(unit)) }
+	var best [2]time.Duration
+	for i, text := range []string{build(6 << 10), build(24 << 10)} {
+		best[i] = time.Hour
+		for range 2 {
+			start := time.Now()
+			_, _ = extract.JSON(text, extract.WithRepair(), extract.WithAccept(anything))
+			best[i] = min(best[i], time.Since(start))
+		}
+	}
+	ratio := float64(best[1]) / float64(best[0])
+	t.Logf("%v for 6 KiB, %v for 24 KiB (%.1fx the time)", best[0], best[1], ratio)
+	if ratio > 6 {
+		t.Errorf("4x the input took %.1fx the time", ratio)
+	}
+}
