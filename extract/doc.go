@@ -162,9 +162,11 @@
 // resumes where each broken value stopped parsing, and repair that reads
 // each broken value once. A string the reply ends inside is read to the
 // end before repair knows where it should have ended, and read again up
-// to there; the bytes read again are counted over the search, and past
-// eight times the reply's size and 1 MiB more (a reply built to defeat
-// repair) the strings left have no repair. Memory is bounded by the
+// to there; a broken value that starts inside another may be read again
+// by its own repair. Every byte repair reads, which the scan read once,
+// is counted over the search, and past eight times the reply's size and
+// 1 MiB more (a reply built to defeat repair) what is left is not
+// repaired. Memory is bounded by the
 // candidates' own bytes: no candidate copies more than its span, and a
 // repaired one, which may hold the buffer it was built in, holds at most
 // twice its length. Inputs longer than [DefaultMaxSize] (or

@@ -43,12 +43,17 @@ type finder struct {
 	// found followed by more text ({...} and a note): the scan takes it
 	// without reading its bytes again (see scanRegion).
 	known attempt
+	// repairLeft is how many more bytes the search's repairs may read,
+	// each reading counted from where it starts to how far it got: the
+	// scan read those bytes once already (see [rereadAllowance]).
+	repairLeft int
 }
 
 func newFinder(text string, cfg config) *finder {
 	f := &finder{text: text, cfg: cfg}
 	f.rep.off = cfg.rulesOff
 	f.rep.rereadLeft = rereadAllowance(text)
+	f.repairLeft = rereadAllowance(text)
 	return f
 }
 
@@ -499,7 +504,17 @@ func (f *finder) several(s, e int) bool {
 func (f *finder) repairOnce(start, limit int) (end, reach int, ok bool) {
 	r := &f.rep
 	r.reset(f.text[:limit])
+	if f.repairLeft < 0 {
+		// The search's repairs have read as much as they may: no more is
+		// repaired (see [rereadAllowance]).
+		r.overdrawn = true
+		return start, start, false
+	}
 	out, end, ok := r.run(start)
+	// The scan read these bytes once; the repair read them again. A reply
+	// whose every '{' starts a repair that reads to its end would
+	// otherwise cost the square of its size.
+	f.repairLeft -= max(r.reach, r.far) - start
 	// Without a fix, the "repair" is a value that parses as it stands,
 	// which the other strategies report as such.
 	ok = ok && len(out) > 0 && f.kindOK(out[0]) && r.fixes.len() > 0

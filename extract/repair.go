@@ -29,6 +29,7 @@ type repairer struct {
 	written []byte // what the fixes wrote (see [repairer.fix])
 	kinds   []byte // open containers, '{' or '['
 	reach   int    // how far reading got, also when it gave up
+	far     int    // how far reading got before it went back (see [repairer.reread])
 	v       validator
 	// guesses counts the choices made between two plausible readings of
 	// the text (see [repairer.guess]); alt asks for the second reading at
@@ -54,9 +55,12 @@ type repairer struct {
 }
 
 // rereadAllowance is how many bytes the repairs of one search of text
-// may read a second time (see [repairer.reread]): several times the
-// text, and a constant, rereadFloor, so that a reply of a few hundred
-// strings missing their closing quotes, kilobytes long, is not refused.
+// may read a second time (see [repairer.reread]), and how many its
+// repairs may read in all, bytes the scan read once (see
+// [finder.repairOnce]): several times the text, and a constant,
+// rereadFloor, so that a reply of a few hundred strings missing their
+// closing quotes, kilobytes long, is not refused. Past the first, the
+// string being read is not repaired; past the second, no more values are.
 func rereadAllowance(text string) int { return 8*len(text) + rereadFloor }
 
 // rereadFloor is the part of [rereadAllowance] that does not grow with
@@ -76,6 +80,7 @@ const rereadFloor = 1 << 20
 // and a guess one of whose readings failed so is not settled (see
 // [finder.settle]).
 func (r *repairer) reread(from int) bool {
+	r.far = max(r.far, r.pos)
 	r.rereadLeft -= r.pos - from
 	r.pos = from
 	if r.rereadLeft < 0 {
@@ -87,7 +92,7 @@ func (r *repairer) reread(from int) bool {
 // reset prepares the repairer for text, keeping its buffers. The results
 // of the previous run are overwritten.
 func (r *repairer) reset(text string) {
-	r.text, r.pos, r.reach, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, -1, -1
+	r.text, r.pos, r.reach, r.far, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, 0, -1, -1
 	r.noCalls, r.overdrawn = false, false
 	r.out, r.written, r.kinds = r.out[:0], r.written[:0], r.kinds[:0]
 	r.fixes.truncate(0)
