@@ -160,13 +160,13 @@
 //
 // Extraction is linear in the input: a fixed number of passes, a scan that
 // resumes where each broken value stopped parsing, and repair that reads
-// each broken value once. A string the reply ends inside is read to the
-// end before repair knows where it should have ended, and read again up
-// to there; a broken value that starts inside another may be read again
-// by its own repair. Every byte repair reads, which the scan read once,
-// is counted over the search, and past eight times the reply's size and
-// 1 MiB more (a reply built to defeat repair) what is left is not
-// repaired. Memory is bounded by the
+// each broken value once. Two things make repair read bytes again: a
+// string the reply ends inside is read to the end before repair knows
+// where it should have ended, then read again up to there; and a broken
+// value that starts inside another is read by its own repair. Both are
+// counted over the search, each against eight times the reply's size and
+// 1 MiB more: past that (a reply built to defeat repair), the string being
+// read, or any value left, is not repaired. Memory is bounded by the
 // candidates' own bytes: no candidate copies more than its span, and a
 // repaired one, which may hold the buffer it was built in, holds at most
 // twice its length. Inputs longer than [DefaultMaxSize] (or
