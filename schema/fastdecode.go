@@ -19,9 +19,10 @@ type decodeRun struct {
 	vals []any     // their values, and items being read
 	gots []verdict // their verdicts
 	// known holds, for each array or object found invalid, the verdicts
-	// of its items and members that are arrays or objects, by node and
-	// part: what the diagnostic pass asks of each part it descends into,
-	// answered without judging the part again (see diagnosis.known).
+	// of its items and members that are arrays or objects under nodes
+	// that are not shallow, by node and part: what the diagnostic pass
+	// asks of each part it descends into, answered without judging the
+	// part again (see diagnosis.known).
 	known memoTable
 	// dropped holds the members of objects that repeat a name, the values
 	// the last one replaced among them: no longer in the document, they
@@ -135,8 +136,10 @@ func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
 		}
 		return m, valid, nil
 	}
-	// Every member is judged, after an invalid one too: the diagnostic
-	// pass asks of each, and is answered from r.known (see known).
+	// After an invalid member, the rest are judged still, for the
+	// diagnostic pass, which asks of each (see keep), but for shallow
+	// ones, which it judges again as cheaply: those are only decoded, and
+	// their verdict is left undecided.
 	out, kbase, vbase, required := valid, len(r.keys), len(r.vals), 0
 	for more := true; more; {
 		k, err := r.d.Key()
@@ -150,9 +153,16 @@ func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
 				required++
 			}
 		}
+		judged := out != invalid || sub == nil || !sub.shallow
+		if !judged {
+			sub = nil
+		}
 		v, got, err := r.value(sub)
 		if err != nil {
 			return nil, undecided, err
+		}
+		if !judged {
+			got = undecided
 		}
 		out = and(out, got)
 		r.keys = append(r.keys, k)
@@ -183,10 +193,17 @@ func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
 			if last[k] != i {
 				continue
 			}
-			out = and(out, gots[i])
-			if prop := n.property(k); prop != nil && prop.required {
-				required++
+			sub := n.additional
+			if prop := n.property(k); prop != nil {
+				sub = prop.node
+				if prop.required {
+					required++
+				}
 			}
+			if gots[i] == undecided && sub != nil {
+				gots[i] = r.eval(vals[i], sub) // only decoded, or undecided as read
+			}
+			out = and(out, gots[i])
 		}
 	}
 	if out == invalid || !n.membersPresent(m, required) {
@@ -209,7 +226,7 @@ func (r *decodeRun) object(n *fastNode) (any, verdict, error) {
 // array or object, against n, when v is an array or object: the
 // diagnostic pass descends into the invalid one and asks of v.
 func (r *decodeRun) keep(n *fastNode, v any, got verdict) {
-	if n == nil || got == undecided {
+	if n == nil || got == undecided || n.shallow {
 		return
 	}
 	if pt, ok := partOf(v); ok {
@@ -232,9 +249,17 @@ func (r *decodeRun) array(n *fastNode) (any, verdict, error) {
 	}
 	out, base := valid, len(r.vals)
 	for more := !empty; more; {
-		v, got, err := r.value(n.item(len(r.vals) - base))
+		sub := n.item(len(r.vals) - base)
+		judged := out != invalid || sub == nil || !sub.shallow // as in object
+		if !judged {
+			sub = nil
+		}
+		v, got, err := r.value(sub)
 		if err != nil {
 			return nil, undecided, err
+		}
+		if !judged {
+			got = undecided
 		}
 		out = and(out, got)
 		r.vals = append(r.vals, v)

@@ -59,6 +59,12 @@ type fastNode struct {
 	// decodeRun), as its keywords apply to its items and members one by
 	// one (slow and never nodes return early from build, unfused).
 	fused bool
+	// shallow: each part of a value this node reads (its properties,
+	// additional properties and items) is judged by a node with no parts
+	// of its own, so judging the value again costs a walk of its members
+	// alone. Decode keeps no verdict of such a value for the diagnostic
+	// pass, which judges it again (see decodeRun.keep).
+	shallow bool
 
 	numeric                    bool
 	minimum, maximum           *float64
@@ -169,6 +175,7 @@ func (c *compiled) program() *fastProgram {
 		for _, n := range p.nodes {
 			p.alternatives = p.alternatives || n.anyOf != nil || n.oneOf != nil
 			p.memos = p.memos || n.memo
+			n.shallow = n.isShallow()
 		}
 		p.root = p.nodes[c.root]
 		c.fast = p
@@ -352,6 +359,43 @@ func cmpString(a, b string) int {
 
 // property returns the property name declares, or nil.
 func (n *fastNode) property(name string) *fastProp { return propertyOf(n, name) }
+
+// hasParts reports whether n judges parts of a value with nodes of their
+// own, or may (a $ref, an applicator, a slow node).
+func (n *fastNode) hasParts() bool {
+	return n.props != nil || n.additional != nil || n.prefix != nil || n.rest != nil || n.patterns != nil ||
+		n.propertyNames != nil || n.dependentSchemas != nil || n.contains != nil || n.applies || n.ref != nil || n.slow
+}
+
+// isShallow computes shallow (see fastNode), once every node is built.
+func (n *fastNode) isShallow() bool {
+	for n.refOnly {
+		n = n.ref
+	}
+	if n.slow || n.applies || n.ref != nil || n.patterns != nil || n.propertyNames != nil || n.dependentSchemas != nil || n.contains != nil {
+		return false
+	}
+	leaf := func(m *fastNode) bool {
+		if m == nil {
+			return true
+		}
+		for m.refOnly {
+			m = m.ref
+		}
+		return !m.hasParts()
+	}
+	for _, pr := range n.props {
+		if !leaf(pr.node) {
+			return false
+		}
+	}
+	for _, m := range n.prefix {
+		if !leaf(m) {
+			return false
+		}
+	}
+	return leaf(n.additional) && leaf(n.rest)
+}
 
 // item returns the node of an array's i-th item (prefixItems, then items),
 // or nil when none applies.
