@@ -18,10 +18,6 @@ import (
 // allowance of bytes read again: the allowance is for replies built to
 // defeat repair, which must be far larger.
 func TestRepairRereadAllowanceOfPlainReplies(t *testing.T) {
-	several := func(v json.RawMessage) bool {
-		var a []string
-		return json.Unmarshal(v, &a) == nil && len(a) > 1
-	}
 	for _, tc := range []struct {
 		item  string
 		count int
@@ -39,7 +35,7 @@ func TestRepairRereadAllowanceOfPlainReplies(t *testing.T) {
 		b.WriteString("]")
 		text := b.String()
 		t.Run(fmt.Sprintf("%d_bytes", len(text)), func(t *testing.T) {
-			c, err := extract.JSON(text, extract.WithRepair(), extract.WithAccept(several))
+			c, err := extract.JSON(text, extract.WithRepair(), extract.WithAccept(severalStrings))
 			require.NoError(t, err)
 			var got []string
 			require.NoError(t, json.Unmarshal(c.JSON, &got))

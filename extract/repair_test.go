@@ -247,10 +247,6 @@ func TestRepairDetailKeepsCharacters(t *testing.T) {
 // few times the reply (a hundred of them), and left unrepaired beyond
 // (two thousand), so that no reply makes repair superlinear.
 func TestRepairRereadAllowance(t *testing.T) {
-	several := func(v json.RawMessage) bool {
-		var a []string
-		return json.Unmarshal(v, &a) == nil && len(a) > 1
-	}
 	for _, tc := range []struct {
 		name    string
 		strings int
@@ -262,7 +258,7 @@ func TestRepairRereadAllowance(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := "[" + strings.Repeat(`"a, `, tc.strings) + "]"
-			c, err := extract.JSON(text, extract.WithRepair(), extract.WithAccept(several))
+			c, err := extract.JSON(text, extract.WithRepair(), extract.WithAccept(severalStrings))
 			if !tc.ok {
 				assert.ErrorIs(t, err, extract.ErrNoJSON)
 				return
@@ -280,4 +276,12 @@ func TestRepairRereadAllowance(t *testing.T) {
 			assert.Equal(t, tc.strings, quotes, "a closing quote supplied for each")
 		})
 	}
+}
+
+// severalStrings is a validator that accepts an array of two strings or
+// more: the reading of a list of strings missing their closing quotes
+// that keeps them apart.
+func severalStrings(v json.RawMessage) bool {
+	var a []string
+	return json.Unmarshal(v, &a) == nil && len(a) > 1
 }
