@@ -209,8 +209,12 @@ func (d *diagnosis) passes(v any, s *jsonschema.Schema) bool {
 	if d.fast == nil {
 		return false
 	}
-	n := d.fast.p.nodes[s]
-	if n == nil || n.slow {
+	return d.passesNode(v, d.fast.p.nodes[s])
+}
+
+// passesNode is passes, given s's node.
+func (d *diagnosis) passesNode(v any, n *fastNode) bool {
+	if d.fast == nil || n == nil || n.slow {
 		return false
 	}
 	if d.known != nil {
@@ -224,12 +228,13 @@ func (d *diagnosis) passes(v any, s *jsonschema.Schema) bool {
 }
 
 // item evaluates the item or member v of the array or object at parent,
-// found at step, against s; its place is only built when it has
-// something to report.
-func (d *diagnosis) item(v any, s *jsonschema.Schema, parent *jsonpath.Chain, key string, index int, out *[]finding) {
-	if d.passes(v, s) {
+// found at step, against the subschema of n; its place is only built when
+// it has something to report.
+func (d *diagnosis) item(v any, n *fastNode, parent *jsonpath.Chain, key string, index int, out *[]finding) {
+	if d.passesNode(v, n) {
 		return
 	}
+	s := n.s
 	at := parent.Index(index)
 	if index < 0 {
 		at = parent.Key(key)
@@ -283,15 +288,27 @@ func (d *diagnosis) body(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 		d.depth--
 		d.stack = d.stack[:len(d.stack)-1]
 	}()
-	in := d.c.infos[s]
+	n := d.node(s)
+	in := n.info
 	if in.isFalse {
 		d.add(out, at, s, "false", "no value is allowed here")
 		return
 	}
-	if d.c.hidesSiblings(s) {
+	if n.refOnly {
 		// Draft-07 ignores every keyword beside $ref; like jsonschema-go,
 		// pass no annotations up.
 		d.eval(v, in.ref, at, out, nil)
+		return
+	}
+	if n.ref != nil && !n.own && !n.applies && !n.slow {
+		// A $ref and nothing else: its target's findings and annotations
+		// are s's. Its caller asked the fast path of s already, which is
+		// to ask it of the target.
+		if d.depth >= d.c.maxApplications {
+			d.add(out, at, s, "", "the value or the schema nests too deeply to check further")
+			return
+		}
+		d.evalChecked(v, in.ref, at, out, callerAnns)
 		return
 	}
 	var anns annotations
@@ -301,7 +318,6 @@ func (d *diagnosis) body(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 		d.eval(v, in.ref, at, out, &anns)
 	}
 
-	n := d.node(s)
 	typeOK := true
 	bit, plain := typeOf(v)
 	if !plain {
@@ -554,11 +570,12 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *jsonpath.Chain, o
 			rest, restKw = s.AdditionalItems, "additionalItems"
 		}
 	}
-	for i, sub := range prefix {
+	n := d.node(s)
+	for i := range prefix {
 		if i >= len(arr) {
 			break
 		}
-		d.item(arr[i], sub, at, "", i, out)
+		d.item(arr[i], n.prefix[i], at, "", i, out)
 	}
 	anns.endIndex = max(anns.endIndex, min(len(prefix), len(arr)))
 	if rest != nil {
@@ -570,7 +587,7 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *jsonpath.Chain, o
 			d.add(out, at.Index(from), s, restKw, "unexpected item: the array may have at most "+plural(from, "item"))
 		default:
 			for i := from; i < len(arr); i++ {
-				d.item(arr[i], rest, at, "", i, out)
+				d.item(arr[i], n.rest, at, "", i, out)
 			}
 		}
 	}
@@ -584,7 +601,7 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *jsonpath.Chain, o
 				}
 			}
 		}
-		f := d.node(s).containsFailures(nContains)
+		f := n.containsFailures(nContains)
 		if f&failContains != 0 {
 			d.add(out, at, s, "contains", "the array must contain an item that matches "+d.describe(s.Contains))
 		}
@@ -595,7 +612,7 @@ func (d *diagnosis) array(arr []any, s *jsonschema.Schema, at *jsonpath.Chain, o
 			d.add(out, at, s, "maxContains", "the array has "+plural(nContains, "item")+" matching "+d.describe(s.Contains)+", more than the maximum of "+strconv.Itoa(*s.MaxContains))
 		}
 	}
-	f := d.node(s).itemsFailures(len(arr))
+	f := n.itemsFailures(len(arr))
 	if f&failMinItems != 0 {
 		d.add(out, at, s, "minItems", "the array has "+plural(len(arr), "item")+", fewer than the minimum of "+strconv.Itoa(*s.MinItems))
 	}
@@ -638,22 +655,16 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 	if len(in.patterns) > 0 || d.c.unevaluated {
 		evaluated = map[string]bool{}
 	}
-	order := in.propOrder
-	if order == nil && s.Properties != nil {
-		for k := range s.Properties {
-			order = append(order, k)
-		}
-		slices.Sort(order)
-	}
-	for _, name := range order {
-		sub, ok := s.Properties[name]
-		val, present := obj[name]
-		if !ok || !present {
+	n := d.node(s)
+	for _, i := range n.authorOrder {
+		p := &n.props[i]
+		val, present := obj[p.name]
+		if !present {
 			continue
 		}
-		d.item(val, sub, at, name, -1, out)
+		d.item(val, p.node, at, p.name, -1, out)
 		if evaluated != nil {
-			evaluated[name] = true
+			evaluated[p.name] = true
 		}
 	}
 	for _, pp := range in.patterns {
@@ -692,7 +703,6 @@ func (d *diagnosis) object(obj map[string]any, s *jsonschema.Schema, in *sinfo, 
 			}
 		}
 	}
-	n := d.node(s)
 	f := n.propertiesFailures(len(obj))
 	if f&failMinProperties != 0 {
 		d.add(out, at, s, "minProperties", "the object has "+plural(len(obj), "property")+", fewer than the minimum of "+strconv.Itoa(*s.MinProperties))

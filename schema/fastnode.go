@@ -42,7 +42,8 @@ var typeBits = map[string]uint8{
 // A fastNode is one subschema as the fast path reads it.
 type fastNode struct {
 	s    *jsonschema.Schema
-	slow bool // judged by the diagnostic pass
+	info *sinfo // what compile found of s; nil for a subschema it did not list
+	slow bool   // judged by the diagnostic pass
 	// never: the schema false; only the value's depth is checked.
 	never    bool
 	ref      *fastNode
@@ -89,6 +90,7 @@ type fastNode struct {
 
 	objects            bool
 	props              []fastProp
+	authorOrder        []int32 // props's indexes in the order the schema writes them
 	slots              []int32 // when props are many: a table of their indexes+1 by name (see property)
 	slotShift          uint8
 	patterns           []fastPattern
@@ -224,6 +226,7 @@ func (p *fastProgram) nodeList(ss []*jsonschema.Schema) []*fastNode {
 func (p *fastProgram) build(n *fastNode) {
 	s, c := n.s, p.c
 	in := c.infos[s]
+	n.info = in
 	if in == nil {
 		n.slow = true
 		return
@@ -305,6 +308,17 @@ func (p *fastProgram) build(n *fastNode) {
 		}
 		slices.SortFunc(n.props, func(a, b fastProp) int { return cmpString(a.name, b.name) })
 		n.indexProps()
+		n.authorOrder = make([]int32, 0, len(n.props))
+		if in.propOrder == nil {
+			for i := range n.props {
+				n.authorOrder = append(n.authorOrder, int32(i))
+			}
+		}
+		for _, name := range in.propOrder {
+			if i, ok := slices.BinarySearchFunc(n.props, name, func(p fastProp, name string) int { return cmpString(p.name, name) }); ok {
+				n.authorOrder = append(n.authorOrder, int32(i))
+			}
+		}
 	}
 	for _, pp := range in.patterns {
 		n.patterns = append(n.patterns, fastPattern{pp.re, p.node(pp.s)})

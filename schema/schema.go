@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsonvalue"
 	"github.com/agentio/agentio/internal/schematree"
 )
@@ -298,15 +297,11 @@ func violations(findings []finding) []Violation {
 	}
 	out := make([]Violation, len(findings))
 	for i, f := range findings {
-		segs := f.path
-		if segs == nil && f.at != nil {
-			segs = f.at.Path()
-		}
 		pointer := f.pointer
-		if pointer == "" && len(segs) > 0 {
-			pointer = jsonpath.Pointer(segs)
+		if pointer == "" {
+			pointer = f.at.Pointer()
 		}
-		out[i] = Violation{Path: jsonpath.Format(segs), Pointer: pointer, Keyword: f.keyword, SchemaPath: f.schema, Message: f.message}
+		out[i] = Violation{Path: f.at.String(), Pointer: pointer, Keyword: f.keyword, SchemaPath: f.schema, Message: f.message}
 	}
 	return out
 }

@@ -369,10 +369,66 @@ func (c *Chain) Path() Path {
 }
 
 // String returns c's path as [Format] writes it.
-func (c *Chain) String() string { return Format(c.Path()) }
+func (c *Chain) String() string {
+	var buf [32]*Chain
+	links := c.links(buf[:0])
+	size := 1
+	for _, q := range links {
+		size += 4 + len(q.step.Key) // .k, or [i] of a few digits
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	sb.WriteByte('$')
+	var scratch [64]byte
+	for _, q := range links {
+		sb.Write(AppendStep(scratch[:0], q.step))
+	}
+	return sb.String()
+}
 
 // Pointer returns c's path as a JSON Pointer.
-func (c *Chain) Pointer() string { return Pointer(c.Path()) }
+func (c *Chain) Pointer() string {
+	if c == nil {
+		return ""
+	}
+	var buf [32]*Chain
+	links := c.links(buf[:0])
+	size := 0
+	for _, q := range links {
+		size += 4 + len(q.step.Key)
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	var scratch [64]byte
+	for _, q := range links {
+		b := append(scratch[:0], '/')
+		switch q.step.Kind {
+		case KindIndex:
+			b = strconv.AppendInt(b, int64(q.step.Index), 10)
+		case KindAll:
+			b = append(b, '*')
+		default:
+			b = appendToken(b, q.step.Key)
+		}
+		sb.Write(b)
+	}
+	return sb.String()
+}
+
+// links returns the links of c from the root's child to c, in buf when it
+// has room.
+func (c *Chain) links(buf []*Chain) []*Chain {
+	n := c.Len()
+	if cap(buf) < n {
+		buf = make([]*Chain, n)
+	}
+	buf = buf[:n]
+	for q := c; q != nil; q = q.parent {
+		n--
+		buf[n] = q
+	}
+	return buf
+}
 
 // PointerOf returns path, written in this syntax, as a JSON Pointer (RFC 6901): "$.a['b/c'][0]" is
 // "/a/b~1c/0". ok is false when path does not parse.

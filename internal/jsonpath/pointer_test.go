@@ -34,10 +34,11 @@ func pointerReference(p jsonpath.Path) string {
 // empty keys, every escape (~ and / alone, together, doubled, next to
 // what looks like an escape already), multi-byte and invalid UTF-8 keys,
 // large and zero indexes, KindAll, a key step with an Index set, and
-// random paths over those pieces; and escaped keys round-trip through
-// UnescapeToken.
+// random paths over those pieces, some deeper than 32 steps; a Chain's
+// Pointer and String against Pointer and Format of its Path; and escaped
+// keys round-trip through UnescapeToken.
 func TestPointerAsReference(t *testing.T) {
-	keys := []string{"", "~", "/", "~/", "/~", "~~", "//", "~0", "~1", "~01", "a~1b", "a/b~c", "é/ü~", "bad\xff/utf8", "x", "*", "0", "-", strings.Repeat("~/", 40)}
+	keys := []string{"", "it's", "a\nb", "a.b", "~", "/", "~/", "/~", "~~", "//", "~0", "~1", "~01", "a~1b", "a/b~c", "é/ü~", "bad\xff/utf8", "x", "*", "0", "-", strings.Repeat("~/", 40)}
 	idx := []int{0, 1, 9, 10, 123456, math.MaxInt32, math.MaxInt}
 	fixed := []jsonpath.Path{nil, {}, {jsonpath.Key("")}, {jsonpath.Key(""), jsonpath.Key("")},
 		{{Kind: jsonpath.KindAll}}, {{Kind: jsonpath.KindAll, Key: "a/b"}}, {{Kind: jsonpath.KindKey, Key: "k", Index: 7}},
@@ -57,7 +58,11 @@ func TestPointerAsReference(t *testing.T) {
 	assert.Equal(t, "/~0~1/~1~0/*/12", jsonpath.Pointer(jsonpath.Path{jsonpath.Key("~/"), jsonpath.Key("/~"), {Kind: jsonpath.KindAll}, jsonpath.Index(12)}))
 	rng := rand.New(rand.NewPCG(38, 38))
 	for range 20000 {
-		p := make(jsonpath.Path, rng.IntN(12))
+		n := rng.IntN(12)
+		if rng.IntN(8) == 0 {
+			n = 30 + rng.IntN(10) // past the links a Chain renders without allocating
+		}
+		p := make(jsonpath.Path, n)
 		for i := range p {
 			switch rng.IntN(4) {
 			case 0:
@@ -85,5 +90,6 @@ func TestPointerAsReference(t *testing.T) {
 			}
 		}
 		assert.Equal(t, pointerReference(c.Path()), c.Pointer())
+		assert.Equal(t, jsonpath.Format(c.Path()), c.String())
 	}
 }
