@@ -91,6 +91,8 @@ type diagnosis struct {
 	// value was decoded (see decodeRun.known): a part found there is not
 	// judged again.
 	known *memoTable
+	// links holds the places item builds, a block at a time.
+	links jsonpath.Links
 	// memo keeps what eval found, by part of the value and subschema,
 	// when the document has alternatives (fast.p.alternatives).
 	memo map[diagnosisKey]diagnosed
@@ -235,9 +237,11 @@ func (d *diagnosis) item(v any, n *fastNode, parent *jsonpath.Chain, key string,
 		return
 	}
 	s := n.s
-	at := parent.Index(index)
+	var at *jsonpath.Chain
 	if index < 0 {
-		at = parent.Key(key)
+		at = d.links.Key(parent, key)
+	} else {
+		at = d.links.Index(parent, index)
 	}
 	if d.depth >= d.c.maxApplications {
 		d.add(out, at, s, "", "the value or the schema nests too deeply to check further")

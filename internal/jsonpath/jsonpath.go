@@ -332,6 +332,35 @@ func (c *Chain) Key(k string) *Chain { return &Chain{parent: c, step: Key(k), le
 // Index returns the chain one element i below c.
 func (c *Chain) Index(i int) *Chain { return &Chain{parent: c, step: Index(i), len: c.Len() + 1} }
 
+// Links hands out chains from blocks it allocates a few dozen at a time,
+// for a walk that builds many: one allocation per block, not per step.
+// Its zero value is ready to use. A chain it returned stays valid for as
+// long as it is referenced; Links is not safe for concurrent use.
+type Links struct {
+	block []Chain
+}
+
+// linksBlock is how many chains a block of Links holds.
+const linksBlock = 64
+
+// Key returns the chain one member named k below c, as [Chain.Key].
+func (l *Links) Key(c *Chain, k string) *Chain {
+	return l.next(Chain{parent: c, step: Key(k), len: c.Len() + 1})
+}
+
+// Index returns the chain one element i below c, as [Chain.Index].
+func (l *Links) Index(c *Chain, i int) *Chain {
+	return l.next(Chain{parent: c, step: Index(i), len: c.Len() + 1})
+}
+
+func (l *Links) next(c Chain) *Chain {
+	if len(l.block) == cap(l.block) {
+		l.block = make([]Chain, 0, linksBlock)
+	}
+	l.block = append(l.block, c)
+	return &l.block[len(l.block)-1]
+}
+
 // Equal reports whether c and d lead to the same place.
 func (c *Chain) Equal(d *Chain) bool {
 	if c.Len() != d.Len() {

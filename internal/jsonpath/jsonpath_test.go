@@ -2,6 +2,7 @@ package jsonpath_test
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -162,5 +163,30 @@ func TestChainEqual(t *testing.T) {
 		{root.Index(0), root.Key("0"), false},
 	} {
 		assert.Equal(t, tc.want, tc.x.Equal(tc.y), "%v = %v", tc.x, tc.y)
+	}
+}
+
+// TestLinks holds the chains Links hands out, across several blocks, to
+// those Chain builds: the same paths, each chain unchanged by the ones
+// built after it.
+func TestLinks(t *testing.T) {
+	var l jsonpath.Links
+	var want, got []*jsonpath.Chain
+	var w, g *jsonpath.Chain
+	for i := range 300 {
+		if i%3 == 0 {
+			w, g = w.Key("k"+strconv.Itoa(i)), l.Key(g, "k"+strconv.Itoa(i))
+		} else {
+			w, g = w.Index(i), l.Index(g, i)
+		}
+		if i%50 == 49 {
+			w, g = nil, nil // a new root: chains of several lengths share blocks
+		}
+		want, got = append(want, w), append(got, g)
+	}
+	for i := range want {
+		assert.True(t, want[i].Equal(got[i]), "chain %d", i)
+		assert.Equal(t, want[i].String(), got[i].String(), "chain %d", i)
+		assert.Equal(t, want[i].Len(), got[i].Len(), "chain %d", i)
 	}
 }
