@@ -157,8 +157,12 @@ func stringFailures[T ~string | ~[]byte](n *fastNode, s T) failure {
 	}
 	var f failure
 	if n.minLength != nil || n.maxLength != nil {
-		count := runeCount(s)
-		f = bounds(n.minLength, n.maxLength, count, failMinLength, failMaxLength)
+		// A string of b bytes holds from ⌈b/4⌉ to b characters: they are
+		// counted only when a bound falls within that range.
+		least, most := (len(s)+utf8.UTFMax-1)/utf8.UTFMax, len(s)
+		if n.minLength != nil && least < *n.minLength || n.maxLength != nil && most > *n.maxLength {
+			f = bounds(n.minLength, n.maxLength, runeCount(s), failMinLength, failMaxLength)
+		}
 	}
 	if n.pattern != nil && !match(n.pattern, s) {
 		f |= failPattern
