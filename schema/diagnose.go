@@ -30,9 +30,8 @@ type finding struct {
 	keyword  string
 	schema   string // JSON Pointer of the keyword in the schema
 	message  string
-	expected []string      // for a type, const or enum mismatch: what is accepted; shared, read-only
-	path     jsonpath.Path // at as a path, once dedupe has built it
-	pointer  string        // path as a JSON Pointer, likewise
+	expected []string // for a type, const or enum mismatch: what is accepted; shared, read-only
+	pointer  string   // at as a JSON Pointer, once dedupe has built it
 }
 
 // annotations records which items and properties a schema evaluated, for
@@ -786,8 +785,7 @@ func dedupe(fs []finding) []finding {
 	seen := make(map[key]struct{}, len(fs))
 	out := fs[:0]
 	for _, f := range fs {
-		f.path = f.at.Path() // kept for violations
-		f.pointer = jsonpath.Pointer(f.path)
+		f.pointer = f.at.Pointer() // kept for violations
 		k := key{f.pointer, f.keyword, f.message}
 		if _, dup := seen[k]; dup {
 			continue
