@@ -303,12 +303,13 @@ func (d *diagnosis) body(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 		d.eval(v, in.ref, at, out, nil)
 		return
 	}
-	if n.ref != nil && !n.own && !n.applies && !n.slow {
-		// A $ref and nothing else: its target's findings and annotations
-		// are s's. Its caller asked the fast path of s already, which is
-		// to ask it of the target.
+	if n.ref != nil && !n.own && !n.applies && !n.slow && (!d.formats || s.Format == "") {
+		// A $ref and nothing else (the fast path's nodes do not count an
+		// asserted format): its target's findings and annotations are
+		// s's. Its caller asked the fast path of s already, which is to
+		// ask it of the target.
 		if d.depth >= d.c.maxApplications {
-			d.add(out, at, s, "", "the value or the schema nests too deeply to check further")
+			d.add(out, at, in.ref, "", "the value or the schema nests too deeply to check further")
 			return
 		}
 		d.evalChecked(v, in.ref, at, out, callerAnns)
