@@ -236,12 +236,23 @@ func (l *fixLog) push(n note, offset, before, afterAt int) {
 }
 
 // before returns the length of the text the i-th fix replaced.
-func (l *fixLog) before(i int) int {
-	b := int(l.at(i).afterBefore & longBefore)
+func (l *fixLog) before(i int) int { return l.beforeOf(l.at(i), i) }
+
+// beforeOf returns the length of the text the fix of record rec, the
+// i-th, replaced.
+func (l *fixLog) beforeOf(rec *fixRecord, i int) int {
+	b := int(rec.afterBefore & longBefore)
 	if b == longBefore {
 		return l.long[i]
 	}
 	return b
+}
+
+// chunk returns the records of the c-th chunk that the log holds, the
+// first of which is the i-th record: the log's records are its chunks'
+// in order, and the last chunk holds the records up to the log's length.
+func (l *fixLog) chunk(c, i int) []fixRecord {
+	return l.chunks[c][:min(len(l.chunks[c]), l.n-i)]
 }
 
 // truncate forgets the records after the first n.
@@ -286,15 +297,6 @@ func (r *repairer) dropFixes(n int) {
 	}
 }
 
-// afterEnd returns where in r.written the text of the fix recorded i-th
-// ends.
-func (r *repairer) afterEnd(i int) int {
-	if i+1 < r.fixes.len() {
-		return r.fixes.at(i + 1).afterAt()
-	}
-	return len(r.written)
-}
-
 // fixKind returns the kind of the fix recorded i-th.
 func (r *repairer) fixKind(i int) FixKind { return notes[r.fixes.at(i).note()].kind }
 
@@ -306,41 +308,64 @@ func (r *repairer) fixList() []Fix {
 		return nil
 	}
 	// One string holds what every fix wrote and replaced, so that the
-	// fixes share one allocation and do not keep the input alive.
+	// fixes share one allocation and do not keep the input alive. The
+	// records are read chunk by chunk, in order (see [fixLog.chunk]).
 	var b strings.Builder
 	size := len(r.written)
-	for i := range count {
-		size += r.fixes.before(i)
+	for c, i := 0, 0; i < count; c++ {
+		chunk := r.fixes.chunk(c, i)
+		for j := range chunk {
+			size += r.fixes.beforeOf(&chunk[j], i+j)
+		}
+		i += len(chunk)
 	}
 	b.Grow(size)
 	b.Write(r.written)
-	for i := range count {
-		off := r.fixes.at(i).offset()
-		b.WriteString(r.text[off : off+r.fixes.before(i)])
+	for c, i := 0, 0; i < count; c++ {
+		chunk := r.fixes.chunk(c, i)
+		for j := range chunk {
+			off := chunk[j].offset()
+			b.WriteString(r.text[off : off+r.fixes.beforeOf(&chunk[j], i+j)])
+		}
+		i += len(chunk)
 	}
 	texts := b.String()
 	list := make([]Fix, count)
 	var details detailCache
 	at := len(r.written)
 	sorted := true
-	for i := range list {
-		rec := r.fixes.at(i)
-		n := notes[rec.note()]
-		// Field by field: the list is new and zero, and a whole Fix stored
-		// at once is copied with the collector's barrier on every word.
-		f := &list[i]
-		f.Kind = n.kind
-		before := r.fixes.before(i)
-		f.Offset = rec.offset()
-		f.Before = texts[at : at+before]
-		f.After = texts[rec.afterAt():r.afterEnd(i)]
-		at += before
-		if n.describe != nil {
-			f.Detail = details.describe(rec.note(), f.Before, f.After)
-		} else {
-			f.Detail = n.text
+	prev := -1 // the offset of the fix before
+	for c, i := 0, 0; i < count; c++ {
+		chunk := r.fixes.chunk(c, i)
+		for j := range chunk {
+			rec := &chunk[j]
+			n := &notes[rec.note()]
+			// The text it wrote ends where the next record's starts.
+			afterEnd := len(r.written)
+			if j+1 < len(chunk) {
+				afterEnd = chunk[j+1].afterAt()
+			} else if i+j+1 < count {
+				afterEnd = r.fixes.chunks[c+1][0].afterAt()
+			}
+			// Field by field: the list is new and zero, and a whole Fix
+			// stored at once is copied with the collector's barrier on
+			// every word.
+			f := &list[i+j]
+			f.Kind = n.kind
+			before := r.fixes.beforeOf(rec, i+j)
+			f.Offset = rec.offset()
+			f.Before = texts[at : at+before]
+			f.After = texts[rec.afterAt():afterEnd]
+			at += before
+			if n.describe != nil {
+				f.Detail = details.describe(rec.note(), f.Before, f.After)
+			} else {
+				f.Detail = n.text
+			}
+			sorted = sorted && prev <= f.Offset
+			prev = f.Offset
 		}
-		sorted = sorted && (i == 0 || list[i-1].Offset <= f.Offset)
+		i += len(chunk)
 	}
 	// A comma is judged when the bracket after it is read: put its fix back
 	// in input order.
