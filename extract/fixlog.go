@@ -180,6 +180,9 @@ func (rec *fixRecord) afterAt() int { return int(rec.afterBefore >> beforeBits) 
 type fixLog struct {
 	chunks [][]fixRecord
 	n      int
+	// The next record goes to chunks[c][j] when j < size, the length of
+	// chunks[c]; else to where [place] says (see [fixLog.push]).
+	c, j, size int
 	// long holds, by index, the lengths of the texts replaced that do
 	// not fit in a record (a comment or a reply of 16 MiB or more).
 	long map[int]int
@@ -215,6 +218,18 @@ func (l *fixLog) at(i int) *fixRecord {
 // push appends the record of a fix of note n at offset that replaced
 // before bytes and wrote the written buffer's text from afterAt.
 func (l *fixLog) push(n note, offset, before, afterAt int) {
+	if l.j == l.size || before >= longBefore {
+		l.pushAt(n, offset, before, afterAt)
+		return
+	}
+	l.chunks[l.c][l.j] = fixRecord{offsetNote: int64(offset)<<8 | int64(n), afterBefore: int64(afterAt)<<beforeBits | int64(before)}
+	l.j++
+	l.n++
+}
+
+// pushAt is [fixLog.push] for a record that goes first in its chunk,
+// which may be new, or that replaced too long a text for it.
+func (l *fixLog) pushAt(n note, offset, before, afterAt int) {
 	c, j := place(l.n)
 	if c == len(l.chunks) {
 		size := maxFixChunk
@@ -232,6 +247,7 @@ func (l *fixLog) push(n note, offset, before, afterAt int) {
 		b = longBefore
 	}
 	l.chunks[c][j] = fixRecord{offsetNote: int64(offset)<<8 | int64(n), afterBefore: int64(afterAt)<<beforeBits | int64(b)}
+	l.c, l.j, l.size = c, j+1, len(l.chunks[c])
 	l.n++
 }
 
@@ -256,7 +272,14 @@ func (l *fixLog) chunk(c, i int) []fixRecord {
 }
 
 // truncate forgets the records after the first n.
-func (l *fixLog) truncate(n int) { l.n = min(l.n, n) }
+func (l *fixLog) truncate(n int) {
+	l.n = min(l.n, n)
+	l.c, l.j = place(l.n)
+	l.size = 0
+	if l.c < len(l.chunks) {
+		l.size = len(l.chunks[l.c])
+	}
+}
 
 // fix records a change at offset: the input's text before, which starts
 // there, was written as after.
