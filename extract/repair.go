@@ -428,6 +428,9 @@ func (r *repairer) closeMismatched(want byte, comma int) bool {
 // ellipsis skips a "..." (or "…") placeholder at r.pos and reports whether
 // there was one.
 func (r *repairer) ellipsis() bool {
+	if c := r.text[r.pos]; c != '.' && c != "…"[0] {
+		return false
+	}
 	rest := r.text[r.pos:]
 	n := 0
 	switch {
@@ -469,11 +472,11 @@ func (r *repairer) key() bool {
 	if c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`) {
 		return r.escapedStr()
 	}
-	start := r.pos
-	for !r.eof() && isBareByte(r.text[r.pos]) {
-		r.pos++
+	start, end := r.pos, r.pos
+	for end < len(r.text) && isBareByte(r.text[end]) {
+		end++
 	}
-	end := r.pos
+	r.pos = end
 	if end == start {
 		return false
 	}
@@ -505,7 +508,12 @@ func (r *repairer) skipBlanks() {
 		c := r.text[r.pos]
 		switch {
 		case isSpace(c):
-			r.pos++
+			// A run of blanks is skipped at once.
+			j := r.pos + 1
+			for j < len(r.text) && isSpace(r.text[j]) {
+				j++
+			}
+			r.pos = j
 		case c == '/' && r.pos+1 < len(r.text) && r.text[r.pos+1] == '/', c == '#':
 			start := r.pos
 			for !r.eof() && r.text[r.pos] != '\n' {

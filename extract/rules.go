@@ -222,6 +222,9 @@ func (r *repairer) list() bool {
 // before at closes a string joined to another with + ("a" + "b"), or -1.
 // Blanks and comments may stand around the +.
 func concatenation(text string, at int, quote string) int {
+	if at >= len(text) || text[at] != '+' && text[at] != '/' && !isSpace(text[at]) {
+		return -1 // neither a '+' nor what may stand before one
+	}
 	// Only a short stretch is read: this runs at every quote inside a
 	// string, and must not read the same text again at each.
 	text = text[:min(len(text), at+concatWindow)]
