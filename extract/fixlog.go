@@ -330,15 +330,18 @@ func (r *repairer) fixList() []Fix {
 	if count == 0 {
 		return nil
 	}
-	// One string holds what every fix wrote and replaced, so that the
-	// fixes share one allocation and do not keep the input alive. The
-	// records are read chunk by chunk, in order (see [fixLog.chunk]).
+	// One string holds what every fix wrote and the texts of more than a
+	// byte that they replaced, so that the fixes share one allocation and
+	// do not keep the input alive; a text of one byte is [byteTexts]'.
+	// The records are read chunk by chunk, in order (see [fixLog.chunk]).
 	var b strings.Builder
 	size := len(r.written)
 	for c, i := 0, 0; i < count; c++ {
 		chunk := r.fixes.chunk(c, i)
 		for j := range chunk {
-			size += r.fixes.beforeOf(&chunk[j], i+j)
+			if before := r.fixes.beforeOf(&chunk[j], i+j); before > 1 {
+				size += before
+			}
 		}
 		i += len(chunk)
 	}
@@ -347,8 +350,10 @@ func (r *repairer) fixList() []Fix {
 	for c, i := 0, 0; i < count; c++ {
 		chunk := r.fixes.chunk(c, i)
 		for j := range chunk {
-			off := chunk[j].offset()
-			b.WriteString(r.text[off : off+r.fixes.beforeOf(&chunk[j], i+j)])
+			if before := r.fixes.beforeOf(&chunk[j], i+j); before > 1 {
+				off := chunk[j].offset()
+				b.WriteString(r.text[off : off+before])
+			}
 		}
 		i += len(chunk)
 	}
@@ -364,7 +369,7 @@ func (r *repairer) fixList() []Fix {
 			rec := &chunk[j]
 			n := &notes[rec.note()]
 			// The text it wrote ends where the next record's starts.
-			afterEnd := len(r.written)
+			afterAt, afterEnd := rec.afterAt(), len(r.written)
 			if j+1 < len(chunk) {
 				afterEnd = chunk[j+1].afterAt()
 			} else if i+j+1 < count {
@@ -372,14 +377,23 @@ func (r *repairer) fixList() []Fix {
 			}
 			// Field by field: the list is new and zero, and a whole Fix
 			// stored at once is copied with the collector's barrier on
-			// every word.
+			// every word. An empty text is left as it is.
 			f := &list[i+j]
 			f.Kind = n.kind
-			before := r.fixes.beforeOf(rec, i+j)
 			f.Offset = rec.offset()
-			f.Before = texts[at : at+before]
-			f.After = texts[rec.afterAt():afterEnd]
-			at += before
+			switch before := r.fixes.beforeOf(rec, i+j); {
+			case before == 1:
+				f.Before = byteText(r.text[f.Offset])
+			case before > 1:
+				f.Before = texts[at : at+before]
+				at += before
+			}
+			switch {
+			case afterEnd-afterAt == 1:
+				f.After = byteText(r.written[afterAt])
+			case afterEnd-afterAt > 1:
+				f.After = texts[afterAt:afterEnd]
+			}
 			if n.describe != nil {
 				f.Detail = details.describe(rec.note(), f.Before, f.After)
 			} else {
@@ -397,6 +411,30 @@ func (r *repairer) fixList() []Fix {
 	}
 	return list
 }
+
+// byteTexts holds every byte, in order: the text of a fix that is one
+// byte, c, is byteTexts[c:c+1] (see [byteText]), which a list of fixes
+// need not allocate nor the collector mark.
+const byteTexts = "" +
+	"\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f" +
+	"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f" +
+	"\x20\x21\x22\x23\x24\x25\x26\x27\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f" +
+	"\x30\x31\x32\x33\x34\x35\x36\x37\x38\x39\x3a\x3b\x3c\x3d\x3e\x3f" +
+	"\x40\x41\x42\x43\x44\x45\x46\x47\x48\x49\x4a\x4b\x4c\x4d\x4e\x4f" +
+	"\x50\x51\x52\x53\x54\x55\x56\x57\x58\x59\x5a\x5b\x5c\x5d\x5e\x5f" +
+	"\x60\x61\x62\x63\x64\x65\x66\x67\x68\x69\x6a\x6b\x6c\x6d\x6e\x6f" +
+	"\x70\x71\x72\x73\x74\x75\x76\x77\x78\x79\x7a\x7b\x7c\x7d\x7e\x7f" +
+	"\x80\x81\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x8d\x8e\x8f" +
+	"\x90\x91\x92\x93\x94\x95\x96\x97\x98\x99\x9a\x9b\x9c\x9d\x9e\x9f" +
+	"\xa0\xa1\xa2\xa3\xa4\xa5\xa6\xa7\xa8\xa9\xaa\xab\xac\xad\xae\xaf" +
+	"\xb0\xb1\xb2\xb3\xb4\xb5\xb6\xb7\xb8\xb9\xba\xbb\xbc\xbd\xbe\xbf" +
+	"\xc0\xc1\xc2\xc3\xc4\xc5\xc6\xc7\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf" +
+	"\xd0\xd1\xd2\xd3\xd4\xd5\xd6\xd7\xd8\xd9\xda\xdb\xdc\xdd\xde\xdf" +
+	"\xe0\xe1\xe2\xe3\xe4\xe5\xe6\xe7\xe8\xe9\xea\xeb\xec\xed\xee\xef" +
+	"\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8\xf9\xfa\xfb\xfc\xfd\xfe\xff"
+
+// byteText returns the text of one byte, c.
+func byteText(c byte) string { return byteTexts[c : int(c)+1] }
 
 // A detailCache keeps the details last written for one list of fixes, so
 // that fixes alike (every None of a reply replaced with null) share one

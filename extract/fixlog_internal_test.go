@@ -38,3 +38,10 @@ func TestFixLog(t *testing.T) {
 	assert.Equal(t, noteLineComment, l.at(1007).note())
 	assert.Len(t, l.chunks, 5+(n-992+1023)/1024, "chunks of 32, 64, ..., 512, then of 1024")
 }
+
+// TestByteText: the text of a one-byte fix is that byte, for every byte.
+func TestByteText(t *testing.T) {
+	for c := range 256 {
+		require.Equal(t, string([]byte{byte(c)}), byteText(byte(c)), "byte %#x", c)
+	}
+}
