@@ -66,6 +66,14 @@ func (r *repairer) word(where role) bool {
 		end++
 	}
 	tok := r.text[start:end]
+	if c == '-' || c >= '0' && c <= '9' {
+		if n, ok := scanNumber(tok, 0); ok && n == len(tok) {
+			// A JSON number, the commonest word, as it stands.
+			r.pos = end
+			r.out = append(r.out, tok...)
+			return true
+		}
+	}
 	if r.digitSeparators(start, tok) {
 		r.pos = end
 		return true
