@@ -88,17 +88,20 @@ func (r *repairer) str(where role) bool {
 func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 	start := r.pos
 	open := r.text[r.pos : r.pos+1]
-	if open[0] >= 0x80 {
-		open = smartQuote(r.text[r.pos:])
-	}
-	switch open {
-	case `"`:
-	case "'":
+	var closeWith [2]string
+	switch open[0] {
+	case '"':
+		closeWith = [2]string{open, open}
+	case '\'':
 		r.fix(noteSingleQuote, start, open, `"`)
+		closeWith = [2]string{open, open}
 	default:
+		if open[0] >= 0x80 {
+			open = smartQuote(r.text[r.pos:])
+		}
 		r.fix(noteSmartQuote, start, open, `"`)
+		closeWith = closersOf(open)
 	}
-	closeWith := closersOf(open)
 	r.pos += len(open)
 	contentStart := r.pos
 	r.out = append(r.out, '"')
@@ -151,7 +154,12 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			r.pos = j
 			continue
 		}
-		if q := matchAny(r.text[r.pos:], closeWith[:]); q != "" {
+		q := ""
+		if c == closeWith[0][0] || c == closeWith[1][0] {
+			// Only a byte a closer starts with may start one.
+			q = matchAny(r.text[r.pos:], closeWith[:])
+		}
+		if q != "" {
 			after := r.pos + len(q)
 			if next := concatenation(r.text, after, open); next >= 0 {
 				r.fix(noteConcatenation, r.pos, r.text[r.pos:next], "")
