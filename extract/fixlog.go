@@ -285,14 +285,21 @@ func (l *fixLog) truncate(n int) {
 // there, was written as after.
 func (r *repairer) fix(n note, offset int, before, after string) {
 	r.record(n, offset, len(before))
-	r.written = append(room(r.written, len(after)), after...)
+	if cap(r.written)-len(r.written) < len(after) {
+		r.written = room(r.written, len(after))
+	}
+	// In place: storing only the length, with no barrier of the collector.
+	r.written = append(r.written, after...)
 }
 
 // fixQuoted records a change at offset, as [repairer.fix] does, that
 // wrote s as a JSON string.
 func (r *repairer) fixQuoted(n note, offset int, before, s string) {
 	r.record(n, offset, len(before))
-	r.written = appendQuoted(room(r.written, len(s)+2), s)
+	if cap(r.written)-len(r.written) < len(s)+2 {
+		r.written = room(r.written, len(s)+2)
+	}
+	appendQuotedInPlace(&r.written, s)
 }
 
 // record records a fix of note n at offset that replaced before bytes of

@@ -497,7 +497,7 @@ func (r *repairer) key() bool {
 		return false
 	}
 	r.pos = save
-	r.out = appendQuoted(r.out, r.text[start:end])
+	appendQuotedInPlace(&r.out, r.text[start:end])
 	return true
 }
 

@@ -625,6 +625,21 @@ func appendQuoted(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// appendQuotedInPlace appends s to *dst as [appendQuoted] does, in place:
+// while *dst has room, only its length is stored, with no barrier of the
+// collector.
+func appendQuotedInPlace(dst *[]byte, s string) {
+	*dst = append(*dst, '"')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x20 && c != '"' && c != '\\' {
+			*dst = append(*dst, c)
+		} else {
+			*dst = appendEscaped(*dst, s[i:i+1])
+		}
+	}
+	*dst = append(*dst, '"')
+}
+
 // appendEscaped appends s escaped for the inside of a JSON string.
 func appendEscaped(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {

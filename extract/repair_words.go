@@ -116,7 +116,7 @@ scan:
 		return false
 	}
 	r.pos = end
-	r.out = appendQuoted(r.out, val)
+	appendQuotedInPlace(&r.out, val)
 	// A closing quote without its opening one, as in [a",b"].
 	if r.pos < len(r.text) && r.text[r.pos] == '"' && endsString(r.text, r.pos+1, where) {
 		r.pos++
@@ -167,7 +167,7 @@ func (r *repairer) regexp() bool {
 	tok := r.text[start:i]
 	r.pos = i
 	r.fixQuoted(noteRegexp, start, tok, tok)
-	r.out = appendQuoted(r.out, tok)
+	appendQuotedInPlace(&r.out, tok)
 	return true
 }
 
