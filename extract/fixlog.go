@@ -180,9 +180,10 @@ func (rec *fixRecord) afterAt() int { return int(rec.afterBefore >> beforeBits) 
 type fixLog struct {
 	chunks [][]fixRecord
 	n      int
-	// The next record goes to chunks[c][j] when j < size, the length of
-	// chunks[c]; else to where [place] says (see [fixLog.push]).
-	c, j, size int
+	// The next record goes to cur[j], cur being chunks[c], when j <
+	// len(cur); else to where [place] says (see [fixLog.push]).
+	cur  []fixRecord
+	c, j int
 	// long holds, by index, the lengths of the texts replaced that do
 	// not fit in a record (a comment or a reply of 16 MiB or more).
 	long map[int]int
@@ -218,11 +219,11 @@ func (l *fixLog) at(i int) *fixRecord {
 // push appends the record of a fix of note n at offset that replaced
 // before bytes and wrote the written buffer's text from afterAt.
 func (l *fixLog) push(n note, offset, before, afterAt int) {
-	if l.j == l.size || before >= longBefore {
+	if l.j >= len(l.cur) || before >= longBefore {
 		l.pushAt(n, offset, before, afterAt)
 		return
 	}
-	l.chunks[l.c][l.j] = fixRecord{offsetNote: int64(offset)<<8 | int64(n), afterBefore: int64(afterAt)<<beforeBits | int64(before)}
+	l.cur[l.j] = fixRecord{offsetNote: int64(offset)<<8 | int64(n), afterBefore: int64(afterAt)<<beforeBits | int64(before)}
 	l.j++
 	l.n++
 }
@@ -247,7 +248,7 @@ func (l *fixLog) pushAt(n note, offset, before, afterAt int) {
 		b = longBefore
 	}
 	l.chunks[c][j] = fixRecord{offsetNote: int64(offset)<<8 | int64(n), afterBefore: int64(afterAt)<<beforeBits | int64(b)}
-	l.c, l.j, l.size = c, j+1, len(l.chunks[c])
+	l.cur, l.c, l.j = l.chunks[c], c, j+1
 	l.n++
 }
 
@@ -275,9 +276,9 @@ func (l *fixLog) chunk(c, i int) []fixRecord {
 func (l *fixLog) truncate(n int) {
 	l.n = min(l.n, n)
 	l.c, l.j = place(l.n)
-	l.size = 0
+	l.cur = nil
 	if l.c < len(l.chunks) {
-		l.size = len(l.chunks[l.c])
+		l.cur = l.chunks[l.c]
 	}
 }
 

@@ -434,7 +434,16 @@ func (r *repairer) quoteGuess(where role, contentStart, after int) (cut int, ok 
 // such quote. It returns that quote's offset for the second reading,
 // else -1.
 func (r *repairer) oddQuotes(contentStart, kept, firstKept, stop int) int {
-	if stop >= 0 || kept%2 == 0 || r.text[contentStart-1] == '\'' {
+	if stop >= 0 || kept%2 == 0 {
+		return -1 // small enough to be inlined at every closing quote
+	}
+	return r.oddQuote(contentStart, firstKept)
+}
+
+// oddQuote is [repairer.oddQuotes] for an odd count of quotes kept, the
+// first at firstKept, in a first reading.
+func (r *repairer) oddQuote(contentStart, firstKept int) int {
+	if r.text[contentStart-1] == '\'' {
 		return -1 // in single quotes, a kept quote is an apostrophe
 	}
 	if n := firstKept + 1; n < len(r.text) && (isKeyWordByte(r.text[n]) || r.text[n] >= 0x80) {
@@ -458,9 +467,14 @@ func (r *repairer) oddQuotes(contentStart, kept, firstKept, stop int) int {
 // not content. lineEnd is where in r.out the last raw line break was
 // written, or -1.
 func (r *repairer) dropLayout(lineEnd, quote int) {
-	if lineEnd < 0 {
-		return
+	if lineEnd >= 0 { // small enough to be inlined at every closing quote
+		r.dropLayoutAt(lineEnd, quote)
 	}
+}
+
+// dropLayoutAt is [repairer.dropLayout] once a raw line break was
+// written.
+func (r *repairer) dropLayoutAt(lineEnd, quote int) {
 	k := quote
 	for k > 0 && (r.text[k-1] == ' ' || r.text[k-1] == '\t' || r.text[k-1] == '\r') {
 		k--
