@@ -504,6 +504,28 @@ func (r *repairer) key() bool {
 // skipBlanks skips whitespace, comments and the space characters JSON does
 // not allow, recording what it dropped.
 func (r *repairer) skipBlanks() {
+	// Small enough to be inlined: most calls stand before a token.
+	if r.pos < len(r.text) && !blankStart[r.text[r.pos]] {
+		return
+	}
+	r.skipBlanksAt()
+}
+
+// blankStart marks the bytes [repairer.skipBlanks] may skip or drop from:
+// whitespace, the start of a comment and of a multi-byte character (a
+// read-only table).
+var blankStart = func() (t [256]bool) {
+	for _, c := range " \t\r\n/#" {
+		t[c] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
+// skipBlanksAt is [repairer.skipBlanks] past its first test.
+func (r *repairer) skipBlanksAt() {
 	for !r.eof() {
 		c := r.text[r.pos]
 		switch {
