@@ -428,9 +428,15 @@ func (r *repairer) closeMismatched(want byte, comma int) bool {
 // ellipsis skips a "..." (or "…") placeholder at r.pos and reports whether
 // there was one.
 func (r *repairer) ellipsis() bool {
-	if c := r.text[r.pos]; c != '.' && c != "…"[0] {
-		return false
+	switch r.text[r.pos] {
+	case '.', "…"[0]:
+		return r.ellipsisAt() // apart, so that the test is inlined
 	}
+	return false
+}
+
+// ellipsisAt is [repairer.ellipsis] at a byte that may start one.
+func (r *repairer) ellipsisAt() bool {
 	rest := r.text[r.pos:]
 	n := 0
 	switch {
