@@ -180,10 +180,10 @@ func (rec *fixRecord) afterAt() int { return int(rec.afterBefore >> beforeBits) 
 type fixLog struct {
 	chunks [][]fixRecord
 	n      int
-	// The next record goes to cur[j], cur being chunks[c], when j <
-	// len(cur); else to where [place] says (see [fixLog.push]).
-	cur  []fixRecord
-	c, j int
+	// The next record goes to cur[j], cur being the chunk [place] puts
+	// it in, when j < len(cur) (see [fixLog.push]).
+	cur []fixRecord
+	j   int
 	// long holds, by index, the lengths of the texts replaced that do
 	// not fit in a record (a comment or a reply of 16 MiB or more).
 	long map[int]int
@@ -248,7 +248,7 @@ func (l *fixLog) pushAt(n note, offset, before, afterAt int) {
 		b = longBefore
 	}
 	l.chunks[c][j] = fixRecord{offsetNote: int64(offset)<<8 | int64(n), afterBefore: int64(afterAt)<<beforeBits | int64(b)}
-	l.cur, l.c, l.j = l.chunks[c], c, j+1
+	l.cur, l.j = l.chunks[c], j+1
 	l.n++
 }
 
@@ -275,10 +275,10 @@ func (l *fixLog) chunk(c, i int) []fixRecord {
 // truncate forgets the records after the first n.
 func (l *fixLog) truncate(n int) {
 	l.n = min(l.n, n)
-	l.c, l.j = place(l.n)
-	l.cur = nil
-	if l.c < len(l.chunks) {
-		l.cur = l.chunks[l.c]
+	c, j := place(l.n)
+	l.cur, l.j = nil, j
+	if c < len(l.chunks) {
+		l.cur = l.chunks[c]
 	}
 }
 
