@@ -467,8 +467,11 @@ const recentDetails = 16
 // describe returns the detail of a fix of note n that wrote after in place
 // of before.
 func (c *detailCache) describe(n note, before, after string) string {
-	for i := range c.recent {
-		if d := &c.recent[i]; d.text != "" && d.n == n && d.before == before && d.after == after {
+	// Newest first: a reply repeating a shape of k such fixes finds each
+	// k entries back.
+	for k := 1; k <= recentDetails; k++ {
+		d := &c.recent[(c.next-k+recentDetails)%recentDetails]
+		if d.text != "" && d.n == n && d.before == before && d.after == after {
 			return d.text
 		}
 	}
