@@ -180,6 +180,10 @@ func (rec *fixRecord) afterAt() int { return int(rec.afterBefore >> beforeBits) 
 type fixLog struct {
 	chunks [][]fixRecord
 	n      int
+	// The next record goes to cur[j], cur being the chunk [place] puts
+	// it in, when j < len(cur) (see [fixLog.push]).
+	cur []fixRecord
+	j   int
 	// long holds, by index, the lengths of the texts replaced that do
 	// not fit in a record (a comment or a reply of 16 MiB or more).
 	long map[int]int
@@ -215,6 +219,18 @@ func (l *fixLog) at(i int) *fixRecord {
 // push appends the record of a fix of note n at offset that replaced
 // before bytes and wrote the written buffer's text from afterAt.
 func (l *fixLog) push(n note, offset, before, afterAt int) {
+	if l.j >= len(l.cur) || before >= longBefore {
+		l.pushAt(n, offset, before, afterAt)
+		return
+	}
+	l.cur[l.j] = fixRecord{offsetNote: int64(offset)<<8 | int64(n), afterBefore: int64(afterAt)<<beforeBits | int64(before)}
+	l.j++
+	l.n++
+}
+
+// pushAt is [fixLog.push] for a record that goes first in its chunk,
+// which may be new, or that replaced too long a text for it.
+func (l *fixLog) pushAt(n note, offset, before, afterAt int) {
 	c, j := place(l.n)
 	if c == len(l.chunks) {
 		size := maxFixChunk
@@ -232,33 +248,59 @@ func (l *fixLog) push(n note, offset, before, afterAt int) {
 		b = longBefore
 	}
 	l.chunks[c][j] = fixRecord{offsetNote: int64(offset)<<8 | int64(n), afterBefore: int64(afterAt)<<beforeBits | int64(b)}
+	l.cur, l.j = l.chunks[c], j+1
 	l.n++
 }
 
 // before returns the length of the text the i-th fix replaced.
-func (l *fixLog) before(i int) int {
-	b := int(l.at(i).afterBefore & longBefore)
+func (l *fixLog) before(i int) int { return l.beforeOf(l.at(i), i) }
+
+// beforeOf returns the length of the text the fix of record rec, the
+// i-th, replaced.
+func (l *fixLog) beforeOf(rec *fixRecord, i int) int {
+	b := int(rec.afterBefore & longBefore)
 	if b == longBefore {
 		return l.long[i]
 	}
 	return b
 }
 
+// chunk returns the records of the c-th chunk that the log holds, the
+// first of which is the i-th record: the log's records are its chunks'
+// in order, and the last chunk holds the records up to the log's length.
+func (l *fixLog) chunk(c, i int) []fixRecord {
+	return l.chunks[c][:min(len(l.chunks[c]), l.n-i)]
+}
+
 // truncate forgets the records after the first n.
-func (l *fixLog) truncate(n int) { l.n = min(l.n, n) }
+func (l *fixLog) truncate(n int) {
+	l.n = min(l.n, n)
+	c, j := place(l.n)
+	l.cur, l.j = nil, j
+	if c < len(l.chunks) {
+		l.cur = l.chunks[c]
+	}
+}
 
 // fix records a change at offset: the input's text before, which starts
 // there, was written as after.
 func (r *repairer) fix(n note, offset int, before, after string) {
 	r.record(n, offset, len(before))
-	r.written = append(room(r.written, len(after)), after...)
+	if cap(r.written)-len(r.written) < len(after) {
+		r.written = room(r.written, len(after))
+	}
+	// In place: storing only the length, with no barrier of the collector.
+	r.written = append(r.written, after...)
 }
 
 // fixQuoted records a change at offset, as [repairer.fix] does, that
 // wrote s as a JSON string.
 func (r *repairer) fixQuoted(n note, offset int, before, s string) {
 	r.record(n, offset, len(before))
-	r.written = appendQuoted(room(r.written, len(s)+2), s)
+	if cap(r.written)-len(r.written) < len(s)+2 {
+		r.written = room(r.written, len(s)+2)
+	}
+	appendQuotedInPlace(&r.written, s)
 }
 
 // record records a fix of note n at offset that replaced before bytes of
@@ -286,15 +328,6 @@ func (r *repairer) dropFixes(n int) {
 	}
 }
 
-// afterEnd returns where in r.written the text of the fix recorded i-th
-// ends.
-func (r *repairer) afterEnd(i int) int {
-	if i+1 < r.fixes.len() {
-		return r.fixes.at(i + 1).afterAt()
-	}
-	return len(r.written)
-}
-
 // fixKind returns the kind of the fix recorded i-th.
 func (r *repairer) fixKind(i int) FixKind { return notes[r.fixes.at(i).note()].kind }
 
@@ -305,42 +338,79 @@ func (r *repairer) fixList() []Fix {
 	if count == 0 {
 		return nil
 	}
-	// One string holds what every fix wrote and replaced, so that the
-	// fixes share one allocation and do not keep the input alive.
+	// One string holds what every fix wrote and the texts of more than a
+	// byte that they replaced, so that the fixes share one allocation and
+	// do not keep the input alive; a text of one byte is [byteTexts]'.
+	// The records are read chunk by chunk, in order (see [fixLog.chunk]).
 	var b strings.Builder
 	size := len(r.written)
-	for i := range count {
-		size += r.fixes.before(i)
+	for c, i := 0, 0; i < count; c++ {
+		chunk := r.fixes.chunk(c, i)
+		for j := range chunk {
+			if before := r.fixes.beforeOf(&chunk[j], i+j); before > 1 {
+				size += before
+			}
+		}
+		i += len(chunk)
 	}
 	b.Grow(size)
 	b.Write(r.written)
-	for i := range count {
-		off := r.fixes.at(i).offset()
-		b.WriteString(r.text[off : off+r.fixes.before(i)])
+	for c, i := 0, 0; i < count; c++ {
+		chunk := r.fixes.chunk(c, i)
+		for j := range chunk {
+			if before := r.fixes.beforeOf(&chunk[j], i+j); before > 1 {
+				off := chunk[j].offset()
+				b.WriteString(r.text[off : off+before])
+			}
+		}
+		i += len(chunk)
 	}
 	texts := b.String()
 	list := make([]Fix, count)
 	var details detailCache
 	at := len(r.written)
 	sorted := true
-	for i := range list {
-		rec := r.fixes.at(i)
-		n := notes[rec.note()]
-		// Field by field: the list is new and zero, and a whole Fix stored
-		// at once is copied with the collector's barrier on every word.
-		f := &list[i]
-		f.Kind = n.kind
-		before := r.fixes.before(i)
-		f.Offset = rec.offset()
-		f.Before = texts[at : at+before]
-		f.After = texts[rec.afterAt():r.afterEnd(i)]
-		at += before
-		if n.describe != nil {
-			f.Detail = details.describe(rec.note(), f.Before, f.After)
-		} else {
-			f.Detail = n.text
+	prev := -1 // the offset of the fix before
+	for c, i := 0, 0; i < count; c++ {
+		chunk := r.fixes.chunk(c, i)
+		for j := range chunk {
+			rec := &chunk[j]
+			n := &notes[rec.note()]
+			// The text it wrote ends where the next record's starts.
+			afterAt, afterEnd := rec.afterAt(), len(r.written)
+			if j+1 < len(chunk) {
+				afterEnd = chunk[j+1].afterAt()
+			} else if i+j+1 < count {
+				afterEnd = r.fixes.chunks[c+1][0].afterAt()
+			}
+			// Field by field: the list is new and zero, and a whole Fix
+			// stored at once is copied with the collector's barrier on
+			// every word. An empty text is left as it is.
+			f := &list[i+j]
+			f.Kind = n.kind
+			f.Offset = rec.offset()
+			switch before := r.fixes.beforeOf(rec, i+j); {
+			case before == 1:
+				f.Before = byteText(r.text[f.Offset])
+			case before > 1:
+				f.Before = texts[at : at+before]
+				at += before
+			}
+			switch {
+			case afterEnd-afterAt == 1:
+				f.After = byteText(r.written[afterAt])
+			case afterEnd-afterAt > 1:
+				f.After = texts[afterAt:afterEnd]
+			}
+			if n.describe != nil {
+				f.Detail = details.describe(rec.note(), f.Before, f.After)
+			} else {
+				f.Detail = n.text
+			}
+			sorted = sorted && prev <= f.Offset
+			prev = f.Offset
 		}
-		sorted = sorted && (i == 0 || list[i-1].Offset <= f.Offset)
+		i += len(chunk)
 	}
 	// A comma is judged when the bracket after it is read: put its fix back
 	// in input order.
@@ -349,6 +419,30 @@ func (r *repairer) fixList() []Fix {
 	}
 	return list
 }
+
+// byteTexts holds every byte, in order: the text of a fix that is one
+// byte, c, is byteTexts[c:c+1] (see [byteText]), which a list of fixes
+// need not allocate nor the collector mark.
+const byteTexts = "" +
+	"\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f" +
+	"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f" +
+	"\x20\x21\x22\x23\x24\x25\x26\x27\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f" +
+	"\x30\x31\x32\x33\x34\x35\x36\x37\x38\x39\x3a\x3b\x3c\x3d\x3e\x3f" +
+	"\x40\x41\x42\x43\x44\x45\x46\x47\x48\x49\x4a\x4b\x4c\x4d\x4e\x4f" +
+	"\x50\x51\x52\x53\x54\x55\x56\x57\x58\x59\x5a\x5b\x5c\x5d\x5e\x5f" +
+	"\x60\x61\x62\x63\x64\x65\x66\x67\x68\x69\x6a\x6b\x6c\x6d\x6e\x6f" +
+	"\x70\x71\x72\x73\x74\x75\x76\x77\x78\x79\x7a\x7b\x7c\x7d\x7e\x7f" +
+	"\x80\x81\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x8d\x8e\x8f" +
+	"\x90\x91\x92\x93\x94\x95\x96\x97\x98\x99\x9a\x9b\x9c\x9d\x9e\x9f" +
+	"\xa0\xa1\xa2\xa3\xa4\xa5\xa6\xa7\xa8\xa9\xaa\xab\xac\xad\xae\xaf" +
+	"\xb0\xb1\xb2\xb3\xb4\xb5\xb6\xb7\xb8\xb9\xba\xbb\xbc\xbd\xbe\xbf" +
+	"\xc0\xc1\xc2\xc3\xc4\xc5\xc6\xc7\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf" +
+	"\xd0\xd1\xd2\xd3\xd4\xd5\xd6\xd7\xd8\xd9\xda\xdb\xdc\xdd\xde\xdf" +
+	"\xe0\xe1\xe2\xe3\xe4\xe5\xe6\xe7\xe8\xe9\xea\xeb\xec\xed\xee\xef" +
+	"\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8\xf9\xfa\xfb\xfc\xfd\xfe\xff"
+
+// byteText returns the text of one byte, c.
+func byteText(c byte) string { return byteTexts[c : int(c)+1] }
 
 // A detailCache keeps the details last written for one list of fixes, so
 // that fixes alike (every None of a reply replaced with null) share one
@@ -373,8 +467,11 @@ const recentDetails = 16
 // describe returns the detail of a fix of note n that wrote after in place
 // of before.
 func (c *detailCache) describe(n note, before, after string) string {
-	for i := range c.recent {
-		if d := &c.recent[i]; d.text != "" && d.n == n && d.before == before && d.after == after {
+	// Newest first: a reply repeating a shape of k such fixes finds each
+	// k entries back.
+	for k := 1; k <= recentDetails; k++ {
+		d := &c.recent[(c.next-k+recentDetails)%recentDetails]
+		if d.text != "" && d.n == n && d.before == before && d.after == after {
 			return d.text
 		}
 	}

@@ -1,7 +1,9 @@
 package extract
 
 import (
+	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,4 +39,36 @@ func TestFixLog(t *testing.T) {
 	assert.Equal(t, 3, l.before(1007))
 	assert.Equal(t, noteLineComment, l.at(1007).note())
 	assert.Len(t, l.chunks, 5+(n-992+1023)/1024, "chunks of 32, 64, ..., 512, then of 1024")
+}
+
+// TestByteText: the text of a one-byte fix is that byte, for every byte.
+func TestByteText(t *testing.T) {
+	for c := range 256 {
+		require.Equal(t, string([]byte{byte(c)}), byteText(byte(c)), "byte %#x", c)
+	}
+}
+
+// TestDetailCacheShares: fixes alike share one detail while fewer than
+// recentDetails others were described since; past that it is written
+// anew.
+func TestDetailCacheShares(t *testing.T) {
+	var c detailCache
+	describe := func(i int) string {
+		w := strconv.Itoa(i) + "."
+		return c.describe(noteNumber, w, w+"0")
+	}
+	first := make([]string, recentDetails)
+	for i := range first {
+		first[i] = describe(i)
+	}
+	for range 3 {
+		for i := range first {
+			d := describe(i)
+			require.Equal(t, "rewrote the number "+strconv.Itoa(i)+". as "+strconv.Itoa(i)+".0", d)
+			assert.Same(t, unsafe.StringData(first[i]), unsafe.StringData(d), "detail %d", i)
+		}
+	}
+	describe(recentDetails) // the oldest, 0's, makes room for it
+	assert.NotSame(t, unsafe.StringData(first[0]), unsafe.StringData(describe(0)))
+	assert.Same(t, unsafe.StringData(first[2]), unsafe.StringData(describe(2)))
 }

@@ -428,6 +428,15 @@ func (r *repairer) closeMismatched(want byte, comma int) bool {
 // ellipsis skips a "..." (or "…") placeholder at r.pos and reports whether
 // there was one.
 func (r *repairer) ellipsis() bool {
+	switch r.text[r.pos] {
+	case '.', "…"[0]:
+		return r.ellipsisAt() // apart, so that the test is inlined
+	}
+	return false
+}
+
+// ellipsisAt is [repairer.ellipsis] at a byte that may start one.
+func (r *repairer) ellipsisAt() bool {
 	rest := r.text[r.pos:]
 	n := 0
 	switch {
@@ -469,11 +478,11 @@ func (r *repairer) key() bool {
 	if c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`) {
 		return r.escapedStr()
 	}
-	start := r.pos
-	for !r.eof() && isBareByte(r.text[r.pos]) {
-		r.pos++
+	start, end := r.pos, r.pos
+	for end < len(r.text) && isBareByte(r.text[end]) {
+		end++
 	}
-	end := r.pos
+	r.pos = end
 	if end == start {
 		return false
 	}
@@ -494,18 +503,45 @@ func (r *repairer) key() bool {
 		return false
 	}
 	r.pos = save
-	r.out = appendQuoted(r.out, r.text[start:end])
+	appendQuotedInPlace(&r.out, r.text[start:end])
 	return true
 }
 
 // skipBlanks skips whitespace, comments and the space characters JSON does
 // not allow, recording what it dropped.
 func (r *repairer) skipBlanks() {
+	// Small enough to be inlined: most calls stand before a token.
+	if r.pos < len(r.text) && !blankStart[r.text[r.pos]] {
+		return
+	}
+	r.skipBlanksAt()
+}
+
+// blankStart marks the bytes [repairer.skipBlanks] may skip or drop from:
+// whitespace, the start of a comment and of a multi-byte character (a
+// read-only table).
+var blankStart = func() (t [256]bool) {
+	for _, c := range " \t\r\n/#" {
+		t[c] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
+// skipBlanksAt is [repairer.skipBlanks] past its first test.
+func (r *repairer) skipBlanksAt() {
 	for !r.eof() {
 		c := r.text[r.pos]
 		switch {
 		case isSpace(c):
-			r.pos++
+			// A run of blanks is skipped at once.
+			j := r.pos + 1
+			for j < len(r.text) && isSpace(r.text[j]) {
+				j++
+			}
+			r.pos = j
 		case c == '/' && r.pos+1 < len(r.text) && r.text[r.pos+1] == '/', c == '#':
 			start := r.pos
 			for !r.eof() && r.text[r.pos] != '\n' {

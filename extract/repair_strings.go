@@ -19,19 +19,27 @@ func smartQuote(s string) string {
 }
 
 // closersOf returns the quotes that may close a string opened with open
-// (two, the same twice for straight quotes).
+// (two, the same twice for straight quotes). It tells the quotes apart by
+// their bytes: a straight one is one byte, a typographic one three, E2
+// 80 and one of six (see [smartQuote]).
 func closersOf(open string) [2]string {
-	switch open {
-	case `"`, "'":
-		return [2]string{open, open}
-	case "“", "”":
-		return [2]string{"”", "“"}
-	case "‘", "’":
-		return [2]string{"’", "‘"}
-	case "„":
-		return [2]string{"“", "”"}
-	case "`":
-		return [2]string{"`", "´"}
+	switch {
+	case len(open) == 1:
+		switch open[0] {
+		case '"', '\'':
+			return [2]string{open, open}
+		case '`':
+			return [2]string{"`", "´"}
+		}
+	case len(open) == 3 && open[0] == 0xe2 && open[1] == 0x80:
+		switch open[2] {
+		case 0x9c, 0x9d: // “ ”
+			return [2]string{"”", "“"}
+		case 0x98, 0x99: // ‘ ’
+			return [2]string{"’", "‘"}
+		case 0x9e: // „
+			return [2]string{"“", "”"}
+		}
 	}
 	return [2]string{"‘", "’"} // after ‚
 }
@@ -80,17 +88,20 @@ func (r *repairer) str(where role) bool {
 func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 	start := r.pos
 	open := r.text[r.pos : r.pos+1]
-	if open[0] >= 0x80 {
-		open = smartQuote(r.text[r.pos:])
-	}
-	switch open {
-	case `"`:
-	case "'":
+	var closeWith [2]string
+	switch open[0] {
+	case '"':
+		closeWith = [2]string{open, open}
+	case '\'':
 		r.fix(noteSingleQuote, start, open, `"`)
+		closeWith = [2]string{open, open}
 	default:
+		if open[0] >= 0x80 {
+			open = smartQuote(r.text[r.pos:])
+		}
 		r.fix(noteSmartQuote, start, open, `"`)
+		closeWith = closersOf(open)
 	}
-	closeWith := closersOf(open)
 	r.pos += len(open)
 	contentStart := r.pos
 	r.out = append(r.out, '"')
@@ -143,7 +154,12 @@ func (r *repairer) strUntil(where role, stop int) (ok bool, cut int) {
 			r.pos = j
 			continue
 		}
-		if q := matchAny(r.text[r.pos:], closeWith[:]); q != "" {
+		q := ""
+		if c == closeWith[0][0] || c == closeWith[1][0] {
+			// Only a byte a closer starts with may start one.
+			q = matchAny(r.text[r.pos:], closeWith[:])
+		}
+		if q != "" {
 			after := r.pos + len(q)
 			if next := concatenation(r.text, after, open); next >= 0 {
 				r.fix(noteConcatenation, r.pos, r.text[r.pos:next], "")
@@ -339,7 +355,9 @@ func (q *quoteScan) next(text string, j int, closers [2]string) int {
 			k++
 		}
 	} else {
-		for k < len(text) && text[k] != '\n' && matchAny(text[k:], closers[:]) == "" {
+		// Only a byte a closer starts with may start one.
+		a, b := closers[0][0], closers[1][0]
+		for k < len(text) && text[k] != '\n' && (text[k] != a && text[k] != b || matchAny(text[k:], closers[:]) == "") {
 			k++
 		}
 	}
@@ -356,24 +374,31 @@ var dquotes = [2]string{`"`, `"`}
 // for one kind does not forget the others'.
 type quoteScans [8]quoteScan
 
-// of returns the quoteScan for strings closed by closers.
+// of returns the quoteScan for strings closed by closers, told apart by
+// the first closer's bytes, as [closersOf] tells the quotes.
 func (qs *quoteScans) of(closers [2]string) *quoteScan {
 	i := 7
-	switch closers[0] {
-	case `"`:
-		i = 0
-	case "'":
-		i = 1
-	case "`":
-		i = 2
-	case "”":
-		i = 3
-	case "“":
-		i = 4
-	case "’":
-		i = 5
-	case "‘":
-		i = 6
+	switch c := closers[0]; {
+	case len(c) == 1:
+		switch c[0] {
+		case '"':
+			i = 0
+		case '\'':
+			i = 1
+		case '`':
+			i = 2
+		}
+	case len(c) == 3 && c[0] == 0xe2 && c[1] == 0x80:
+		switch c[2] {
+		case 0x9d: // ”
+			i = 3
+		case 0x9c: // “
+			i = 4
+		case 0x99: // ’
+			i = 5
+		case 0x98: // ‘
+			i = 6
+		}
 	}
 	return &qs[i]
 }
@@ -598,6 +623,21 @@ func appendQuoted(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	dst = appendEscaped(dst, s)
 	return append(dst, '"')
+}
+
+// appendQuotedInPlace appends s to *dst as [appendQuoted] does, in place:
+// while *dst has room, only its length is stored, with no barrier of the
+// collector.
+func appendQuotedInPlace(dst *[]byte, s string) {
+	*dst = append(*dst, '"')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x20 && c != '"' && c != '\\' {
+			*dst = append(*dst, c)
+		} else {
+			*dst = appendEscaped(*dst, s[i:i+1])
+		}
+	}
+	*dst = append(*dst, '"')
 }
 
 // appendEscaped appends s escaped for the inside of a JSON string.

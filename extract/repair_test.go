@@ -36,6 +36,8 @@ func TestRepairFixes(t *testing.T) {
 		{name: "missing comma between elements", text: `[1 2]`, want: `[1,2]`, kinds: []extract.FixKind{extract.FixMissingComma}},
 		{name: "missing comma between members", text: "{\"a\": 1\n\"b\": 2}", want: `{"a":1,"b":2}`, kinds: []extract.FixKind{extract.FixMissingComma}},
 		{name: "missing colon", text: `{"a" 1}`, want: `{"a":1}`, kinds: []extract.FixKind{extract.FixMissingColon}},
+		{name: "tabs between tokens", text: "{'a':\t1,\t'b': 2}", want: `{"a":1,"b":2}`, kinds: []extract.FixKind{extract.FixSingleQuote}},
+		{name: "lines ending in CRLF", text: "{'a': 1,\r\n'b': 2\r\n}", want: `{"a":1,"b":2}`, kinds: []extract.FixKind{extract.FixSingleQuote}},
 		{name: "line comment", text: "{\"a\": 1 // the count\n}", want: `{"a":1}`, kinds: []extract.FixKind{extract.FixComment}},
 		{name: "hash comment", text: "{\"a\": 1, # the count\n\"b\": 2}", want: `{"a":1,"b":2}`, kinds: []extract.FixKind{extract.FixComment}},
 		{name: "block comment", text: `{"a": /* count */ 1}`, want: `{"a":1}`, kinds: []extract.FixKind{extract.FixComment}},

@@ -66,6 +66,14 @@ func (r *repairer) word(where role) bool {
 		end++
 	}
 	tok := r.text[start:end]
+	if c == '-' || c >= '0' && c <= '9' {
+		if n, ok := scanNumber(tok, 0); ok && n == len(tok) {
+			// A JSON number, the commonest word, as it stands.
+			r.pos = end
+			r.out = append(r.out, tok...)
+			return true
+		}
+	}
 	if r.digitSeparators(start, tok) {
 		r.pos = end
 		return true
@@ -108,7 +116,7 @@ scan:
 		return false
 	}
 	r.pos = end
-	r.out = appendQuoted(r.out, val)
+	appendQuotedInPlace(&r.out, val)
 	// A closing quote without its opening one, as in [a",b"].
 	if r.pos < len(r.text) && r.text[r.pos] == '"' && endsString(r.text, r.pos+1, where) {
 		r.pos++
@@ -159,7 +167,7 @@ func (r *repairer) regexp() bool {
 	tok := r.text[start:i]
 	r.pos = i
 	r.fixQuoted(noteRegexp, start, tok, tok)
-	r.out = appendQuoted(r.out, tok)
+	appendQuotedInPlace(&r.out, tok)
 	return true
 }
 

@@ -222,6 +222,9 @@ func (r *repairer) list() bool {
 // before at closes a string joined to another with + ("a" + "b"), or -1.
 // Blanks and comments may stand around the +.
 func concatenation(text string, at int, quote string) int {
+	if at >= len(text) || text[at] != '+' && text[at] != '/' && !isSpace(text[at]) {
+		return -1 // neither a '+' nor what may stand before one
+	}
 	// Only a short stretch is read: this runs at every quote inside a
 	// string, and must not read the same text again at each.
 	text = text[:min(len(text), at+concatWindow)]
@@ -431,7 +434,16 @@ func (r *repairer) quoteGuess(where role, contentStart, after int) (cut int, ok 
 // such quote. It returns that quote's offset for the second reading,
 // else -1.
 func (r *repairer) oddQuotes(contentStart, kept, firstKept, stop int) int {
-	if stop >= 0 || kept%2 == 0 || r.text[contentStart-1] == '\'' {
+	if stop >= 0 || kept%2 == 0 {
+		return -1 // small enough to be inlined at every closing quote
+	}
+	return r.oddQuote(contentStart, firstKept)
+}
+
+// oddQuote is [repairer.oddQuotes] for an odd count of quotes kept, the
+// first at firstKept, in a first reading.
+func (r *repairer) oddQuote(contentStart, firstKept int) int {
+	if r.text[contentStart-1] == '\'' {
 		return -1 // in single quotes, a kept quote is an apostrophe
 	}
 	if n := firstKept + 1; n < len(r.text) && (isKeyWordByte(r.text[n]) || r.text[n] >= 0x80) {
@@ -455,9 +467,14 @@ func (r *repairer) oddQuotes(contentStart, kept, firstKept, stop int) int {
 // not content. lineEnd is where in r.out the last raw line break was
 // written, or -1.
 func (r *repairer) dropLayout(lineEnd, quote int) {
-	if lineEnd < 0 {
-		return
+	if lineEnd >= 0 { // small enough to be inlined at every closing quote
+		r.dropLayoutAt(lineEnd, quote)
 	}
+}
+
+// dropLayoutAt is [repairer.dropLayout] once a raw line break was
+// written.
+func (r *repairer) dropLayoutAt(lineEnd, quote int) {
 	k := quote
 	for k > 0 && (r.text[k-1] == ' ' || r.text[k-1] == '\t' || r.text[k-1] == '\r') {
 		k--
