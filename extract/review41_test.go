@@ -1,0 +1,154 @@
+package extract_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math/rand"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentio/agentio/extract"
+)
+
+// review41Tokens are what review41Inputs inserts into replies: quotes of
+// every kind, backslashes, brackets, separators, comments, placeholders,
+// literals, non-ASCII and long runs.
+var review41Tokens = []string{
+	`'`, `"`, "“", "”", "‘", "’", "„", "‚", "`", "´", `\`, `\"`, `\'`, `\\`,
+	"{", "}", "[", "]", "(", ")", ",", ":", ";", "//", "/*", "*/", "# c\n", "/* y */",
+	"...", "…", "\n", "\t", "\r\n", " + ", "NaN", "True", "None", "1_000", ".5", "+3",
+	"é", "中", "\u00a0", "\ufeff", "\xff", "\x01", `'k':`, "“v”", "abc def",
+	strings.Repeat("x", 300), strings.Repeat("ab'", 50), strings.Repeat("'a',", 60),
+}
+
+// review41Inputs returns the repair rule cases, the shapes of brokenKinds
+// (alone and repeated past the sizes of the fix log's chunks and 64 KiB),
+// and n mutations of them, the same on every run.
+func review41Inputs(t *testing.T, n int) []string {
+	var ins []string
+	var rules []struct{ Text string }
+	data, err := os.ReadFile("testdata/repair_rules.json")
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &rules))
+	for _, r := range rules {
+		ins = append(ins, r.Text)
+	}
+	for _, k := range brokenKinds {
+		ins = append(ins, k.item)
+	}
+	pool := append([]string(nil), ins...)
+	for _, k := range brokenKinds {
+		for _, size := range []int{3000, 70000} {
+			ins = append(ins, brokenText(k.item, size))
+		}
+	}
+	rng := rand.New(rand.NewSource(41))
+	for range n {
+		b := []byte(pool[rng.Intn(len(pool))])
+		for range 1 + rng.Intn(6) {
+			p := rng.Intn(len(b) + 1)
+			if rng.Intn(4) == 0 && p < len(b) {
+				b = append(b[:p:p], b[min(len(b), p+1+rng.Intn(6)):]...)
+				continue
+			}
+			tok := review41Tokens[rng.Intn(len(review41Tokens))]
+			b = append(b[:p:p], append([]byte(tok), b[p:]...)...)
+		}
+		ins = append(ins, string(b))
+	}
+	return ins
+}
+
+// review41Result is what the repairs of one input returned, held as the
+// caller got it, and its text when it was returned.
+type review41Result struct {
+	cands []extract.Candidate
+	text  string // the candidates'
+	shown string // what the validators were shown, and the errors
+}
+
+func review41Text(cs []extract.Candidate) string {
+	var b strings.Builder
+	for _, c := range cs {
+		fmt.Fprintf(&b, "%q %d %d %v\n", c.JSON, c.Start, c.End, c.Source)
+		for _, f := range c.Fixes {
+			fmt.Fprintf(&b, " %v %d %q %q %q\n", f.Kind, f.Offset, f.Before, f.After, f.Detail)
+		}
+	}
+	return b.String()
+}
+
+// review41Repairs runs the repairs a caller does on text: every candidate,
+// and the value a validator picks (which settles guesses by reading the
+// text twice), logging what the validators were shown.
+func review41Repairs(text string) review41Result {
+	var cs []extract.Candidate
+	cs = append(cs, extract.Candidates(text, extract.WithRepair())...)
+	var shown strings.Builder
+	for _, valid := range []func(json.RawMessage) bool{
+		func(m json.RawMessage) bool { return true },
+		func(m json.RawMessage) bool { return len(m) > 0 && m[0] == '{' },
+		func(m json.RawMessage) bool { h := fnv.New32a(); h.Write(m); return h.Sum32()%2 == 0 },
+	} {
+		c, err := extract.JSON(text, extract.WithRepair(), extract.WithAccept(func(m json.RawMessage) bool {
+			fmt.Fprintf(&shown, "%q\n", m)
+			return valid(m)
+		}))
+		fmt.Fprintf(&shown, "err %v\n", err)
+		cs = append(cs, c)
+	}
+	return review41Result{cands: cs, text: review41Text(cs), shown: shown.String()}
+}
+
+// TestReview41HeldResultsStay holds what every repair returned while the
+// same goroutine and others repair other replies, and checks that nothing
+// returned changed afterwards (a fix's text or a value aliasing a buffer
+// the repairer writes again), that each fix's Before is the input's text
+// at its offset, and that every goroutine got the same results.
+func TestReview41HeldResultsStay(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	ins := review41Inputs(t, n)
+	const workers = 3
+	got := make([][]review41Result, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			res := make([]review41Result, len(ins))
+			for k := range ins {
+				i := (k + w*len(ins)/workers) % len(ins) // each its own order
+				res[i] = review41Repairs(ins[i])
+			}
+			got[w] = res
+		})
+	}
+	wg.Wait()
+	for i, text := range ins {
+		for w := range workers {
+			r := got[w][i]
+			require.Equal(t, r.text, review41Text(r.cands), "input %d changed after later repairs", i)
+			assert.Equal(t, got[0][i].text, r.text, "input %d: goroutines disagree", i)
+			assert.Equal(t, got[0][i].shown, r.shown, "input %d: goroutines disagree", i)
+			for _, c := range r.cands {
+				for _, f := range c.Fixes {
+					require.LessOrEqual(t, f.Offset+len(f.Before), len(text), "input %d: %+v", i, f)
+					require.Equal(t, text[f.Offset:f.Offset+len(f.Before)], f.Before, "input %d: %+v", i, f)
+					// A detail is written from the fix's texts when the list
+					// is made: a text a later repair of the same call wrote
+					// over would no longer match it.
+					if f.Kind == extract.FixPythonLiteral || f.Kind == extract.FixNonFinite {
+						require.Equal(t, "replaced "+f.Before+" with "+f.After, f.Detail, "input %d: %+v", i, f)
+					}
+				}
+			}
+		}
+	}
+}
