@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentio/agentio/extract"
+	"github.com/agentio/agentio/internal/shared"
 )
 
 // review41Tokens are what review41Inputs inserts into replies: quotes of
@@ -30,7 +31,7 @@ var review41Tokens = []string{
 // review41Inputs returns the repair rule cases, the shapes of brokenKinds
 // (alone and repeated past the sizes of the fix log's chunks and 64 KiB),
 // and n mutations of them, the same on every run.
-func review41Inputs(t *testing.T, n int) []string {
+func review41Inputs(t *testing.T, n int, sizes []int) []string {
 	var ins []string
 	var rules []struct{ Text string }
 	data, err := os.ReadFile("testdata/repair_rules.json")
@@ -44,7 +45,7 @@ func review41Inputs(t *testing.T, n int) []string {
 	}
 	pool := append([]string(nil), ins...)
 	for _, k := range brokenKinds {
-		for _, size := range []int{3000, 70000} {
+		for _, size := range sizes {
 			ins = append(ins, brokenText(k.item, size))
 		}
 	}
@@ -112,11 +113,14 @@ func review41Repairs(text string) review41Result {
 // the repairer writes again), that each fix's Before is the input's text
 // at its offset, and that every goroutine got the same results.
 func TestReview41HeldResultsStay(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 300
+	n, sizes := 3000, []int{3000, 70000}
+	if testing.Short() || shared.Race {
+		// The race detector slows repair seven-fold: fewer and shorter
+		// replies (still filling several of the fix log's chunks), still in
+		// goroutines.
+		n, sizes = 300, []int{3000}
 	}
-	ins := review41Inputs(t, n)
+	ins := review41Inputs(t, n, sizes)
 	const workers = 3
 	got := make([][]review41Result, workers)
 	var wg sync.WaitGroup
