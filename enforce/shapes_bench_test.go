@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentio/agentio/enforce"
+	"github.com/agentio/agentio/internal/replytree"
 	"github.com/agentio/agentio/provider"
 )
 
@@ -51,36 +52,13 @@ var replyShapes = []replyShape{
 	},
 	{
 		// A tree nested a dozen levels through a recursive $ref.
-		name: "deep",
-		schema: `{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","required":["name","kind"],"properties":{
-			"name":{"type":"string","minLength":1},
-			"kind":{"enum":["dir","file"]},
-			"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`,
+		name:   "deep",
+		schema: replytree.Schema,
 		reply: func(bad bool) string {
-			var b strings.Builder
-			count := 0
-			var node func(depth int)
-			node = func(depth int) {
-				kind := "dir"
-				if depth == 0 {
-					kind = "file"
-				}
-				if bad && count%25 == 0 {
-					kind = "link"
-				}
-				fmt.Fprintf(&b, `{"name":"n%d","kind":%q`, count, kind)
-				count++
-				if depth > 0 {
-					b.WriteString(`,"children":[`)
-					node(depth - 1)
-					b.WriteByte(',')
-					node(depth - 1)
-					b.WriteByte(']')
-				}
-				b.WriteByte('}')
+			if bad {
+				return replytree.JSON(11, 25)
 			}
-			node(11)
-			return b.String()
+			return replytree.JSON(11, 0)
 		},
 	},
 	{

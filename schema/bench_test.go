@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentio/agentio/internal/replytree"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -214,32 +215,15 @@ func BenchmarkManyNames(b *testing.B) {
 // the ~760 nodes that fail, each bad node and its ancestors, and lists
 // the 164 violations with their paths.
 func BenchmarkDecodeTree(b *testing.B) {
-	s, err := schema.Parse([]byte(`{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","required":["name","kind"],"properties":{
-		"name":{"type":"string","minLength":1},"kind":{"enum":["dir","file"]},
-		"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`))
+	s, err := schema.Parse([]byte(replytree.Schema))
 	require.NoError(b, err)
 	for _, bad := range []bool{false, true} {
-		var doc strings.Builder
-		count := 0
-		var node func(depth int)
-		node = func(depth int) {
-			kind := [2]string{"file", "dir"}[min(depth, 1)]
-			if bad && count%25 == 0 {
-				kind = "link"
-			}
-			fmt.Fprintf(&doc, `{"name":"n%d","kind":%q`, count, kind)
-			count++
-			if depth > 0 {
-				doc.WriteString(`,"children":[`)
-				node(depth - 1)
-				doc.WriteByte(',')
-				node(depth - 1)
-				doc.WriteByte(']')
-			}
-			doc.WriteByte('}')
+		every := 0
+		if bad {
+			every = 25
 		}
-		node(11)
-		text, data := doc.String(), []byte(doc.String())
+		text := replytree.JSON(11, every)
+		data := []byte(text)
 		if _, vs, err := s.DecodeString(text); err != nil || len(vs) > 0 != bad {
 			b.Fatal(len(vs), err)
 		}

@@ -385,13 +385,7 @@ func TestDiffDump(t *testing.T) {
 		nSchemas = 300
 	}
 	seed, _ := strconv.Atoi(os.Getenv("AGENTIO_DIFF_SEED"))
-	f, err := os.Create(outPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w := bufio.NewWriter(f)
-	defer w.Flush()
+	w := diffOut(t, outPath)
 	g := &zgen{r: rand.New(rand.NewPCG(uint64(seed), 38))}
 	disagree := 0
 	for i := range nSchemas {
@@ -464,13 +458,7 @@ func TestDiffDumpDeep(t *testing.T) {
 	if outPath == "" {
 		t.Skip("AGENTIO_DIFF_OUT not set")
 	}
-	f, err := os.Create(outPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w := bufio.NewWriter(f)
-	defer w.Flush()
+	w := diffOut(t, outPath)
 	long := strings.Repeat("k", 70)
 	esc := "long" + strings.Repeat("é/~", 30)
 	docs := []string{
@@ -520,4 +508,23 @@ func TestDiffDumpDeep(t *testing.T) {
 			}
 		}
 	}
+}
+
+// diffOut creates the dump file at path, written through the returned
+// writer and flushed and closed when the test ends.
+func diffOut(t *testing.T, path string) *bufio.Writer {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	t.Cleanup(func() {
+		if err := w.Flush(); err != nil {
+			t.Error(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return w
 }
