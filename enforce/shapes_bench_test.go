@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentio/agentio/enforce"
-	"github.com/agentio/agentio/internal/replytree"
+	"github.com/agentio/agentio/internal/benchkit"
 	"github.com/agentio/agentio/provider"
 )
 
@@ -53,12 +52,12 @@ var replyShapes = []replyShape{
 	{
 		// A tree nested a dozen levels through a recursive $ref.
 		name:   "deep",
-		schema: replytree.Schema,
+		schema: benchkit.TreeSchema,
 		reply: func(bad bool) string {
 			if bad {
-				return replytree.JSON(11, 25)
+				return benchkit.TreeJSON(11, 25)
 			}
-			return replytree.JSON(11, 0)
+			return benchkit.TreeJSON(11, 0)
 		},
 	},
 	{
@@ -150,7 +149,7 @@ func BenchmarkCheckShapes(b *testing.B) {
 				name = sh.name + "/invalid"
 			}
 			b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
-				ratioToValid(b, data, func() { e.Check(context.Background(), enforce.State{}, resp) })
+				benchkit.RatioToValid(b, data, func() { e.Check(context.Background(), enforce.State{}, resp) })
 			})
 			if bad {
 				continue
@@ -162,27 +161,11 @@ func BenchmarkCheckShapes(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Run(strings.ReplaceAll(sh.name, " ", "_")+"/value_floor", func(b *testing.B) {
-				ratioToValid(b, data, func() { sink = copyValue(decoded) })
+				benchkit.RatioToValid(b, data, func() { sink = copyValue(decoded) })
 			})
 			// The copy kept live would make every later collection mark
 			// it: the shapes measured after it would pay for it.
 			sink = nil
 		}
 	}
-}
-
-// ratioToValid times work and json.Valid on data in the same iterations
-// and reports the ratio of their summed times (x-json.Valid).
-func ratioToValid(b *testing.B, data []byte, work func()) {
-	var base, spent time.Duration
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		t0 := time.Now()
-		json.Valid(data)
-		t1 := time.Now()
-		work()
-		spent += time.Since(t1)
-		base += t1.Sub(t0)
-	}
-	b.ReportMetric(float64(spent)/float64(base), "x-json.Valid")
 }

@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentio/agentio/internal/replytree"
+	"github.com/agentio/agentio/internal/benchkit"
 	"github.com/agentio/agentio/schema"
 )
 
@@ -215,30 +214,20 @@ func BenchmarkManyNames(b *testing.B) {
 // the ~760 nodes that fail, each bad node and its ancestors, and lists
 // the 164 violations with their paths.
 func BenchmarkDecodeTree(b *testing.B) {
-	s, err := schema.Parse([]byte(replytree.Schema))
+	s, err := schema.Parse([]byte(benchkit.TreeSchema))
 	require.NoError(b, err)
 	for _, bad := range []bool{false, true} {
 		every := 0
 		if bad {
 			every = 25
 		}
-		text := replytree.JSON(11, every)
+		text := benchkit.TreeJSON(11, every)
 		data := []byte(text)
 		if _, vs, err := s.DecodeString(text); err != nil || len(vs) > 0 != bad {
 			b.Fatal(len(vs), err)
 		}
 		b.Run(map[bool]string{false: "valid", true: "invalid"}[bad], func(b *testing.B) {
-			var base, spent time.Duration
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				t0 := time.Now()
-				json.Valid(data)
-				t1 := time.Now()
-				s.DecodeString(text)
-				spent += time.Since(t1)
-				base += t1.Sub(t0)
-			}
-			b.ReportMetric(float64(spent)/float64(base), "x-json.Valid")
+			benchkit.RatioToValid(b, data, func() { s.DecodeString(text) })
 		})
 	}
 }

@@ -1,29 +1,22 @@
-// Package replytree writes the reply benchmarks use for a tree of nodes
-// nested through a recursive $ref: each node has a name and a kind, and all
-// but the leaves two children.
-//
-//	text := replytree.JSON(11, 25) // 4,095 nodes, one in 25 of a kind the enum lacks
-//
-// It is for tests and benchmarks only.
-package replytree
+package benchkit
 
 import (
 	"fmt"
 	"strings"
 )
 
-// Schema is the schema the tree fills: a node has a name and a kind, "dir"
+// TreeSchema is the schema the tree of [TreeJSON] fills: a node has a name and a kind, "dir"
 // or "file", and may have children, which are nodes.
-const Schema = `{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","required":["name","kind"],"properties":{
+const TreeSchema = `{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","required":["name","kind"],"properties":{
 	"name":{"type":"string","minLength":1},
 	"kind":{"enum":["dir","file"]},
 	"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`
 
-// JSON returns a full binary tree of the given depth (2^(depth+1)-1
+// TreeJSON returns a full binary tree of the given depth (2^(depth+1)-1
 // nodes): inner nodes are dirs, leaves files, and when badEvery > 0 every
-// badEvery-th node in document order has the kind "link", which Schema
+// badEvery-th node in document order has the kind "link", which TreeSchema
 // does not allow.
-func JSON(depth, badEvery int) string {
+func TreeJSON(depth, badEvery int) string {
 	var b strings.Builder
 	count := 0
 	var node func(depth int)
