@@ -2,7 +2,6 @@ package extract
 
 import (
 	"slices"
-	"strings"
 	"unsafe"
 )
 
@@ -157,38 +156,11 @@ func (r *repairer) guess() bool {
 // eof reports whether the input is exhausted.
 func (r *repairer) eof() bool { return r.pos >= len(r.text) }
 
-// value repairs one value at r.pos (after blanks).
-func (r *repairer) value(where role) bool {
-	r.skipBlanks()
-	if r.eof() {
-		return false
-	}
-	c := r.text[r.pos]
-	switch {
-	case c == '{':
-		return r.object()
-	case c == '[':
-		return r.array()
-	case c == '"' || c == '\'':
-		return r.str(where)
-	case c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`):
-		return r.escapedStr() && (where != roleTop || r.restIsBlank())
-	case c == '`' && !strings.HasPrefix(r.text[r.pos:], "``"):
-		return r.str(where)
-	case c == '(':
-		if r.tuple() {
-			return true
-		}
-	case c >= 0x80:
-		if q := smartQuote(r.text[r.pos:]); q != "" {
-			return r.str(where)
-		}
-	}
-	if where == roleTop {
-		return r.topScalar()
-	}
-	return r.word(where)
-}
+// openObject reads an object at its '{', an entry of [valueRules].
+func (r *repairer) openObject(role) (ok, applied bool) { return r.object(), true }
+
+// openArray reads an array at its '[', an entry of [valueRules].
+func (r *repairer) openArray(role) (ok, applied bool) { return r.array(), true }
 
 // object repairs an object starting at '{'.
 func (r *repairer) object() bool {
@@ -313,52 +285,3 @@ func (r *repairer) enter() bool {
 
 // leave forgets the innermost open container.
 func (r *repairer) leave() { r.kinds = r.kinds[:len(r.kinds)-1] }
-
-// between reads what may stand before the next item of the innermost open
-// container, which closes with closer ('}' for an object, ']' for an
-// array): blanks, commas, "..." placeholders, the end of the text or a
-// closing bracket. count is the number of items read so far; *comma is the
-// offset of a comma not yet followed by an item (-1 when there is none),
-// kept up to date. It reports true when the container is closed (by its
-// bracket, by another one, or because the text ended); otherwise r.pos is
-// at the start of the next item.
-func (r *repairer) between(closer byte, count int, comma *int) bool {
-	noItem := noteCommaNoMember
-	if closer == ']' {
-		noItem = noteCommaNoElement
-	}
-	r.roomy()
-	for {
-		r.skipBlanks()
-		if r.eof() {
-			r.dropComma(*comma)
-			r.fix(noteLeftOpen, r.pos, "", string(closer))
-			r.out = append(r.out, closer)
-			return true
-		}
-		switch c := r.text[r.pos]; {
-		case r.pos == r.early:
-			r.fix(noteBracketEarly, r.pos, "}", "")
-			r.pos++
-		case c == closer:
-			r.dropComma(*comma)
-			r.pos++
-			r.out = append(r.out, closer)
-			return true
-		case c == '}' || c == ']':
-			if r.closeMismatched(closer, *comma) {
-				return true
-			}
-		case c == ',':
-			if count == 0 || *comma >= 0 {
-				r.fix(noItem, r.pos, ",", "")
-			} else {
-				*comma = r.pos
-			}
-			r.pos++
-		case r.ellipsis():
-		default:
-			return false
-		}
-	}
-}

@@ -32,69 +32,6 @@ func skipSpaceAndComments(text string, i int) int {
 	return i
 }
 
-// skipBlanks skips whitespace, comments and the space characters JSON does
-// not allow, recording what it dropped.
-func (r *repairer) skipBlanks() {
-	// Small enough to be inlined: most calls stand before a token.
-	if r.pos < len(r.text) && !blankStart[r.text[r.pos]] {
-		return
-	}
-	r.skipBlanksAt()
-}
-
-// blankStart marks the bytes [repairer.skipBlanks] may skip or drop from:
-// whitespace, the start of a comment and of a multi-byte character (a
-// read-only table).
-var blankStart = func() (t [256]bool) {
-	for _, c := range " \t\r\n/#" {
-		t[c] = true
-	}
-	for c := 0x80; c < 0x100; c++ {
-		t[c] = true
-	}
-	return t
-}()
-
-// skipBlanksAt is [repairer.skipBlanks] past its first test.
-func (r *repairer) skipBlanksAt() {
-	for !r.eof() {
-		c := r.text[r.pos]
-		switch {
-		case isSpace(c):
-			// A run of blanks is skipped at once.
-			j := r.pos + 1
-			for j < len(r.text) && isSpace(r.text[j]) {
-				j++
-			}
-			r.pos = j
-		case c == '/' && r.pos+1 < len(r.text) && r.text[r.pos+1] == '/', c == '#':
-			start := r.pos
-			for !r.eof() && r.text[r.pos] != '\n' {
-				r.pos++
-			}
-			r.fix(noteLineComment, start, strings.TrimRight(r.text[start:r.pos], "\r"), "")
-		case c == '/' && r.pos+1 < len(r.text) && r.text[r.pos+1] == '*':
-			start := r.pos
-			end := strings.Index(r.text[r.pos+2:], "*/")
-			if end < 0 {
-				r.pos = len(r.text)
-			} else {
-				r.pos += 2 + end + 2
-			}
-			r.fix(noteBlockComment, start, r.text[start:r.pos], "")
-		case c >= 0x80:
-			ch, n := utf8.DecodeRuneInString(r.text[r.pos:])
-			if !isOddSpace(ch) {
-				return
-			}
-			r.fix(noteWhitespace, r.pos, r.text[r.pos:r.pos+n], "")
-			r.pos += n
-		default:
-			return
-		}
-	}
-}
-
 // isOddSpace reports a Unicode space or invisible character that models put
 // between tokens and JSON does not allow there.
 func isOddSpace(ch rune) bool {
@@ -104,4 +41,47 @@ func isOddSpace(ch rune) bool {
 		return true
 	}
 	return false
+}
+
+// lineComment drops a // or # comment, up to the end of its line.
+func (r *repairer) lineComment() bool {
+	c := r.text[r.pos]
+	if c != '#' && (c != '/' || r.pos+1 >= len(r.text) || r.text[r.pos+1] != '/') {
+		return false
+	}
+	start := r.pos
+	for !r.eof() && r.text[r.pos] != '\n' {
+		r.pos++
+	}
+	r.fix(noteLineComment, start, strings.TrimRight(r.text[start:r.pos], "\r"), "")
+	return true
+}
+
+// blockComment drops a /* */ comment, or the rest of the text when it
+// is not closed.
+func (r *repairer) blockComment() bool {
+	if r.text[r.pos] != '/' || r.pos+1 >= len(r.text) || r.text[r.pos+1] != '*' {
+		return false
+	}
+	start := r.pos
+	end := strings.Index(r.text[r.pos+2:], "*/")
+	if end < 0 {
+		r.pos = len(r.text)
+	} else {
+		r.pos += 2 + end + 2
+	}
+	r.fix(noteBlockComment, start, r.text[start:r.pos], "")
+	return true
+}
+
+// oddSpace drops a Unicode space or invisible character JSON does not
+// allow between tokens ([isOddSpace]).
+func (r *repairer) oddSpace() bool {
+	ch, n := utf8.DecodeRuneInString(r.text[r.pos:])
+	if !isOddSpace(ch) {
+		return false
+	}
+	r.fix(noteWhitespace, r.pos, r.text[r.pos:r.pos+n], "")
+	r.pos += n
+	return true
 }

@@ -56,10 +56,10 @@ func (r *repairer) list() bool {
 // tuple repairs a parenthesised value at r.pos, as Python writes tuples:
 // (1, 2) becomes [1, 2], () becomes [] and (1) becomes 1. Its elements
 // must be values, not bare words: "(see below)" is text, which the caller
-// reads as such. It reports false, having written nothing, otherwise.
-func (r *repairer) tuple() bool {
+// reads as such. Otherwise it does not apply, having written nothing.
+func (r *repairer) tuple(role) (read, applied bool) {
 	if len(r.kinds) >= maxDepth || r.calls >= maxCalls || r.noCalls {
-		return false
+		return false, false
 	}
 	start, mark, fmark := r.pos, len(r.out), r.fixes.len()
 	r.kinds = append(r.kinds, '(')
@@ -104,17 +104,17 @@ func (r *repairer) tuple() bool {
 		r.pos, r.out = start, r.out[:mark]
 		r.dropFixes(fmark)
 		r.noCalls = true
-		return false
+		return false, false
 	}
 	r.pos++ // the ')'
 	if items == 1 && !comma {
 		r.out = append(r.out[:mark], r.out[mark+1:]...)
 		r.fix(noteParentheses, start, "(", "")
-		return true
+		return true, true
 	}
 	r.out = append(r.out, ']')
 	r.fix(noteTuple, start, "(", "[")
-	return true
+	return true, true
 }
 
 // followsComma reports whether a ',' comes after blanks from i.
@@ -144,16 +144,42 @@ func (r *repairer) dropComma(offset int) {
 	}
 }
 
-// closeMismatched handles a closing bracket at r.pos that does not match the
-// open container, which closes with want. When an enclosing container
+// earlyBrace drops the '}' at r.early, which closed an object too early
+// ({"a": 1}, "b": 2}); the finder sets r.early where it saw one.
+func (r *repairer) earlyBrace(byte, int, *int) (closed, applied bool) {
+	if r.pos != r.early {
+		return false, false
+	}
+	r.fix(noteBracketEarly, r.pos, "}", "")
+	r.pos++
+	return false, true
+}
+
+// closingBracket closes the open container at its own bracket, closer,
+// dropping a comma before it.
+func (r *repairer) closingBracket(closer byte, _ int, comma *int) (closed, applied bool) {
+	if r.text[r.pos] != closer {
+		return false, false
+	}
+	r.dropComma(*comma)
+	r.pos++
+	r.out = append(r.out, closer)
+	return true, true
+}
+
+// mismatchedBracket reads a closing bracket at r.pos that does not match
+// the open container, which closes with want. When an enclosing container
 // matches the bracket, the current one was left open: it is closed and the
 // bracket left to its owner. Otherwise the bracket was mistyped and is
 // replaced.
 //
 // It reports whether the container was closed; when not, the bracket was
 // dropped and reading goes on.
-func (r *repairer) closeMismatched(want byte, comma int) bool {
+func (r *repairer) mismatchedBracket(want byte, _ int, comma *int) (closed, applied bool) {
 	got := r.text[r.pos]
+	if got == want {
+		return false, false
+	}
 	opener := byte('{')
 	if got == ']' {
 		opener = '['
@@ -166,10 +192,10 @@ func (r *repairer) closeMismatched(want byte, comma int) bool {
 				// bracket for a typo.
 				break
 			}
-			r.dropComma(comma)
+			r.dropComma(*comma)
 			r.fix(noteBracketInserted, r.pos, "", string(want))
 			r.out = append(r.out, want)
-			return true
+			return true, true
 		}
 	}
 	if len(r.kinds) == 1 && followsComma(r.text, r.pos+1) && r.guess() {
@@ -177,11 +203,19 @@ func (r *repairer) closeMismatched(want byte, comma int) bool {
 		// value and leave the rest out; the second reading drops it.
 		r.fix(noteBracketStray, r.pos, string(got), "")
 		r.pos++
-		return false
+		return false, true
 	}
-	r.dropComma(comma)
+	r.dropComma(*comma)
 	r.fix(noteBracketReplaced, r.pos, string(got), string(want))
 	r.pos++
 	r.out = append(r.out, want)
-	return true
+	return true, true
+}
+
+// leftOpen closes the open container, which closes with closer, at the
+// end of the text, dropping a comma (at offset comma, if any) before it.
+func (r *repairer) leftOpen(closer byte, comma int) {
+	r.dropComma(comma)
+	r.fix(noteLeftOpen, r.pos, "", string(closer))
+	r.out = append(r.out, closer)
 }

@@ -155,3 +155,12 @@ func controlName(c byte) string {
 	}
 	return "control character"
 }
+
+// escapedJSON reads a string written as escaped JSON, \"like this\"
+// ([repairer.escapedStr]); a whole reply must end after it.
+func (r *repairer) escapedJSON(where role) (ok, applied bool) {
+	if !strings.HasPrefix(r.text[r.pos:], `\"`) {
+		return false, false
+	}
+	return r.escapedStr() && (where != roleTop || r.restIsBlank()), true
+}

@@ -717,3 +717,28 @@ func (r *repairer) dropLayoutAt(lineEnd, quote int) {
 	r.dropFixes(n)
 	r.fix(noteLayoutBreak, k-1, r.text[k-1:quote], "")
 }
+
+// doubleQuoted reads a string in double quotes, JSON's own, repairing
+// what it holds ([repairer.str]).
+func (r *repairer) doubleQuoted(where role) (ok, applied bool) { return r.str(where), true }
+
+// singleQuoted reads a string in single quotes as one in double quotes.
+func (r *repairer) singleQuoted(where role) (ok, applied bool) { return r.str(where), true }
+
+// backtick reads a string in backticks as one in double quotes; two
+// backticks open a code span or fence, not a string.
+func (r *repairer) backtick(where role) (ok, applied bool) {
+	if strings.HasPrefix(r.text[r.pos:], "``") {
+		return false, false
+	}
+	return r.str(where), true
+}
+
+// smartQuoted reads a string in typographic quotes as one in double
+// quotes.
+func (r *repairer) smartQuoted(where role) (ok, applied bool) {
+	if smartQuote(r.text[r.pos:]) == "" {
+		return false, false
+	}
+	return r.str(where), true
+}

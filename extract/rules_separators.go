@@ -7,18 +7,25 @@ import (
 // This file holds the repair rules of what stands between the items of
 // a container besides blanks and brackets: commas and ... placeholders.
 
-// ellipsis skips a "..." (or "…") placeholder at r.pos and reports whether
-// there was one.
-func (r *repairer) ellipsis() bool {
-	switch r.text[r.pos] {
-	case '.', "…"[0]:
-		return r.ellipsisAt() // apart, so that the test is inlined
+// comma reads a comma between the items of a container. One with no item
+// before it, or after another, is dropped; otherwise *comma is set to its
+// offset, for the next item or a closing bracket to settle.
+func (r *repairer) comma(closer byte, count int, comma *int) (closed, applied bool) {
+	if count == 0 || *comma >= 0 {
+		noItem := noteCommaNoMember
+		if closer == ']' {
+			noItem = noteCommaNoElement
+		}
+		r.fix(noItem, r.pos, ",", "")
+	} else {
+		*comma = r.pos
 	}
-	return false
+	r.pos++
+	return false, true
 }
 
-// ellipsisAt is [repairer.ellipsis] at a byte that may start one.
-func (r *repairer) ellipsisAt() bool {
+// ellipsis drops a "..." (or "…") placeholder for omitted items at r.pos.
+func (r *repairer) ellipsis(byte, int, *int) (closed, applied bool) {
 	rest := r.text[r.pos:]
 	n := 0
 	switch {
@@ -30,9 +37,9 @@ func (r *repairer) ellipsisAt() bool {
 	case strings.HasPrefix(rest, "…"):
 		n = len("…")
 	default:
-		return false
+		return false, false
 	}
 	r.fix(noteEllipsis, r.pos, rest[:n], "")
 	r.pos += n
-	return true
+	return false, true
 }

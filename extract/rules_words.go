@@ -212,44 +212,6 @@ func literal(tok string) (lit string, kind FixKind, ok bool) {
 	return "", "", false
 }
 
-// key repairs an object key: a string in any quotes, or a bare word.
-func (r *repairer) key() bool {
-	c := r.text[r.pos]
-	if c == '"' || c == '\'' || c == '`' && !strings.HasPrefix(r.text[r.pos:], "``") || (c >= 0x80 && smartQuote(r.text[r.pos:]) != "") {
-		return r.str(roleKey)
-	}
-	if c == '\\' && strings.HasPrefix(r.text[r.pos:], `\"`) {
-		return r.escapedStr()
-	}
-	start, end := r.pos, r.pos
-	for end < len(r.text) && isBareByte(r.text[end]) {
-		end++
-	}
-	r.pos = end
-	if end == start {
-		return false
-	}
-	// A bare key must be followed by its colon (after blanks, and after a
-	// stray closing quote, as in {a":1}) or by a quoted string, its value
-	// with the colon left out ({a 'b'}); anything else is not an object.
-	if !r.eof() && r.text[r.pos] == '"' {
-		r.pos++
-		r.fixQuoted(noteKeyOpeningQuote, start, r.text[start:r.pos], r.text[start:end])
-	} else {
-		r.fixQuoted(noteUnquotedKey, start, r.text[start:end], r.text[start:end])
-	}
-	save := r.pos
-	for !r.eof() && isSpace(r.text[r.pos]) {
-		r.pos++
-	}
-	if r.eof() || r.text[r.pos] != ':' && !quotedValueAt(r.text, r.pos, &r.stops) {
-		return false
-	}
-	r.pos = save
-	appendQuotedInPlace(&r.out, r.text[start:end])
-	return true
-}
-
 // startsValue reports whether the byte at r.pos can begin a value.
 func (r *repairer) startsValue() bool {
 	c := r.text[r.pos]
@@ -267,4 +229,40 @@ func (r *repairer) startsValue() bool {
 // clipWord shortens a token quoted in a fix's detail.
 func clipWord(s string) string {
 	return clip.Ellipsis(s, 24)
+}
+
+// bareWord reads a value in a container that no other rule of
+// [valueRules] reads ([repairer.word]).
+func (r *repairer) bareWord(where role) (ok, applied bool) { return r.word(where), true }
+
+// unquotedKey reads a key without quotes, a bare word, or with only its
+// closing quote ({a":1}).
+func (r *repairer) unquotedKey(role) (ok, applied bool) {
+	start, end := r.pos, r.pos
+	for end < len(r.text) && isBareByte(r.text[end]) {
+		end++
+	}
+	r.pos = end
+	if end == start {
+		return false, true
+	}
+	// A bare key must be followed by its colon (after blanks, and after a
+	// stray closing quote, as in {a":1}) or by a quoted string, its value
+	// with the colon left out ({a 'b'}); anything else is not an object.
+	if !r.eof() && r.text[r.pos] == '"' {
+		r.pos++
+		r.fixQuoted(noteKeyOpeningQuote, start, r.text[start:r.pos], r.text[start:end])
+	} else {
+		r.fixQuoted(noteUnquotedKey, start, r.text[start:end], r.text[start:end])
+	}
+	save := r.pos
+	for !r.eof() && isSpace(r.text[r.pos]) {
+		r.pos++
+	}
+	if r.eof() || r.text[r.pos] != ':' && !quotedValueAt(r.text, r.pos, &r.stops) {
+		return false, true
+	}
+	r.pos = save
+	appendQuotedInPlace(&r.out, r.text[start:end])
+	return true, true
 }

@@ -160,3 +160,7 @@ func isIdentifier(s string) bool {
 	}
 	return true
 }
+
+// bareReply reads a whole reply that no other rule of [valueRules] reads
+// ([repairer.topScalar]).
+func (r *repairer) bareReply(role) (ok, applied bool) { return r.topScalar(), true }
