@@ -25,6 +25,8 @@ type ruleCase struct {
 	Want  *string `json:"want"`
 	// Fixes lists every fix made, in order, as kind, before and after.
 	Fixes [][3]string `json:"fixes"`
+	// Truncated is true for a reply cut off inside the value.
+	Truncated bool `json:"truncated"`
 }
 
 // validatorFor builds the stand-in for a schema a rule case names:
@@ -94,7 +96,7 @@ func TestRepairRules(t *testing.T) {
 				fixes = append(fixes, [3]string{string(f.Kind), f.Before, f.After})
 			}
 			assert.Equal(t, tc.Fixes, fixes)
-			assert.False(t, got.Truncated())
+			assert.Equal(t, tc.Truncated, got.Truncated())
 		})
 	}
 }

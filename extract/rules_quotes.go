@@ -5,6 +5,11 @@ import (
 	"unicode/utf8"
 )
 
+// This file holds the string reader and its repair rules: strings in
+// single, typographic or back quotes, quotes inside a string, a missing
+// opening or closing quote, strings joined with +, and layout before a
+// closing quote.
+
 // smartQuote returns the typographic quote at the start of s, or "". All of
 // them are three bytes in UTF-8, E2 80 and one of six.
 func smartQuote(s string) string {
@@ -469,155 +474,6 @@ func matchAny(s string, qs []string) string {
 	return ""
 }
 
-// drivePath reports whether a Windows path written with raw backslashes,
-// a letter, ':' and one '\', starts at i. A path written C:\\ has its
-// backslashes escaped: its other escapes (\n, \u00e9) are JSON's.
-func drivePath(text string, i int) bool {
-	if i+3 > len(text) || text[i+1] != ':' || text[i+2] != '\\' || i+3 < len(text) && text[i+3] == '\\' {
-		return false
-	}
-	c := text[i] | 0x20
-	return c >= 'a' && c <= 'z'
-}
-
-// escape copies or repairs the backslash escape at r.pos.
-func (r *repairer) escape() bool {
-	if r.pos+1 >= len(r.text) {
-		r.fix(noteBackslashAtEnd, r.pos, `\`, "")
-		r.pos++
-		return true
-	}
-	c := r.text[r.pos+1]
-	if r.raw && c != '"' && c != '\\' && c != '\'' && c != '\n' && smartQuote(r.text[r.pos+1:]) == "" {
-		r.loneBackslash()
-		return true
-	}
-	switch c {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		r.out = append(r.out, '\\', c)
-		r.pos += 2
-	case 'u':
-		for k := 2; k < 6; k++ {
-			if r.pos+k >= len(r.text) {
-				r.fix(noteEscapeAtEnd, r.pos, r.text[r.pos:], "")
-				r.pos = len(r.text)
-				return true
-			}
-			if !isHex(r.text[r.pos+k]) {
-				return false
-			}
-		}
-		r.out = append(r.out, r.text[r.pos:r.pos+6]...)
-		r.pos += 6
-	case '\'':
-		r.fix(noteInvalidEscape, r.pos, `\'`, "'")
-		r.pos++
-	case '\n':
-		r.fix(noteBackslashLineEnd, r.pos, "\\\n", `\n`)
-		r.out = append(r.out, '\\', 'n')
-		r.pos += 2
-	default:
-		if smartQuote(r.text[r.pos+1:]) != "" {
-			r.fix(noteBackslashSmartQuote, r.pos, `\`, "")
-			r.pos++
-			break
-		}
-		// A lone backslash, as in C:\Users or a regular expression's \d:
-		// keep it.
-		r.loneBackslash()
-	}
-	return true
-}
-
-// loneBackslash keeps the backslash at r.pos as a character of the string,
-// noting where the string's first such backslash is.
-func (r *repairer) loneBackslash() {
-	if r.badEscape < 0 {
-		r.badEscape = r.pos
-	}
-	r.fix(noteLoneBackslash, r.pos, `\`, `\\`)
-	r.out = append(r.out, '\\', '\\')
-	r.pos++
-}
-
-// escapedStr repairs a string written as escaped JSON, \"like this\", in a
-// value that is itself escaped JSON text.
-func (r *repairer) escapedStr() bool {
-	r.fix(noteEscapedJSON, r.pos, `\"`, `"`)
-	r.pos += 2
-	r.out = append(r.out, '"')
-	for !r.eof() {
-		rest := r.text[r.pos:]
-		switch {
-		case strings.HasPrefix(rest, `\\\"`):
-			// An escaped quote of the inner text.
-			r.out = append(r.out, '\\', '"')
-			r.pos += 4
-		case strings.HasPrefix(rest, `\\"`):
-			r.out = append(r.out, '\\', '"')
-			r.pos += 3
-		case strings.HasPrefix(rest, `\"`):
-			r.pos += 2
-			r.out = append(r.out, '"')
-			return true
-		case strings.HasPrefix(rest, `\\`):
-			r.out = append(r.out, '\\', '\\')
-			r.pos += 2
-		case rest[0] == '"':
-			r.out = append(r.out, '\\', '"')
-			r.pos++
-		case rest[0] < 0x20:
-			esc, ok := controlEscape(rest[0])
-			if !ok {
-				return false
-			}
-			r.out = append(r.out, esc...)
-			r.pos++
-		case rest[0] == '\\':
-			if !r.escape() {
-				return false
-			}
-		default:
-			r.out = append(r.out, rest[0])
-			r.pos++
-		}
-	}
-	r.fix(noteStringLeftOpen, r.pos, "", `"`)
-	r.out = append(r.out, '"')
-	return true
-}
-
-// controlEscape returns the JSON escape of a control character allowed to
-// appear raw in a model's string (newline, tab, ...).
-func controlEscape(c byte) (string, bool) {
-	switch c {
-	case '\n':
-		return `\n`, true
-	case '\r':
-		return `\r`, true
-	case '\t':
-		return `\t`, true
-	case '\b':
-		return `\b`, true
-	case '\f':
-		return `\f`, true
-	}
-	return "", false
-}
-
-// controlName names a control character for a fix detail.
-func controlName(c byte) string {
-	switch c {
-	case '\n':
-		return "newline"
-	case '\t':
-		return "tab"
-	case '\r':
-		return "carriage return"
-	}
-	return "control character"
-}
-
 // appendQuoted appends s as a JSON string.
 func appendQuoted(dst []byte, s string) []byte {
 	dst = append(dst, '"')
@@ -655,4 +511,234 @@ func appendEscaped(dst []byte, s string) []byte {
 		}
 	}
 	return dst
+}
+
+// concatenation reports where the next string starts when the quote just
+// before at closes a string joined to another with + ("a" + "b"), or -1.
+// Blanks and comments may stand around the +.
+func concatenation(text string, at int, quote string) int {
+	if at >= len(text) || text[at] != '+' && text[at] != '/' && !isSpace(text[at]) {
+		return -1 // neither a '+' nor what may stand before one
+	}
+	// Only a short stretch is read: this runs at every quote inside a
+	// string, and must not read the same text again at each.
+	text = text[:min(len(text), at+concatWindow)]
+	i := skipSpaceAndComments(text, at)
+	if i >= len(text) || text[i] != '+' {
+		return -1
+	}
+	i = skipSpaceAndComments(text, i+1)
+	if !strings.HasPrefix(text[i:], quote) {
+		return -1
+	}
+	return i + len(quote)
+}
+
+// concatWindow is how far past a closing quote concatenation looks for a
+// '+' and the next string, comments included.
+const concatWindow = 256
+
+// literalAt reports whether, after blanks from i, a literal or a plain
+// number stands alone up to a ',' '}' or ']' or the end of the text, as
+// the true of {"a" true}. It runs at quotes inside strings, so it reads
+// no further than a token can be either: a token longer than every
+// literal that holds a byte no number has is neither.
+func literalAt(text string, i int) bool {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	j := i
+	numeric := true
+	for j < len(text) && !isTokenEnd(text[j]) {
+		numeric = numeric && isNumberByte(text[j])
+		if !numeric && j-i >= maxLiteralLen {
+			return false
+		}
+		j++
+	}
+	if j == i {
+		return false
+	}
+	tok := text[i:j]
+	if _, _, ok := literal(tok); !ok {
+		if end, ok := scanNumber(tok, 0); !ok || end != len(tok) {
+			return false
+		}
+	}
+	for j < len(text) && isSpace(text[j]) {
+		j++
+	}
+	return j == len(text) || text[j] == ',' || text[j] == '}' || text[j] == ']'
+}
+
+// maxLiteralLen is the length of the longest token [literal] reads.
+const maxLiteralLen = len("+Infinity")
+
+// quotedElementAt reports whether the quote at i opens a string that
+// closes on the same line and is followed by a ',' or ']' (or the end of
+// the text): an element of its own, as the "def" of ["abc,"def"].
+func quotedElementAt(text string, i int, q *quoteScan) bool {
+	j := closedOnLine(text, i, q)
+	if j < 0 {
+		return false
+	}
+	for j < len(text) && isSpace(text[j]) {
+		j++
+	}
+	return j == len(text) || text[j] == ',' || text[j] == ']'
+}
+
+// commaEnds reports the offset of the comma the text from contentStart to
+// end finishes with, blanks aside, or -1.
+func commaEnds(text string, contentStart, end int) int {
+	k := end
+	for k > contentStart && isSpace(text[k-1]) {
+		k--
+	}
+	if k > contentStart && text[k-1] == ',' {
+		return k - 1
+	}
+	return -1
+}
+
+// firstDelimiter returns the first ',' '}' or ']' in text[from:to], or -1.
+func firstDelimiter(text string, from, to int) int {
+	if i := strings.IndexAny(text[from:to], ",}]"); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
+// quoteGuess weighs a quote inside a string that the string's own rules
+// keep as content (it is followed by neither a delimiter nor the next
+// item), at a place where ending the string there is as plausible:
+//
+//   - in an array, after a comma, when the quote opens a string that is an
+//     element of its own: ["abc,"def"] may be one string or two;
+//   - in a member's value, when a lone literal or number follows the
+//     quote: {"b": "x" true} may hold "x\" true" or "x" and a stray word.
+//
+// Either way the repair is a guess (see [repairer.guess]). The second
+// reading ends the string at the comma, or at the quote. ok is false when
+// the quote is not such a place or the first reading is kept.
+func (r *repairer) quoteGuess(where role, contentStart, after int) (cut int, ok bool) {
+	quote := after - 1
+	if where == roleElement || where == roleTop {
+		if c := commaEnds(r.text, contentStart, quote); c >= 0 && quotedElementAt(r.text, quote, r.stops.of(dquotes)) {
+			if r.guess() {
+				return c, true
+			}
+			return 0, false
+		}
+	}
+	switch where {
+	case roleElement:
+		if after < len(r.text) && r.text[after] == ':' {
+			// ["key":"value"] may be an object without its braces.
+			if r.guess() {
+				return quote, true
+			}
+		}
+	case roleValue:
+		if !literalAt(r.text, after) {
+			return 0, false
+		}
+		if r.guess() {
+			return quote, true
+		}
+	}
+	return 0, false
+}
+
+// oddQuotes weighs a string, about to close, that holds quotes like its
+// closing one read as content: in pairs ("say "hi" now") they quote a
+// word, and one glued to a word ("v"alue", 24" screen, it's) or answering
+// a typographic opening quote („word") is part of the text. Any other odd
+// one ("value1" value2") may as well have closed the string early, before
+// a word the model forgot to quote. That is a guess (see
+// [repairer.guess]) whose second reading ends the string at the first
+// such quote. It returns that quote's offset for the second reading,
+// else -1.
+func (r *repairer) oddQuotes(contentStart, kept, firstKept, stop int) int {
+	if stop >= 0 || kept%2 == 0 {
+		return -1 // small enough to be inlined at every closing quote
+	}
+	return r.oddQuote(contentStart, firstKept)
+}
+
+// oddQuote is [repairer.oddQuotes] for an odd count of quotes kept, the
+// first at firstKept, in a first reading.
+func (r *repairer) oddQuote(contentStart, firstKept int) int {
+	if r.text[contentStart-1] == '\'' {
+		return -1 // in single quotes, a kept quote is an apostrophe
+	}
+	if n := firstKept + 1; n < len(r.text) && (isKeyWordByte(r.text[n]) || r.text[n] >= 0x80) {
+		return -1
+	}
+	if firstKept > contentStart && isDigit(r.text[firstKept-1]) {
+		return -1
+	}
+	if strings.Contains(r.text[contentStart:firstKept], "„") || strings.Contains(r.text[contentStart:firstKept], "“") {
+		return -1
+	}
+	if r.guess() {
+		return firstKept
+	}
+	return -1
+}
+
+// dropLayout removes a raw line break and the indentation after it from
+// the end of a string about to close at quote ("text\n  "): the model
+// put the closing quote on a line of its own, and the break is layout,
+// not content. lineEnd is where in r.out the last raw line break was
+// written, or -1.
+func (r *repairer) dropLayout(lineEnd, quote int) {
+	if lineEnd >= 0 { // small enough to be inlined at every closing quote
+		r.dropLayoutAt(lineEnd, quote)
+	}
+}
+
+// dropLayoutAt is [repairer.dropLayout] once a raw line break was
+// written.
+func (r *repairer) dropLayoutAt(lineEnd, quote int) {
+	k := quote
+	for k > 0 && (r.text[k-1] == ' ' || r.text[k-1] == '\t' || r.text[k-1] == '\r') {
+		k--
+	}
+	if k == 0 || r.text[k-1] != '\n' {
+		return
+	}
+	r.out = r.out[:lineEnd]
+	// The break was escaped as it was read; it is dropped instead.
+	n := r.fixes.len()
+	for n > 0 && r.fixes.at(n-1).offset() >= k-1 {
+		n--
+	}
+	r.dropFixes(n)
+	r.fix(noteLayoutBreak, k-1, r.text[k-1:quote], "")
+}
+
+// doubleQuoted reads a string in double quotes, JSON's own, repairing
+// what it holds ([repairer.str]).
+func (r *repairer) doubleQuoted(where role) (ok, applied bool) { return r.str(where), true }
+
+// singleQuoted reads a string in single quotes as one in double quotes.
+func (r *repairer) singleQuoted(where role) (ok, applied bool) { return r.str(where), true }
+
+// backtick reads a string in backticks as one in double quotes; two
+// backticks open a code span or fence, not a string.
+func (r *repairer) backtick(where role) (ok, applied bool) {
+	if strings.HasPrefix(r.text[r.pos:], "``") {
+		return false, false
+	}
+	return r.str(where), true
+}
+
+// smartQuoted reads a string in typographic quotes as one in double
+// quotes.
+func (r *repairer) smartQuoted(where role) (ok, applied bool) {
+	if smartQuote(r.text[r.pos:]) == "" {
+		return false, false
+	}
+	return r.str(where), true
 }

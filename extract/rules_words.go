@@ -2,7 +2,13 @@ package extract
 
 import (
 	"strings"
+
+	"github.com/agentio/agentio/internal/clip"
 )
+
+// This file holds the repair rules of bare words: keys without quotes,
+// literals of Python and JavaScript, unquoted strings and regular
+// expressions.
 
 // quotedValueAt reports whether a string in any quotes opens at i and
 // closes on the same line, followed by the end of its member: a ',', a '}'
@@ -206,116 +212,57 @@ func literal(tok string) (lit string, kind FixKind, ok bool) {
 	return "", "", false
 }
 
-// A numberForm is a number as [number] reads it: its JSON form is made of
-// parts of the token, so that reading one allocates nothing.
-type numberForm struct {
-	changed bool   // the JSON form differs from the token
-	neg     bool   // a minus sign
-	intPart string // the integer digits, "" for 0
-	frac    string // the fraction's digits; "" with no point
-	hasFrac bool   // a point, followed by digits or not (2.)
-	exp     string // the exponent after its 'e', sign included; "" for none
+// startsValue reports whether the byte at r.pos can begin a value.
+func (r *repairer) startsValue() bool {
+	c := r.text[r.pos]
+	switch {
+	case c == '"' || c == '\'' || c == '`' || c == '{' || c == '[' || c == '(' || c == '-' || c == '+' || c == '.':
+		return true
+	case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		return true
+	case c >= 0x80:
+		return smartQuote(r.text[r.pos:]) != ""
+	}
+	return false
 }
 
-// appendJSON appends the number's JSON form to dst.
-func (n numberForm) appendJSON(dst []byte) []byte {
-	if n.neg {
-		dst = append(dst, '-')
-	}
-	if n.intPart == "" {
-		dst = append(dst, '0')
-	}
-	dst = append(dst, n.intPart...)
-	if n.hasFrac {
-		dst = append(dst, '.')
-		if n.frac == "" {
-			dst = append(dst, '0')
-		}
-		dst = append(dst, n.frac...)
-	}
-	if n.exp != "" {
-		dst = append(dst, 'e')
-		dst = append(dst, n.exp...)
-	}
-	return dst
+// clipWord shortens a token quoted in a fix's detail.
+func clipWord(s string) string {
+	return clip.Ellipsis(s, 24)
 }
 
-// writeNumber writes the number num, read from tok at offset start, to
-// the output, recording a fix when its form changed.
-func (r *repairer) writeNumber(start int, tok string, num numberForm) {
-	if !num.changed {
-		r.out = append(r.out, tok...)
-		return
-	}
-	at := len(r.written)
-	r.record(noteNumber, start, len(tok))
-	r.written = num.appendJSON(room(r.written, len(tok)+2))
-	r.out = append(r.out, r.written[at:]...)
-}
+// bareWord reads a value in a container that no other rule of
+// [valueRules] reads ([repairer.word]).
+func (r *repairer) bareWord(where role) (ok, applied bool) { return r.word(where), true }
 
-// number reads tok as a number, JSON or a near miss (+1, .5, 1., 1e, a lone
-// minus), and returns its form, whose changed says whether its JSON form
-// differs from tok.
-func number(tok string) (numberForm, bool) {
-	if tok == "" {
-		return numberForm{}, false
+// unquotedKey reads a key without quotes, a bare word, or with only its
+// closing quote ({a":1}).
+func (r *repairer) unquotedKey(role) (ok, applied bool) {
+	start, end := r.pos, r.pos
+	for end < len(r.text) && isBareByte(r.text[end]) {
+		end++
 	}
-	if tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9' {
-		if end, ok := scanNumber(tok, 0); ok && end == len(tok) {
-			return numberForm{}, true
-		}
+	r.pos = end
+	if end == start {
+		return false, true
 	}
-	i := 0
-	var n numberForm
-	if tok[0] == '+' || tok[0] == '-' {
-		n.neg = tok[0] == '-'
-		i++
+	// A bare key must be followed by its colon (after blanks, and after a
+	// stray closing quote, as in {a":1}) or by a quoted string, its value
+	// with the colon left out ({a 'b'}); anything else is not an object.
+	if !r.eof() && r.text[r.pos] == '"' {
+		r.pos++
+		r.fixQuoted(noteKeyOpeningQuote, start, r.text[start:r.pos], r.text[start:end])
+	} else {
+		r.fixQuoted(noteUnquotedKey, start, r.text[start:end], r.text[start:end])
 	}
-	intStart := i
-	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-		i++
+	save := r.pos
+	for !r.eof() && isSpace(r.text[r.pos]) {
+		r.pos++
 	}
-	n.intPart = tok[intStart:i]
-	if i < len(tok) && tok[i] == '.' {
-		n.hasFrac = true
-		i++
-		fs := i
-		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-			i++
-		}
-		n.frac = tok[fs:i]
+	if r.eof() || r.text[r.pos] != ':' && !quotedValueAt(r.text, r.pos, &r.stops) {
+		return false, true
 	}
-	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
-		if n.intPart == "" && n.frac == "" {
-			return numberForm{}, false
-		}
-		i++
-		es := i
-		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
-			i++
-		}
-		ds := i
-		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-			i++
-		}
-		if i > ds {
-			n.exp = tok[es:i]
-		}
-	}
-	if i != len(tok) {
-		return numberForm{}, false
-	}
-	if n.intPart == "" && n.frac == "" {
-		if tok != "-" {
-			return numberForm{}, false
-		}
-		return numberForm{changed: true}, true // a lone minus: 0
-	}
-	if len(n.intPart) > 1 && n.intPart[0] == '0' {
-		// Leading zeros (0789) mark an identifier or a code, not a number:
-		// the caller keeps the text as a string.
-		return numberForm{}, false
-	}
-	n.changed = true
-	return n, true
+	r.pos = save
+	appendQuotedInPlace(&r.out, r.text[start:end])
+	return true, true
 }

@@ -1,0 +1,372 @@
+package extract
+
+import "math/bits"
+
+// This file holds the scanner's positions, each with the ordered table of
+// the rules tried there: at the start of a value ([valueRules]), at an
+// object key ([keyRules]), between the items of a container
+// ([betweenRules]) and in the blanks between tokens ([blankRules]). Each
+// entry names the kinds of fix its rule may record and the method that
+// applies it, which lives in the rules_*.go file of its family. At each
+// position the scanner tries the entries whose first bytes match the
+// text, in the table's order, through an index from a byte to those
+// entries built once, at init, and only read after.
+//
+// An entry is applied by a switch on its place in the table, which calls
+// its method directly: called through the table's function value, a
+// method would make the repairer, and the finder holding it, escape to
+// the heap, one allocation per call. TestRuleTablesApply holds each
+// switch to its table.
+
+// A valueRule is an entry of [valueRules] or [keyRules]: a form a value or
+// a key may take, and the method that reads it. read reports whether the
+// rule applied (when not, it read nothing, and the next entry is tried)
+// and, if so, whether it read a value.
+type valueRule struct {
+	kinds   []FixKind // the kinds of fix the rule may record; none for JSON's own forms
+	starts  string    // the bytes the form may start with; "" for any byte
+	topOnly bool      // tried only for a whole reply (roleTop)
+	read    func(r *repairer, where role) (ok, applied bool)
+}
+
+// valueRules are the rules tried at the start of a value, in order; the
+// first that applies reads it. A whole reply that none before reads is a
+// bare reply, a value inside a container a bare word.
+var valueRules [10]valueRule
+
+// The entries of [valueRules], by their place.
+const (
+	valueObject = iota
+	valueArray
+	valueDoubleQuoted
+	valueSingleQuoted
+	valueBacktick
+	valueSmartQuoted
+	valueEscapedJSON
+	valueTuple
+	valueBareReply
+	valueBareWord
+)
+
+// keyRules are the rules tried at an object key, in order.
+var keyRules [6]valueRule
+
+// The entries of [keyRules], by their place.
+const (
+	keyDoubleQuoted = iota
+	keySingleQuoted
+	keyBacktick
+	keySmartQuoted
+	keyEscapedJSON
+	keyUnquoted
+)
+
+// A betweenRule is an entry of [betweenRules]: what may stand before the
+// next item of a container, and the method that reads it. read reports
+// whether the rule applied and, if so, whether it closed the container;
+// a rule that applied without closing it leaves reading to go on. The
+// arguments are those of [repairer.between].
+type betweenRule struct {
+	kinds  []FixKind
+	starts string
+	read   func(r *repairer, closer byte, count int, comma *int) (closed, applied bool)
+}
+
+// betweenRules are the rules tried between the items of a container,
+// after blanks and before the end of the text ([repairer.leftOpen]), in
+// order. A byte none applies to starts the next item.
+var betweenRules [5]betweenRule
+
+// The entries of [betweenRules], by their place.
+const (
+	betweenEarlyBrace = iota
+	betweenClosingBracket
+	betweenMismatchedBracket
+	betweenComma
+	betweenEllipsis
+)
+
+// A blankRule is an entry of [blankRules]: something that may stand
+// between tokens besides JSON's whitespace, and the method that drops it.
+// skip reports whether the rule applied.
+type blankRule struct {
+	kinds  []FixKind
+	starts string
+	skip   func(r *repairer) bool
+}
+
+// blankRules are the rules tried in the blanks between tokens, after
+// JSON's own whitespace, in order.
+var blankRules [3]blankRule
+
+// The entries of [blankRules], by their place.
+const (
+	blankLineComment = iota
+	blankBlockComment
+	blankOddSpace
+)
+
+// The indexes from a byte to the entries of each table that may start
+// with it, as bit sets of the entries' positions, and the bytes
+// [repairer.skipBlanks] may skip or drop from. They are built at init
+// from the tables and only read after.
+var (
+	valueAt    [256]uint16
+	keyAt      [256]uint8
+	betweenAt  [256]uint8
+	blankAt    [256]uint8
+	blankStart [256]bool
+)
+
+// The tables name methods that read values, which read the tables: they
+// are filled here rather than where they are declared, where Go would
+// see an initialization cycle.
+func init() {
+	quoted := []FixKind{FixStringEscape, FixMissingQuote, FixConcatenation, FixTruncated}
+	quotedAnd := func(k FixKind) []FixKind { return append([]FixKind{k}, quoted...) }
+	doubleQuoted := valueRule{quoted, `"`, false, (*repairer).doubleQuoted}
+	singleQuoted := valueRule{quotedAnd(FixSingleQuote), "'", false, (*repairer).singleQuoted}
+	backtick := valueRule{quotedAnd(FixSmartQuote), "`", false, (*repairer).backtick}
+	smartQuoted := valueRule{quotedAnd(FixSmartQuote), "\xe2", false, (*repairer).smartQuoted}
+	escapedJSON := valueRule{[]FixKind{FixEscapedJSON, FixWrapper, FixTrailingComma}, `\`, false, (*repairer).escapedJSON}
+	valueRules = [...]valueRule{
+		valueObject:       {nil, "{", false, (*repairer).openObject},
+		valueArray:        {nil, "[", false, (*repairer).openArray},
+		valueDoubleQuoted: doubleQuoted,
+		valueSingleQuoted: singleQuoted,
+		valueBacktick:     backtick,
+		valueSmartQuoted:  smartQuoted,
+		valueEscapedJSON:  escapedJSON,
+		valueTuple:        {[]FixKind{FixBracket}, "(", false, (*repairer).tuple},
+		valueBareReply:    {[]FixKind{FixPythonLiteral, FixNonFinite, FixNumber, FixUnquotedString, FixWrapper, FixTrailingComma}, "", true, (*repairer).bareReply},
+		valueBareWord:     {[]FixKind{FixPythonLiteral, FixNonFinite, FixNumber, FixUnquotedString, FixMissingQuote, FixWrapper}, "", false, (*repairer).bareWord},
+	}
+	keyRules = [...]valueRule{
+		keyDoubleQuoted: doubleQuoted,
+		keySingleQuoted: singleQuoted,
+		keyBacktick:     backtick,
+		keySmartQuoted:  smartQuoted,
+		keyEscapedJSON:  escapedJSON,
+		keyUnquoted:     {[]FixKind{FixUnquotedKey, FixMissingQuote}, "", false, (*repairer).unquotedKey},
+	}
+	betweenRules = [...]betweenRule{
+		betweenEarlyBrace:        {[]FixKind{FixBracket}, "}", (*repairer).earlyBrace},
+		betweenClosingBracket:    {[]FixKind{FixTrailingComma}, "}]", (*repairer).closingBracket},
+		betweenMismatchedBracket: {[]FixKind{FixBracket, FixTrailingComma}, "}]", (*repairer).mismatchedBracket},
+		betweenComma:             {[]FixKind{FixTrailingComma}, ",", (*repairer).comma},
+		betweenEllipsis:          {[]FixKind{FixEllipsis}, ".\xe2", (*repairer).ellipsis},
+	}
+	blankRules = [...]blankRule{
+		blankLineComment:  {[]FixKind{FixComment}, "/#", (*repairer).lineComment},
+		blankBlockComment: {[]FixKind{FixComment}, "/", (*repairer).blockComment},
+		blankOddSpace:     {[]FixKind{FixWhitespace}, multiByte, (*repairer).oddSpace},
+	}
+	for i, e := range valueRules {
+		index(valueAt[:], e.starts, uint16(1)<<i)
+	}
+	for i, e := range keyRules {
+		index(keyAt[:], e.starts, uint8(1)<<i)
+	}
+	for i, e := range betweenRules {
+		index(betweenAt[:], e.starts, uint8(1)<<i)
+	}
+	for i, e := range blankRules {
+		index(blankAt[:], e.starts, uint8(1)<<i)
+	}
+	for c := range blankStart {
+		blankStart[c] = isSpace(byte(c)) || blankAt[c] != 0
+	}
+}
+
+// multiByte lists the bytes that start a multi-byte UTF-8 character, and
+// those that continue one: every byte from 0x80.
+var multiByte = func() string {
+	b := make([]byte, 0, 0x80)
+	for c := 0x80; c < 0x100; c++ {
+		b = append(b, byte(c))
+	}
+	return string(b)
+}()
+
+// index adds bit to at[c] for each byte c of starts, or for every byte
+// when starts is "".
+func index[T uint8 | uint16](at []T, starts string, bit T) {
+	if starts == "" {
+		for c := range at {
+			at[c] |= bit
+		}
+		return
+	}
+	for i := 0; i < len(starts); i++ {
+		at[starts[i]] |= bit
+	}
+}
+
+// value repairs one value at r.pos (after blanks), by the first rule of
+// [valueRules] that applies there.
+func (r *repairer) value(where role) bool {
+	r.skipBlanks()
+	if r.eof() {
+		return false
+	}
+	for m := valueAt[r.text[r.pos]]; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros16(m)
+		if valueRules[i].topOnly && where != roleTop {
+			continue
+		}
+		if ok, applied := r.valueRule(i, where); applied {
+			return ok
+		}
+	}
+	return false
+}
+
+// valueRule applies entry i of [valueRules].
+func (r *repairer) valueRule(i int, where role) (ok, applied bool) {
+	switch i {
+	case valueObject:
+		return r.openObject(where)
+	case valueArray:
+		return r.openArray(where)
+	case valueDoubleQuoted:
+		return r.doubleQuoted(where)
+	case valueSingleQuoted:
+		return r.singleQuoted(where)
+	case valueBacktick:
+		return r.backtick(where)
+	case valueSmartQuoted:
+		return r.smartQuoted(where)
+	case valueEscapedJSON:
+		return r.escapedJSON(where)
+	case valueTuple:
+		return r.tuple(where)
+	case valueBareReply:
+		return r.bareReply(where)
+	case valueBareWord:
+		return r.bareWord(where)
+	}
+	return false, false
+}
+
+// key repairs an object key at r.pos, by the first rule of [keyRules]
+// that applies there: a string in any quotes, or a bare word.
+func (r *repairer) key() bool {
+	for m := keyAt[r.text[r.pos]]; m != 0; m &= m - 1 {
+		if ok, applied := r.keyRule(bits.TrailingZeros8(m)); applied {
+			return ok
+		}
+	}
+	return false
+}
+
+// keyRule applies entry i of [keyRules].
+func (r *repairer) keyRule(i int) (ok, applied bool) {
+	switch i {
+	case keyDoubleQuoted:
+		return r.doubleQuoted(roleKey)
+	case keySingleQuoted:
+		return r.singleQuoted(roleKey)
+	case keyBacktick:
+		return r.backtick(roleKey)
+	case keySmartQuoted:
+		return r.smartQuoted(roleKey)
+	case keyEscapedJSON:
+		return r.escapedJSON(roleKey)
+	case keyUnquoted:
+		return r.unquotedKey(roleKey)
+	}
+	return false, false
+}
+
+// between reads what may stand before the next item of the innermost open
+// container, which closes with closer ('}' for an object, ']' for an
+// array): blanks, then the rules of [betweenRules], until one closes the
+// container or none applies, or the end of the text, which leaves the
+// container open ([repairer.leftOpen]). count is the number of items read
+// so far; *comma is the offset of a comma not yet followed by an item
+// (-1 when there is none), kept up to date. It reports true when the
+// container is closed (by its bracket, by another one, or because the
+// text ended); otherwise r.pos is at the start of the next item.
+func (r *repairer) between(closer byte, count int, comma *int) bool {
+	r.roomy()
+next:
+	for {
+		r.skipBlanks()
+		if r.eof() {
+			r.leftOpen(closer, *comma)
+			return true
+		}
+		for m := betweenAt[r.text[r.pos]]; m != 0; m &= m - 1 {
+			if closed, applied := r.betweenRule(bits.TrailingZeros8(m), closer, count, comma); closed {
+				return true
+			} else if applied {
+				continue next
+			}
+		}
+		return false
+	}
+}
+
+// betweenRule applies entry i of [betweenRules].
+func (r *repairer) betweenRule(i int, closer byte, count int, comma *int) (closed, applied bool) {
+	switch i {
+	case betweenEarlyBrace:
+		return r.earlyBrace(closer, count, comma)
+	case betweenClosingBracket:
+		return r.closingBracket(closer, count, comma)
+	case betweenMismatchedBracket:
+		return r.mismatchedBracket(closer, count, comma)
+	case betweenComma:
+		return r.comma(closer, count, comma)
+	case betweenEllipsis:
+		return r.ellipsis(closer, count, comma)
+	}
+	return false, false
+}
+
+// skipBlanks skips whitespace, then the blanks of [blankRules] (comments
+// and the space characters JSON does not allow), recording what it
+// dropped.
+func (r *repairer) skipBlanks() {
+	// Small enough to be inlined: most calls stand before a token.
+	if r.pos < len(r.text) && !blankStart[r.text[r.pos]] {
+		return
+	}
+	r.skipBlanksAt()
+}
+
+// skipBlanksAt is [repairer.skipBlanks] past its first test.
+func (r *repairer) skipBlanksAt() {
+next:
+	for !r.eof() {
+		c := r.text[r.pos]
+		if isSpace(c) {
+			// A run of blanks is skipped at once.
+			j := r.pos + 1
+			for j < len(r.text) && isSpace(r.text[j]) {
+				j++
+			}
+			r.pos = j
+			continue
+		}
+		for m := blankAt[c]; m != 0; m &= m - 1 {
+			if r.blankRule(bits.TrailingZeros8(m)) {
+				continue next
+			}
+		}
+		return
+	}
+}
+
+// blankRule applies entry i of [blankRules].
+func (r *repairer) blankRule(i int) bool {
+	switch i {
+	case blankLineComment:
+		return r.lineComment()
+	case blankBlockComment:
+		return r.blockComment()
+	case blankOddSpace:
+		return r.oddSpace()
+	}
+	return false
+}
