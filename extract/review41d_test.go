@@ -1,0 +1,92 @@
+package extract
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestReview41dEntriesNameTheirKinds: an entry of a position's table names
+// the kinds of fix its rule may record (positions.go, doc.go). Applied
+// through its switch at the samples of TestRuleTablesApply and at a few
+// escaped-JSON shapes, each entry that reads no nested value records only
+// kinds it names, besides those of the blanks it may skip (comment,
+// whitespace), which [blankRules] name. It fails today: the escaped-JSON
+// entry of valueRules and keyRules names escaped_json, wrapper and
+// trailing_comma, but [repairer.escapedStr] also records truncated (a
+// string the text ends inside, `\"abc`) and string_escape (`\"a\qb\"`).
+// Nothing checks an entry's kinds against what its method records, so a
+// wrong list survives every test (dropping wrapper from it too).
+func TestReview41dEntriesNameTheirKinds(t *testing.T) {
+	fresh := func(text string) *repairer {
+		r := &repairer{rereadLeft: rereadAllowance(text)}
+		r.reset(text)
+		r.pos = 1
+		return r
+	}
+	blanks := []FixKind{FixComment, FixWhitespace}
+	// Entries that read nested values, whose fixes are those of other
+	// entries too.
+	nested := map[int]bool{valueObject: true, valueArray: true, valueTuple: true, valueBareReply: true, valueBareWord: true}
+	undeclared := map[string][]FixKind{}
+	check := func(name string, kinds []FixKind, fixes []Fix) {
+		for _, f := range fixes {
+			if !slices.Contains(kinds, f.Kind) && !slices.Contains(blanks, f.Kind) && !slices.Contains(undeclared[name], f.Kind) {
+				undeclared[name] = append(undeclared[name], f.Kind)
+			}
+		}
+	}
+	samples := append(tableSamples(t), `\"abc`, `\"a\qb\"`, `\"k\": \"v`)
+	for _, text := range samples {
+		if text == "" {
+			continue
+		}
+		text = "[" + text
+		c := text[1]
+		for i := range valueRules {
+			if nested[i] || valueAt[c]&(1<<i) == 0 {
+				continue
+			}
+			for _, where := range []role{roleTop, roleElement, roleValue} {
+				r := fresh(text)
+				r.kinds = append(r.kinds, '[')
+				if _, applied := r.valueRule(i, where); applied {
+					check(fmtEntry("valueRules", i), valueRules[i].kinds, r.fixList())
+				}
+			}
+		}
+		for i := range keyRules {
+			if keyAt[c]&(1<<i) == 0 {
+				continue
+			}
+			r := fresh(text)
+			if _, applied := r.keyRule(i); applied {
+				check(fmtEntry("keyRules", i), keyRules[i].kinds, r.fixList())
+			}
+		}
+		for i := range betweenRules {
+			if betweenAt[c]&(1<<i) == 0 {
+				continue
+			}
+			r := fresh(text)
+			r.kinds = append(r.kinds, '{', '[')
+			comma := -1
+			if _, applied := r.betweenRule(i, ']', 1, &comma); applied {
+				check(fmtEntry("betweenRules", i), betweenRules[i].kinds, r.fixList())
+			}
+		}
+		for i := range blankRules {
+			if blankAt[c]&(1<<i) == 0 {
+				continue
+			}
+			r := fresh(text)
+			if r.blankRule(i) {
+				check(fmtEntry("blankRules", i), blankRules[i].kinds, r.fixList())
+			}
+		}
+	}
+	assert.Empty(t, undeclared, "kinds of fix recorded by an entry that does not name them")
+}
+
+func fmtEntry(table string, i int) string { return table + "[" + string(rune('0'+i)) + "]" }
