@@ -90,3 +90,29 @@ func TestReview41dEntriesNameTheirKinds(t *testing.T) {
 }
 
 func fmtEntry(table string, i int) string { return table + "[" + string(rune('0'+i)) + "]" }
+
+// TestReview41dUnquotedKeyAtAnyByte: the unquoted-key entry of keyRules
+// may start with any byte. A mutation giving it only ASCII letters,
+// digits, '_' and '$' as first bytes survived every test before this one.
+func TestReview41dUnquotedKeyAtAnyByte(t *testing.T) {
+	for text, want := range map[string]string{
+		`{ключ: 1}`:        `{"ключ":1}`,
+		`{@type: "x"}`:     `{"@type":"x"}`,
+		`{"a": 1, -b: 2}`:  `{"a":1,"-b":2}`,
+		`{"a": 1, <c>: 3}`: `{"a":1,"<c>":3}`,
+	} {
+		c, err := JSON(text, WithRepair())
+		if assert.NoError(t, err, text) {
+			assert.Equal(t, want, string(c.JSON), text)
+			assert.Equal(t, []FixKind{FixUnquotedKey}, fixKinds(c.Fixes), text)
+		}
+	}
+}
+
+func fixKinds(fixes []Fix) []FixKind {
+	var kinds []FixKind
+	for _, f := range fixes {
+		kinds = append(kinds, f.Kind)
+	}
+	return kinds
+}
