@@ -128,7 +128,7 @@ func init() {
 	singleQuoted := valueRule{quotedAnd(FixSingleQuote), "'", false, (*repairer).singleQuoted}
 	backtick := valueRule{quotedAnd(FixSmartQuote), "`", false, (*repairer).backtick}
 	smartQuoted := valueRule{quotedAnd(FixSmartQuote), "\xe2", false, (*repairer).smartQuoted}
-	escapedJSON := valueRule{[]FixKind{FixEscapedJSON, FixWrapper, FixTrailingComma}, `\`, false, (*repairer).escapedJSON}
+	escapedJSON := valueRule{[]FixKind{FixEscapedJSON, FixStringEscape, FixTruncated, FixWrapper, FixTrailingComma}, `\`, false, (*repairer).escapedJSON}
 	valueRules = [...]valueRule{
 		valueObject:       {nil, "{", false, (*repairer).openObject},
 		valueArray:        {nil, "[", false, (*repairer).openArray},

@@ -7,18 +7,16 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestReview41dEntriesNameTheirKinds: an entry of a position's table names
-// the kinds of fix its rule may record (positions.go, doc.go). Applied
-// through its switch at the samples of TestRuleTablesApply and at a few
-// escaped-JSON shapes, each entry that reads no nested value records only
-// kinds it names, besides those of the blanks it may skip (comment,
-// whitespace), which [blankRules] name. It fails today: the escaped-JSON
-// entry of valueRules and keyRules names escaped_json, wrapper and
-// trailing_comma, but [repairer.escapedStr] also records truncated (a
-// string the text ends inside, `\"abc`) and string_escape (`\"a\qb\"`).
-// Nothing checks an entry's kinds against what its method records, so a
-// wrong list survives every test (dropping wrapper from it too).
-func TestReview41dEntriesNameTheirKinds(t *testing.T) {
+// TestRuleEntriesNameTheirKinds holds each entry of a position's table to
+// the kinds of fix it names (positions.go, doc.go): applied through its
+// switch at the samples of TestRuleTablesApply and at a few escaped-JSON
+// shapes, each entry that reads no nested value records only kinds it
+// names, besides those of the blanks it may skip (comment, whitespace),
+// which [blankRules] name. It found the escaped-JSON entry of valueRules
+// and keyRules missing truncated (`\"abc`) and string_escape
+// (`\"a\qb\"`), which [repairer.escapedStr] records: nothing else reads an
+// entry's kinds, so a wrong list survived every other test.
+func TestRuleEntriesNameTheirKinds(t *testing.T) {
 	fresh := func(text string) *repairer {
 		r := &repairer{rereadLeft: rereadAllowance(text)}
 		r.reset(text)
@@ -91,10 +89,10 @@ func TestReview41dEntriesNameTheirKinds(t *testing.T) {
 
 func fmtEntry(table string, i int) string { return table + "[" + string(rune('0'+i)) + "]" }
 
-// TestReview41dUnquotedKeyAtAnyByte: the unquoted-key entry of keyRules
+// TestUnquotedKeyAtAnyByte: the unquoted-key entry of keyRules
 // may start with any byte. A mutation giving it only ASCII letters,
 // digits, '_' and '$' as first bytes survived every test before this one.
-func TestReview41dUnquotedKeyAtAnyByte(t *testing.T) {
+func TestUnquotedKeyAtAnyByte(t *testing.T) {
 	for text, want := range map[string]string{
 		`{ключ: 1}`:        `{"ключ":1}`,
 		`{@type: "x"}`:     `{"@type":"x"}`,

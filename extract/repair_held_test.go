@@ -17,10 +17,10 @@ import (
 	"github.com/agentio/agentio/internal/shared"
 )
 
-// review41Tokens are what review41Inputs inserts into replies: quotes of
+// heldTokens are what heldInputs inserts into replies: quotes of
 // every kind, backslashes, brackets, separators, comments, placeholders,
 // literals, non-ASCII and long runs.
-var review41Tokens = []string{
+var heldTokens = []string{
 	`'`, `"`, "“", "”", "‘", "’", "„", "‚", "`", "´", `\`, `\"`, `\'`, `\\`,
 	"{", "}", "[", "]", "(", ")", ",", ":", ";", "//", "/*", "*/", "# c\n", "/* y */",
 	"...", "…", "\n", "\t", "\r\n", " + ", "NaN", "True", "None", "1_000", ".5", "+3",
@@ -28,10 +28,10 @@ var review41Tokens = []string{
 	strings.Repeat("x", 300), strings.Repeat("ab'", 50), strings.Repeat("'a',", 60),
 }
 
-// review41Inputs returns the repair rule cases, the shapes of brokenKinds
+// heldInputs returns the repair rule cases, the shapes of brokenKinds
 // (alone and repeated past the sizes of the fix log's chunks and 64 KiB),
 // and n mutations of them, the same on every run.
-func review41Inputs(t *testing.T, n int, sizes []int) []string {
+func heldInputs(t *testing.T, n int, sizes []int) []string {
 	var ins []string
 	var rules []struct{ Text string }
 	data, err := os.ReadFile("testdata/repair_rules.json")
@@ -58,7 +58,7 @@ func review41Inputs(t *testing.T, n int, sizes []int) []string {
 				b = append(b[:p:p], b[min(len(b), p+1+rng.Intn(6)):]...)
 				continue
 			}
-			tok := review41Tokens[rng.Intn(len(review41Tokens))]
+			tok := heldTokens[rng.Intn(len(heldTokens))]
 			b = append(b[:p:p], append([]byte(tok), b[p:]...)...)
 		}
 		ins = append(ins, string(b))
@@ -66,15 +66,15 @@ func review41Inputs(t *testing.T, n int, sizes []int) []string {
 	return ins
 }
 
-// review41Result is what the repairs of one input returned, held as the
+// heldResult is what the repairs of one input returned, held as the
 // caller got it, and its text when it was returned.
-type review41Result struct {
+type heldResult struct {
 	cands []extract.Candidate
 	text  string // the candidates'
 	shown string // what the validators were shown, and the errors
 }
 
-func review41Text(cs []extract.Candidate) string {
+func heldText(cs []extract.Candidate) string {
 	var b strings.Builder
 	for _, c := range cs {
 		fmt.Fprintf(&b, "%q %d %d %v\n", c.JSON, c.Start, c.End, c.Source)
@@ -85,10 +85,10 @@ func review41Text(cs []extract.Candidate) string {
 	return b.String()
 }
 
-// review41Repairs runs the repairs a caller does on text: every candidate,
+// heldRepairs runs the repairs a caller does on text: every candidate,
 // and the value a validator picks (which settles guesses by reading the
 // text twice), logging what the validators were shown.
-func review41Repairs(text string) review41Result {
+func heldRepairs(text string) heldResult {
 	var cs []extract.Candidate
 	cs = append(cs, extract.Candidates(text, extract.WithRepair())...)
 	var shown strings.Builder
@@ -104,15 +104,15 @@ func review41Repairs(text string) review41Result {
 		fmt.Fprintf(&shown, "err %v\n", err)
 		cs = append(cs, c)
 	}
-	return review41Result{cands: cs, text: review41Text(cs), shown: shown.String()}
+	return heldResult{cands: cs, text: heldText(cs), shown: shown.String()}
 }
 
-// TestReview41HeldResultsStay holds what every repair returned while the
+// TestRepairResultsHeldStay holds what every repair returned while the
 // same goroutine and others repair other replies, and checks that nothing
 // returned changed afterwards (a fix's text or a value aliasing a buffer
 // the repairer writes again), that each fix's Before is the input's text
 // at its offset, and that every goroutine got the same results.
-func TestReview41HeldResultsStay(t *testing.T) {
+func TestRepairResultsHeldStay(t *testing.T) {
 	n, sizes := 3000, []int{3000, 70000}
 	if testing.Short() || shared.Race {
 		// The race detector slows repair seven-fold: fewer and shorter
@@ -120,16 +120,16 @@ func TestReview41HeldResultsStay(t *testing.T) {
 		// goroutines.
 		n, sizes = 300, []int{3000}
 	}
-	ins := review41Inputs(t, n, sizes)
+	ins := heldInputs(t, n, sizes)
 	const workers = 3
-	got := make([][]review41Result, workers)
+	got := make([][]heldResult, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			res := make([]review41Result, len(ins))
+			res := make([]heldResult, len(ins))
 			for k := range ins {
 				i := (k + w*len(ins)/workers) % len(ins) // each its own order
-				res[i] = review41Repairs(ins[i])
+				res[i] = heldRepairs(ins[i])
 			}
 			got[w] = res
 		})
@@ -138,7 +138,7 @@ func TestReview41HeldResultsStay(t *testing.T) {
 	for i, text := range ins {
 		for w := range workers {
 			r := got[w][i]
-			require.Equal(t, r.text, review41Text(r.cands), "input %d changed after later repairs", i)
+			require.Equal(t, r.text, heldText(r.cands), "input %d changed after later repairs", i)
 			assert.Equal(t, got[0][i].text, r.text, "input %d: goroutines disagree", i)
 			assert.Equal(t, got[0][i].shown, r.shown, "input %d: goroutines disagree", i)
 			for _, c := range r.cands {
