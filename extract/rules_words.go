@@ -86,10 +86,7 @@ func (r *repairer) word(where role) bool {
 	}
 	if lit, kind, ok := literal(tok); ok {
 		r.pos = end
-		if kind != "" {
-			r.fix(literalNote(kind), start, tok, lit)
-		}
-		r.out = append(r.out, lit...)
+		r.writeLiteral(start, tok, lit, kind)
 		return true
 	}
 	if num, ok := number(tok); ok {
@@ -265,4 +262,13 @@ func (r *repairer) unquotedKey(role) (ok, applied bool) {
 	r.pos = save
 	appendQuotedInPlace(&r.out, r.text[start:end])
 	return true, true
+}
+
+// writeLiteral writes lit, the JSON literal the token tok at start stands
+// for, recording the fix of its kind when it is not JSON's own ("").
+func (r *repairer) writeLiteral(start int, tok, lit string, kind FixKind) {
+	if kind != "" {
+		r.fix(literalNote(kind), start, tok, lit)
+	}
+	r.out = append(r.out, lit...)
 }

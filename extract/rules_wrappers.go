@@ -38,10 +38,7 @@ func (r *repairer) topScalar() bool {
 			// literal; the suites disagree, a schema can tell.
 			return false
 		}
-		if kind != "" {
-			r.fix(literalNote(kind), start, tok, lit)
-		}
-		r.out = append(r.out, lit...)
+		r.writeLiteral(start, tok, lit, kind)
 		return true
 	}
 	if num, ok := number(tok); ok {
