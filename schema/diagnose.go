@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -581,11 +582,12 @@ func dedupe(fs []finding) []finding {
 	if len(fs) < 2 {
 		return fs
 	}
+	pointers := placeTexts(fs, (*jsonpath.Chain).AppendPointer)
 	type key struct{ pointer, keyword, message string }
 	seen := make(map[key]struct{}, len(fs))
 	out := fs[:0]
-	for _, f := range fs {
-		f.pointer = f.at.Pointer() // kept for violations
+	for i, f := range fs {
+		f.pointer = pointers[i] // kept for violations
 		k := key{f.pointer, f.keyword, f.message}
 		if _, dup := seen[k]; dup {
 			continue
@@ -594,4 +596,29 @@ func dedupe(fs []finding) []finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// placeTexts returns the text write gives each finding's place, all
+// written into one string: a list of violations costs two allocations
+// for its places, not one per violation.
+func placeTexts(fs []finding, write func(*jsonpath.Chain, []byte) []byte) []string {
+	size := 0
+	for i := range fs {
+		size += fs[i].at.TextSize()
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	ends := make([]int, len(fs))
+	var scratch [256]byte
+	for i := range fs {
+		sb.Write(write(fs[i].at, scratch[:0]))
+		ends[i] = sb.Len()
+	}
+	all := sb.String()
+	texts := make([]string, len(fs))
+	start := 0
+	for i, end := range ends {
+		texts[i], start = all[start:end], end
+	}
+	return texts
 }

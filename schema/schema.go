@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/agentio/agentio/internal/jsonpath"
 	"github.com/agentio/agentio/internal/jsonvalue"
 	"github.com/agentio/agentio/internal/schematree"
 )
@@ -296,12 +297,13 @@ func violations(findings []finding) []Violation {
 		return nil
 	}
 	out := make([]Violation, len(findings))
+	paths := placeTexts(findings, (*jsonpath.Chain).AppendString)
 	for i, f := range findings {
 		pointer := f.pointer
-		if pointer == "" {
+		if pointer == "" && f.at != nil {
 			pointer = f.at.Pointer()
 		}
-		out[i] = Violation{Path: f.at.String(), Pointer: pointer, Keyword: f.keyword, SchemaPath: f.schema, Message: f.message}
+		out[i] = Violation{Path: paths[i], Pointer: pointer, Keyword: f.keyword, SchemaPath: f.schema, Message: f.message}
 	}
 	return out
 }

@@ -399,20 +399,18 @@ func (c *Chain) Path() Path {
 
 // String returns c's path as [Format] writes it.
 func (c *Chain) String() string {
+	return string(c.AppendString(make([]byte, 0, c.textSize(1))))
+}
+
+// AppendString appends c's path as [Format] writes it to b and returns
+// the extended buffer.
+func (c *Chain) AppendString(b []byte) []byte {
 	var buf [32]*Chain
-	links := c.links(buf[:0])
-	size := 1
-	for _, q := range links {
-		size += 4 + len(q.step.Key) // .k, or [i] of a few digits
+	b = append(b, '$')
+	for _, q := range c.links(buf[:0]) {
+		b = AppendStep(b, q.step)
 	}
-	var sb strings.Builder
-	sb.Grow(size)
-	sb.WriteByte('$')
-	var scratch [64]byte
-	for _, q := range links {
-		sb.Write(AppendStep(scratch[:0], q.step))
-	}
-	return sb.String()
+	return b
 }
 
 // Pointer returns c's path as a JSON Pointer.
@@ -420,17 +418,15 @@ func (c *Chain) Pointer() string {
 	if c == nil {
 		return ""
 	}
+	return string(c.AppendPointer(make([]byte, 0, c.textSize(0))))
+}
+
+// AppendPointer appends c's path as a JSON Pointer to b and returns the
+// extended buffer.
+func (c *Chain) AppendPointer(b []byte) []byte {
 	var buf [32]*Chain
-	links := c.links(buf[:0])
-	size := 0
-	for _, q := range links {
-		size += 4 + len(q.step.Key)
-	}
-	var sb strings.Builder
-	sb.Grow(size)
-	var scratch [64]byte
-	for _, q := range links {
-		b := append(scratch[:0], '/')
+	for _, q := range c.links(buf[:0]) {
+		b = append(b, '/')
 		switch q.step.Kind {
 		case KindIndex:
 			b = strconv.AppendInt(b, int64(q.step.Index), 10)
@@ -439,9 +435,23 @@ func (c *Chain) Pointer() string {
 		default:
 			b = appendToken(b, q.step.Key)
 		}
-		sb.Write(b)
 	}
-	return sb.String()
+	return b
+}
+
+// TextSize estimates the bytes [Chain.AppendString] writes for c, enough
+// for it and for [Chain.AppendPointer] when every index is under 100 and
+// every name plain; a little under for keys that need escapes. It is a
+// size to reserve, not a bound.
+func (c *Chain) TextSize() int { return c.textSize(1) }
+
+// textSize is TextSize with extra bytes added.
+func (c *Chain) textSize(extra int) int {
+	size := extra
+	for q := c; q != nil; q = q.parent {
+		size += 4 + len(q.step.Key) // .k, or [i] of a few digits
+	}
+	return size
 }
 
 // links returns the links of c from the root's child to c, in buf when it
