@@ -101,11 +101,11 @@ func (r *decodeRun) value(n *fastNode) (any, verdict, error) {
 		}
 		// A member of the enum is the schema's own string, boxed once at
 		// Parse: enum-valued strings, common in replies, cost nothing.
-		v = str
-		if n.enumAny != nil {
-			if i := enumIndex(n, str); i >= 0 {
-				v = n.enumAny[i]
-			}
+		// (Boxed only when it is not one: a string put in v allocates.)
+		if i := enumIndex(n, str); i >= 0 {
+			v = n.enumAny[i]
+		} else {
+			v = str
 		}
 		if n.leaf() && r.depth < r.p.c.maxApplications {
 			// A string under a node of keywords alone: judged as read,

@@ -355,8 +355,9 @@ var ErrNumberRange = errors.New("schema: a number beyond float64's range")
 // than json.Unmarshal, checks each array and object against the schema as
 // it reads it, where the fast path covers the subschema (so a valid value
 // costs little more than decoding it), and, knowing how deeply the value
-// nests, skips [Schema.Validate]'s depth walk. A nil Schema accepts every
-// value.
+// nests, skips [Schema.Validate]'s depth walk. A string that the enum of
+// the subschema it is read under allows is given as the enum's own
+// string, which costs no allocation. A nil Schema accepts every value.
 func (s *Schema) Decode(data []byte) (any, []Violation, error) {
 	return s.decode(string(data), undecided)
 }
