@@ -95,6 +95,12 @@ type diagnosis struct {
 	// memo keeps what eval found, by part of the value and subschema,
 	// when the document has alternatives (fast.p.alternatives).
 	memo map[diagnosisKey]diagnosed
+	// kw is the last keyword pointer written (see keywordPointer): the
+	// violations of many rows are often of one keyword.
+	kw struct {
+		s                *jsonschema.Schema
+		keyword, pointer string
+	}
 }
 
 // diagnosisKey names a subschema applied to a part of the value.
@@ -166,12 +172,18 @@ func (d *diagnosis) add(out *[]finding, at *jsonpath.Chain, s *jsonschema.Schema
 	*out = append(*out, finding{at: at, keyword: keyword, schema: d.keywordPointer(s, keyword), message: msg})
 }
 
+// keywordPointer returns the JSON Pointer, in the schema, of keyword in s
+// (of s itself for "false" and "").
 func (d *diagnosis) keywordPointer(s *jsonschema.Schema, keyword string) string {
-	p := d.c.infos[s].schemaPointer()
-	if keyword == "false" || keyword == "" {
-		return p
+	if d.kw.s == s && d.kw.keyword == keyword {
+		return d.kw.pointer
 	}
-	return p + "/" + jsonpath.EscapeToken(keyword)
+	p := d.c.infos[s].schemaPointer()
+	if keyword != "false" && keyword != "" {
+		p += "/" + jsonpath.EscapeToken(keyword)
+	}
+	d.kw.s, d.kw.keyword, d.kw.pointer = s, keyword, p
+	return p
 }
 
 func (d *diagnosis) isFalse(s *jsonschema.Schema) bool { return s != nil && d.c.infos[s].isFalse }
