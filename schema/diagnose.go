@@ -356,7 +356,7 @@ func (d *diagnosis) body(v any, s *jsonschema.Schema, at *jsonpath.Chain, out *[
 	if typeOK && !n.inEnum(v) {
 		allowed, list := in.enumText(s.Enum)
 		*out = append(*out, finding{at: at, keyword: "enum", schema: d.keywordPointer(s, "enum"),
-			message: repr(v) + " is not one of " + list, expected: allowed})
+			message: reprThen(v, " is not one of ", list), expected: allowed})
 	}
 	if typeOK && !n.isConst(v) {
 		*out = append(*out, finding{at: at, keyword: "const", schema: d.keywordPointer(s, "const"),

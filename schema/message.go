@@ -22,6 +22,33 @@ const (
 // control characters, cut to max characters with "…".
 func quote(s string, max int) string {
 	var b strings.Builder
+	b.Grow(min(len(s), 4*max) + 2)
+	quoteTo(&b, s, max)
+	return b.String()
+}
+
+// reprThen is repr(v) followed by the texts of rest, written in one
+// allocation when v is a string (the value of most violations listed).
+func reprThen(v any, rest ...string) string {
+	x, ok := v.(string)
+	if !ok {
+		return repr(v) + strings.Join(rest, "")
+	}
+	size := min(len(x), 4*maxQuoted) + 2
+	for _, r := range rest {
+		size += len(r)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	quoteTo(&b, x, maxQuoted)
+	for _, r := range rest {
+		b.WriteString(r)
+	}
+	return b.String()
+}
+
+// quoteTo writes s to b as quote renders it.
+func quoteTo(b *strings.Builder, s string, max int) {
 	b.WriteByte('\'')
 	n := 0
 	for _, r := range s {
@@ -42,14 +69,13 @@ func quote(s string, max int) string {
 			b.WriteString(`\t`)
 		default:
 			if r < 0x20 {
-				fmt.Fprintf(&b, `\u%04x`, r)
+				fmt.Fprintf(b, `\u%04x`, r)
 				continue
 			}
 			b.WriteRune(r)
 		}
 	}
 	b.WriteByte('\'')
-	return b.String()
 }
 
 // repr renders a decoded JSON value for a message: strings in single
