@@ -439,13 +439,7 @@ func (c *Chain) AppendPointer(b []byte) []byte {
 	return b
 }
 
-// TextSize estimates the bytes [Chain.AppendString] writes for c, enough
-// for it and for [Chain.AppendPointer] when every index is under 100 and
-// every name plain; a little under for keys that need escapes. It is a
-// size to reserve, not a bound.
-func (c *Chain) TextSize() int { return c.textSize(1) }
-
-// textSize is TextSize with extra bytes added.
+// textSize is room for c's path, plus extra bytes.
 func (c *Chain) textSize(extra int) int {
 	size := extra
 	for q := c; q != nil; q = q.parent {
