@@ -340,32 +340,37 @@ func (r *repairer) fixList() []Fix {
 	}
 	// One string holds what every fix wrote and the texts of more than a
 	// byte that they replaced, so that the fixes share one allocation and
-	// do not keep the input alive; a text of one byte is [byteTexts]'.
-	// The records are read chunk by chunk, in order (see [fixLog.chunk]).
-	var b strings.Builder
-	size := len(r.written)
+	// do not keep the input alive; a text of one byte is [byteTexts]',
+	// and when every text is one byte or none, there is no string. The
+	// records are read chunk by chunk, in order (see [fixLog.chunk]).
+	befores, longAfter := 0, false
 	for c, i := 0, 0; i < count; c++ {
 		chunk := r.fixes.chunk(c, i)
 		for j := range chunk {
 			if before := r.fixes.beforeOf(&chunk[j], i+j); before > 1 {
-				size += before
+				befores += before
 			}
+			longAfter = longAfter || r.afterEnd(chunk, c, i, j)-chunk[j].afterAt() > 1
 		}
 		i += len(chunk)
 	}
-	b.Grow(size)
-	b.Write(r.written)
-	for c, i := 0, 0; i < count; c++ {
-		chunk := r.fixes.chunk(c, i)
-		for j := range chunk {
-			if before := r.fixes.beforeOf(&chunk[j], i+j); before > 1 {
-				off := chunk[j].offset()
-				b.WriteString(r.text[off : off+before])
+	var texts string
+	if befores > 0 || longAfter {
+		var b strings.Builder
+		b.Grow(len(r.written) + befores)
+		b.Write(r.written)
+		for c, i := 0, 0; i < count; c++ {
+			chunk := r.fixes.chunk(c, i)
+			for j := range chunk {
+				if before := r.fixes.beforeOf(&chunk[j], i+j); before > 1 {
+					off := chunk[j].offset()
+					b.WriteString(r.text[off : off+before])
+				}
 			}
+			i += len(chunk)
 		}
-		i += len(chunk)
+		texts = b.String()
 	}
-	texts := b.String()
 	list := make([]Fix, count)
 	var details detailCache
 	at := len(r.written)
@@ -376,13 +381,7 @@ func (r *repairer) fixList() []Fix {
 		for j := range chunk {
 			rec := &chunk[j]
 			n := &notes[rec.note()]
-			// The text it wrote ends where the next record's starts.
-			afterAt, afterEnd := rec.afterAt(), len(r.written)
-			if j+1 < len(chunk) {
-				afterEnd = chunk[j+1].afterAt()
-			} else if i+j+1 < count {
-				afterEnd = r.fixes.chunks[c+1][0].afterAt()
-			}
+			afterAt, afterEnd := rec.afterAt(), r.afterEnd(chunk, c, i, j)
 			// Field by field: the list is new and zero, and a whole Fix
 			// stored at once is copied with the collector's barrier on
 			// every word. An empty text is left as it is.
@@ -418,6 +417,19 @@ func (r *repairer) fixList() []Fix {
 		slices.SortStableFunc(list, func(a, b Fix) int { return cmp.Compare(a.Offset, b.Offset) })
 	}
 	return list
+}
+
+// afterEnd returns the end, in the written buffer, of the text the fix
+// of chunk[j] wrote, chunk being the c-th chunk of the log, whose first
+// record is the i-th: the text ends where the next record's starts.
+func (r *repairer) afterEnd(chunk []fixRecord, c, i, j int) int {
+	switch {
+	case j+1 < len(chunk):
+		return chunk[j+1].afterAt()
+	case i+j+1 < r.fixes.len():
+		return r.fixes.chunks[c+1][0].afterAt()
+	}
+	return len(r.written)
 }
 
 // byteTexts holds every byte, in order: the text of a fix that is one
