@@ -197,6 +197,15 @@ const (
 	smallChunks = maxFixChunk - firstFixChunk
 )
 
+// bytes returns the bytes the log's chunks hold.
+func (l *fixLog) bytes() int {
+	n := bytesOf(l.chunks)
+	for _, c := range l.chunks {
+		n += bytesOf(c)
+	}
+	return n
+}
+
 // len returns how many records the log holds.
 func (l *fixLog) len() int { return l.n }
 
