@@ -296,7 +296,7 @@ func (l *fixLog) truncate(n int) {
 func (r *repairer) fix(n note, offset int, before, after string) {
 	r.record(n, offset, len(before))
 	if cap(r.written)-len(r.written) < len(after) {
-		r.written = room(r.written, len(after))
+		r.written = r.roomToWrite(len(after))
 	}
 	// In place: storing only the length, with no barrier of the collector.
 	r.written = append(r.written, after...)
@@ -307,7 +307,7 @@ func (r *repairer) fix(n note, offset int, before, after string) {
 func (r *repairer) fixQuoted(n note, offset int, before, s string) {
 	r.record(n, offset, len(before))
 	if cap(r.written)-len(r.written) < len(s)+2 {
-		r.written = room(r.written, len(s)+2)
+		r.written = r.roomToWrite(len(s) + 2)
 	}
 	appendQuotedInPlace(&r.written, s)
 }
@@ -327,6 +327,17 @@ func room(b []byte, n int) []byte {
 		b = slices.Grow(b, max(n, len(b)))
 	}
 	return b
+}
+
+// roomToWrite returns the written buffer with room for n more bytes:
+// [room]'s while it is short, then room for what the rest of the text
+// will write at the rate so far (see [repairer.projected]), so that the
+// steps of a long reply add up to little more than the buffer.
+func (r *repairer) roomToWrite(n int) []byte {
+	if len(r.written) < roomyFrom {
+		return room(r.written, n)
+	}
+	return slices.Grow(r.written, max(n, r.projected(len(r.written))-len(r.written)))
 }
 
 // dropFixes forgets the fixes recorded after the first n.
