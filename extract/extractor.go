@@ -68,13 +68,14 @@ type scratch struct {
 // JSON returns the best JSON value in text, as [JSON] does with the same
 // options, and the same errors.
 //
-// The candidate it returns is the caller's. Repairing a reply no longer
-// than one it repaired before, with options that repair it the same way,
-// the Extractor allocates only what the candidate holds: its JSON, its
-// list of fixes, one string with the texts of those fixes when any is
-// longer than a byte, and the detail of each fix written from its texts
-// (a [FixPythonLiteral], [FixNumber], ...), which fixes alike share. A
-// value found without repair costs its copy alone.
+// The candidate it returns is the caller's. Once its buffers are as
+// large as a reply needs (after it repaired that reply, or a longer one
+// of the same shape), repairing the reply without [WithAccept], the
+// Extractor allocates only what the candidate holds: its JSON, its list
+// of fixes, one string with the texts of those fixes when any is longer
+// than a byte, and the detail of each fix written from its texts (a
+// [FixPythonLiteral], [FixNumber], ...), which fixes alike share. A value
+// found without repair costs its copy alone.
 func (x *Extractor) JSON(text string, opts ...Option) (Candidate, error) {
 	if err := x.configure(text, opts); err != nil {
 		return Candidate{}, err
