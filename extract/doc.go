@@ -184,5 +184,22 @@
 // [WithMaxSize]) are refused, and nesting deeper than 10000 levels does
 // not parse, as in encoding/json.
 //
-// All functions are safe for concurrent use; nothing is shared between calls.
+// # Many replies
+//
+// Each call of [JSON] or [Candidates] allocates the memory its search
+// needs: the repair's output, its record of fixes, the lists of values
+// found. An [Extractor] does what they do, with the same options and
+// results, and keeps that memory for its next call, up to 8 MiB: a
+// program that extracts from many replies keeps one per goroutine, and
+// each repair then allocates little beyond the candidate it returns.
+//
+//	var x extract.Extractor
+//	for reply := range replies {
+//		c, err := x.JSON(reply, extract.WithRepair())
+//		...
+//	}
+//
+// The package functions are safe for concurrent use; nothing is shared
+// between their calls. An Extractor is used by one goroutine at a time,
+// and what it returns is the caller's.
 package extract

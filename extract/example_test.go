@@ -162,3 +162,59 @@ func ExampleReader() {
 	// scalar true
 	// end {"steps": ["plan", "build"], "done": true}
 }
+
+// An Extractor kept for many replies reuses the memory one search needs
+// for the next; what it returns is the caller's.
+func ExampleExtractor() {
+	replies := []string{
+		`{"verdict": "approve"}`,
+		`Here: {'verdict': 'reject', 'issues': ["tests",],}`,
+		`I cannot review this.`,
+	}
+	var x extract.Extractor // one per goroutine
+	var held []extract.Candidate
+	for _, reply := range replies {
+		c, err := x.JSON(reply, extract.WithRepair())
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		held = append(held, c)
+	}
+	for _, c := range held {
+		fmt.Println(c.Source, string(c.JSON), len(c.Fixes))
+	}
+	// Output:
+	// extract: no JSON value found in text: no JSON value found; the reply began with "I cannot review this."
+	// whole {"verdict": "approve"} 0
+	// repaired {"verdict":"reject","issues":["tests"]} 5
+}
+
+func ExampleExtractor_JSON() {
+	var x extract.Extractor
+	for _, reply := range []string{`{"n": 1,}`, `{"n": 2, 'm': None}`} {
+		c, err := x.JSON(reply, extract.WithRepair())
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(string(c.JSON), c.Fixes[len(c.Fixes)-1].Detail)
+	}
+	// Output:
+	// {"n":1} removed a trailing comma
+	// {"n":2,"m":null} replaced None with null
+}
+
+func ExampleExtractor_Candidates() {
+	var x extract.Extractor
+	for _, reply := range []string{`Draft: {"score": 3}. On reflection: {"score": 4}`, `[1, 2] or [3`} {
+		for _, c := range x.Candidates(reply, extract.WithRepair()) {
+			fmt.Println(c.Source, string(c.JSON))
+		}
+	}
+	// Output:
+	// scan {"score": 3}
+	// scan {"score": 4}
+	// scan [1, 2]
+	// repaired [3]
+}

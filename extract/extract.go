@@ -18,12 +18,17 @@ import (
 // shown to the model. An input longer than the maximum size gives an error
 // matching [ErrTooLarge], a bad option one matching [ErrInvalidOption]. On
 // error the Candidate is the zero value. JSON is safe for concurrent use.
+//
+// JSON allocates afresh the memory its search needs; an [Extractor] kept
+// for many replies reuses it.
 func JSON(text string, opts ...Option) (Candidate, error) {
-	cfg := newConfig(opts)
-	if err := cfg.check(text); err != nil {
-		return Candidate{}, err
-	}
-	f := newFinder(text, cfg)
+	x := Extractor{once: true}
+	return x.JSON(text, opts...)
+}
+
+// json is [Extractor.JSON], searching with f.
+func (f *finder) json() (Candidate, error) {
+	cfg := &f.cfg
 	cands := f.find(true)
 	if len(cands) == 0 {
 		return Candidate{}, f.noJSON()
@@ -57,12 +62,12 @@ func JSON(text string, opts ...Option) (Candidate, error) {
 // Candidates returns nil when nothing is found, when the input is longer than
 // the maximum size, or when an option is bad; call [JSON] to learn why.
 // Candidates is safe for concurrent use.
+//
+// Candidates allocates afresh the memory its search needs; an
+// [Extractor] kept for many replies reuses it.
 func Candidates(text string, opts ...Option) []Candidate {
-	cfg := newConfig(opts)
-	if cfg.check(text) != nil {
-		return nil
-	}
-	return newFinder(text, cfg).find(false)
+	x := Extractor{once: true}
+	return x.Candidates(text, opts...)
 }
 
 // check reports a bad option or an input that is too large.
@@ -76,11 +81,27 @@ func (c *config) check(text string) error {
 	return nil
 }
 
+// again starts g as a second search of f's text, with f's options,
+// for after f's: g takes f's scratch, the candidates f found included
+// (see [finder.reclaim]), but not its segments, fences and failures,
+// which describe f's search to the caller (see [finder.strictCheck],
+// [finder.noJSON]).
+func (f *finder) again(g *finder) {
+	g.scratch, g.once = f.scratch, f.once
+	g.start(f.text, f.cfg)
+}
+
+// reclaim takes back the scratch that g, started by [finder.again],
+// took and may have grown.
+func (f *finder) reclaim(g *finder) { f.scratch = g.scratch }
+
 // firstAccepted returns the best candidate the caller's validator accepts,
 // in the order of [Candidates], leaving out the fragments of repaired
 // values; it returns best when there is none.
 func (f *finder) firstAccepted(best Candidate) Candidate {
-	g := newFinder(f.text, f.cfg)
+	var g finder
+	f.again(&g)
+	defer f.reclaim(&g)
 	all := g.find(false)
 	for _, c := range all[:len(all)-g.fragments] {
 		if f.cfg.accept(c.JSON) {
@@ -99,7 +120,10 @@ func (f *finder) onlyAccepted() (Candidate, bool) {
 	}
 	var found Candidate
 	n := 0
-	for _, c := range newFinder(f.text, f.cfg).find(false) {
+	var g finder
+	f.again(&g)
+	defer f.reclaim(&g)
+	for _, c := range g.find(false) {
 		if c.Source == SourceScan && f.cfg.accept(c.JSON) {
 			found = c
 			n++

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"sort"
 	"unicode"
 	"unicode/utf8"
@@ -25,20 +26,22 @@ type failure struct {
 	quiet bool // a bare word: repaired if it can be, never described
 }
 
-// finder holds the state of one search. It is used by one goroutine.
+// finder holds the state of one search, and the memory the next search
+// reuses. It is used by one goroutine. The lists it returns, and the
+// buffers it writes, are its scratch's, overwritten by the next search:
+// nothing returned to a caller may point into them (see [Extractor]).
 type finder struct {
+	scratch
 	text         string
 	cfg          config
-	v            validator
 	segs         []span // visible text: outside reasoning blocks
 	unterminated bool   // the text ends inside a leading reasoning block
 	fences       []fence
 	failures     []failure // fenced blocks and whole replies that did not parse
 	scanFail     failure   // the scan failure to describe, if hasScanFail
 	hasScanFail  bool
-	rep          repairer // reused for every repair, buffers and all
-	sideBySide   bool     // the reply is several values side by side (see several)
-	fragments    int      // how many candidates at the end of find's list are fragments
+	sideBySide   bool // the reply is several values side by side (see several)
+	fragments    int  // how many candidates at the end of find's list are fragments
 	// known is an object or array the whole-text check read whole and
 	// found followed by more text ({...} and a note): the scan takes it
 	// without reading its bytes again (see scanRegion).
@@ -47,28 +50,54 @@ type finder struct {
 	// each reading counted from where it starts to how far it got: the
 	// scan read those bytes once already (see [rereadAllowance]).
 	repairLeft int
+	// once says the scratch serves this call only: a repaired value may
+	// take the repairer's output buffer rather than a copy of it (see
+	// [finder.repaired]).
+	once bool
 }
 
-func newFinder(text string, cfg config) *finder {
-	f := &finder{text: text, cfg: cfg}
+// start prepares f for a search of text, keeping its memory: its
+// scratch and its lists of segments, fences and failures, emptied.
+func (f *finder) start(text string, cfg config) {
+	*f = finder{
+		scratch:  f.scratch,
+		segs:     f.segs[:0],
+		fences:   f.fences[:0],
+		failures: f.failures[:0],
+		text:     text,
+		cfg:      cfg,
+		once:     f.once,
+	}
+	f.repairLeft = rereadAllowance(text)
 	f.rep.off = cfg.rulesOff
 	f.rep.rereadLeft = rereadAllowance(text)
-	f.repairLeft = rereadAllowance(text)
-	return f
+	// A quoteScan is told from another by the length of the text it
+	// searched: one left by another text would be taken for this one's.
+	f.rep.stops = quoteScans{}
 }
 
-// find returns the candidates best first. When first is set it stops at the
-// first strategy that yields a value, since only the best one is wanted.
+// find returns the candidates best first, in the scratch's list (see
+// [finder]). When first is set it stops at the first strategy that
+// yields a value, since only the best one is wanted.
 func (f *finder) find(first bool) []Candidate {
+	f.found = f.search(first)
+	return f.found
+}
+
+// search is [finder.find], which keeps the list it returns for the next
+// search to reuse.
+func (f *finder) search(first bool) []Candidate {
 	text := f.text
+	s := &f.scratch
+	s.truncate()
 	if c, ok := f.whole(span{0, len(text)}); ok {
-		return []Candidate{c}
+		return append(s.found, c)
 	}
-	f.segs, f.unterminated = visibleSpans(text)
+	f.segs, f.unterminated = visibleSpans(text, f.segs[:0])
 	sole, hasSole := f.soleContent()
 	if hasSole && sole != (span{0, len(text)}) {
 		if c, ok := f.whole(sole); ok {
-			return []Candidate{c}
+			return append(s.found, c)
 		}
 	}
 	var list Candidate // a whole reply of values separated by commas, repaired
@@ -99,8 +128,7 @@ func (f *finder) find(first bool) []Candidate {
 	for _, seg := range f.segs {
 		f.fences = findFences(text, seg, f.fences)
 	}
-	var jsonFenced, otherFenced []Candidate
-	var exclude []span // parts of fences the scan leaves alone, in order
+	// s.exclude: parts of fences the scan leaves alone, in order.
 	for _, fc := range f.fences {
 		cs, ce := trimSpan(text, fc.content)
 		if cs == ce {
@@ -113,12 +141,12 @@ func (f *finder) find(first bool) []Candidate {
 			if !f.kindOK(text[cs]) {
 				continue
 			}
-			exclude = append(exclude, span{fc.start, end})
+			s.exclude = append(s.exclude, span{fc.start, end})
 			c := f.candidate(cs, end, SourceFence)
 			if fc.jsonLabel {
-				jsonFenced = append(jsonFenced, c)
+				s.jsonFenced = append(s.jsonFenced, c)
 			} else {
-				otherFenced = append(otherFenced, c)
+				s.otherFenced = append(s.otherFenced, c)
 			}
 			continue
 		}
@@ -130,52 +158,55 @@ func (f *finder) find(first bool) []Candidate {
 			t = tierJSONFence
 			// A json block that starts like JSON is the model's answer,
 			// broken: values inside it are its fragments, not candidates.
-			exclude = append(exclude, span{fc.start, fc.end})
+			s.exclude = append(s.exclude, span{fc.start, fc.end})
 		}
 		f.failures = append(f.failures, failure{start: cs, limit: ce, stop: end, tier: t})
 	}
-	var out []Candidate
-	out = append(out, f.ordered(jsonFenced)...)
+	out := append(s.found, f.ordered(s.jsonFenced)...)
 	if first && len(out) > 0 {
 		return out
 	}
-	out = append(out, f.ordered(otherFenced)...)
+	out = append(out, f.ordered(s.otherFenced)...)
 	if first && len(out) > 0 {
 		return out
 	}
 
 	// The scan of everything outside the fences' values.
-	var regions []span
 	for _, seg := range f.segs {
 		pos := seg.start
-		for _, x := range exclude {
+		for _, x := range s.exclude {
 			if x.start < seg.start || x.end > seg.end {
 				continue
 			}
 			if x.start > pos {
-				regions = append(regions, span{pos, x.start})
+				s.regions = append(s.regions, span{pos, x.start})
 			}
 			pos = x.end
 		}
 		if pos < seg.end {
-			regions = append(regions, span{pos, seg.end})
+			s.regions = append(s.regions, span{pos, seg.end})
 		}
 	}
 	// Scanned values that parse, as spans until the end. When only the best
 	// is wanted, the first stops the scan and the last is kept alone.
-	var scanned []span
 	takeScanned := func(a attempt) bool {
 		if first && f.cfg.preferLast {
-			scanned = append(scanned[:0], span{a.start, a.end})
+			s.scanned = append(s.scanned[:0], span{a.start, a.end})
 			return true
 		}
-		scanned = append(scanned, span{a.start, a.end})
+		s.scanned = append(s.scanned, span{a.start, a.end})
 		return !first
 	}
-	scannedList := func() []Candidate { return f.ordered(f.candidates(scanned, SourceScan)) }
+	// scannedTo appends the scanned values to out, in preference order.
+	scannedTo := func(out []Candidate) []Candidate {
+		n := len(out)
+		out = f.candidates(out, s.scanned, SourceScan)
+		f.ordered(out[n:])
+		return out
+	}
 
 	if !f.cfg.repair {
-		for _, r := range regions {
+		for _, r := range s.regions {
 			more := f.scanRegion(r, func(a attempt) bool {
 				if a.ok {
 					return takeScanned(a)
@@ -187,33 +218,35 @@ func (f *finder) find(first bool) []Candidate {
 				break
 			}
 		}
-		return append(out, scannedList()...)
+		return scannedTo(out)
 	}
 
 	// With repair: repair the fences that failed, then walk the scan in
 	// order, repairing each failed attempt that is not inside a value
 	// already repaired; values inside a repaired one are its fragments.
-	var repairedJSON, repairedOther, repairedWhole, repairedScan, fragments []Candidate
-	var covered []span // extents of repaired fence values, in input order
+	// s.covered: extents of repaired fence values, in input order.
 	for _, fl := range f.failures {
 		c, _, ok := f.repair(fl.start, fl.limit)
 		if !ok {
 			continue
 		}
-		covered = append(covered, span{c.Start, c.End})
+		s.covered = append(s.covered, span{c.Start, c.End})
 		switch fl.tier {
 		case tierJSONFence:
-			repairedJSON = append(repairedJSON, c)
+			s.repairedJSON = append(s.repairedJSON, c)
 		case tierOtherFence:
-			repairedOther = append(repairedOther, c)
+			s.repairedOther = append(s.repairedOther, c)
 		default:
-			repairedWhole = append(repairedWhole, c)
+			s.repairedWhole = append(s.repairedWhole, c)
 		}
 	}
-	sort.Slice(covered, func(i, j int) bool { return covered[i].start < covered[j].start })
+	covered := s.covered
+	if len(covered) > 1 { // sort.Slice allocates, even for one span
+		sort.Slice(covered, func(i, j int) bool { return covered[i].start < covered[j].start })
+	}
 	ci := 0
 	skip := span{-1, -1} // the last scan repair, or the reach of one that gave up
-	for _, r := range regions {
+	for _, r := range s.regions {
 		more := f.scanRegion(r, func(a attempt) bool {
 			for ci < len(covered) && covered[ci].end <= a.start {
 				ci++
@@ -223,7 +256,7 @@ func (f *finder) find(first bool) []Candidate {
 			switch {
 			case a.ok && inside:
 				if !first {
-					fragments = append(fragments, f.candidate(a.start, a.end, SourceScan))
+					s.fragments = append(s.fragments, f.candidate(a.start, a.end, SourceScan))
 				}
 			case a.ok:
 				return takeScanned(a)
@@ -234,7 +267,7 @@ func (f *finder) find(first bool) []Candidate {
 				c, reach, ok := f.repair(a.start, r.end)
 				skip = span{a.start, reach}
 				if ok {
-					repairedScan = append(repairedScan, c)
+					s.repairedScan = append(s.repairedScan, c)
 				}
 			}
 			return true
@@ -250,19 +283,19 @@ func (f *finder) find(first bool) []Candidate {
 			return out
 		}
 	}
-	out = append(out, scannedList()...)
+	out = scannedTo(out)
 	if first && len(out) > 0 {
 		return out
 	}
-	out = append(out, f.ordered(repairedJSON)...)
-	out = append(out, f.ordered(repairedOther)...)
-	out = append(out, repairedWhole...)
-	out = append(out, f.ordered(repairedScan)...)
+	out = append(out, f.ordered(s.repairedJSON)...)
+	out = append(out, f.ordered(s.repairedOther)...)
+	out = append(out, s.repairedWhole...)
+	out = append(out, f.ordered(s.repairedScan)...)
 	if first && len(out) > 0 {
 		return out
 	}
-	f.fragments = len(fragments)
-	return append(out, f.ordered(fragments)...)
+	f.fragments = len(s.fragments)
+	return append(out, f.ordered(s.fragments)...)
 }
 
 // noteScanFailure keeps the scan failure most worth telling the model about:
@@ -330,25 +363,25 @@ func (f *finder) candidate(s, e int, src Source) Candidate {
 	return Candidate{JSON: []byte(f.text[s:e]), Start: s, End: e, Source: src}
 }
 
-// candidates copies the spans of text into new candidates. The copies share
-// one allocation, each capped at its own length, so that a caller appending
-// to one cannot reach another.
-func (f *finder) candidates(spans []span, src Source) []Candidate {
+// candidates appends to dst the spans of text copied into new candidates.
+// The copies share one allocation, each capped at its own length, so that
+// a caller appending to one cannot reach another.
+func (f *finder) candidates(dst []Candidate, spans []span, src Source) []Candidate {
 	if len(spans) == 0 {
-		return nil
+		return dst
 	}
 	n := 0
 	for _, sp := range spans {
 		n += sp.end - sp.start
 	}
 	buf := make([]byte, 0, n)
-	cs := make([]Candidate, len(spans))
-	for i, sp := range spans {
+	dst = slices.Grow(dst, len(spans))
+	for _, sp := range spans {
 		off := len(buf)
 		buf = append(buf, f.text[sp.start:sp.end]...)
-		cs[i] = Candidate{JSON: buf[off:len(buf):len(buf)], Start: sp.start, End: sp.end, Source: src}
+		dst = append(dst, Candidate{JSON: buf[off:len(buf):len(buf)], Start: sp.start, End: sp.end, Source: src})
 	}
-	return cs
+	return dst
 }
 
 // ordered puts candidates of one rank in preference order, in place.
@@ -526,10 +559,10 @@ func (f *finder) repairOnce(start, limit int) (end, reach int, ok bool) {
 func (f *finder) repaired(start, end int) Candidate {
 	r := &f.rep
 	var js []byte
-	if len(r.out) >= cap(r.out)/2 {
-		// The buffer, sized from the text, is mostly this value: the
-		// candidate takes it rather than a copy, and a later repair
-		// sizes a new one.
+	if f.once && len(r.out) >= cap(r.out)/2 {
+		// The buffer, sized from the text, is mostly this value, and
+		// no later call reuses it: the candidate takes it rather than a
+		// copy, and a later repair of this call sizes a new one.
 		js, r.out = r.out[:len(r.out):len(r.out)], nil
 	} else {
 		js = append([]byte(nil), r.out...)

@@ -197,6 +197,15 @@ const (
 	smallChunks = maxFixChunk - firstFixChunk
 )
 
+// bytes returns the bytes the log's chunks hold.
+func (l *fixLog) bytes() int {
+	n := bytesOf(l.chunks)
+	for _, c := range l.chunks {
+		n += bytesOf(c)
+	}
+	return n
+}
+
 // len returns how many records the log holds.
 func (l *fixLog) len() int { return l.n }
 
@@ -287,7 +296,7 @@ func (l *fixLog) truncate(n int) {
 func (r *repairer) fix(n note, offset int, before, after string) {
 	r.record(n, offset, len(before))
 	if cap(r.written)-len(r.written) < len(after) {
-		r.written = room(r.written, len(after))
+		r.written = r.roomToWrite(len(after))
 	}
 	// In place: storing only the length, with no barrier of the collector.
 	r.written = append(r.written, after...)
@@ -298,7 +307,7 @@ func (r *repairer) fix(n note, offset int, before, after string) {
 func (r *repairer) fixQuoted(n note, offset int, before, s string) {
 	r.record(n, offset, len(before))
 	if cap(r.written)-len(r.written) < len(s)+2 {
-		r.written = room(r.written, len(s)+2)
+		r.written = r.roomToWrite(len(s) + 2)
 	}
 	appendQuotedInPlace(&r.written, s)
 }
@@ -318,6 +327,17 @@ func room(b []byte, n int) []byte {
 		b = slices.Grow(b, max(n, len(b)))
 	}
 	return b
+}
+
+// roomToWrite returns the written buffer with room for n more bytes:
+// [room]'s while it is short, then room for what the rest of the text
+// will write at the rate so far (see [repairer.projected]), so that the
+// steps of a long reply add up to little more than the buffer.
+func (r *repairer) roomToWrite(n int) []byte {
+	if len(r.written) < roomyFrom {
+		return room(r.written, n)
+	}
+	return slices.Grow(r.written, max(n, r.projected(len(r.written))-len(r.written)))
 }
 
 // dropFixes forgets the fixes recorded after the first n.
@@ -340,32 +360,37 @@ func (r *repairer) fixList() []Fix {
 	}
 	// One string holds what every fix wrote and the texts of more than a
 	// byte that they replaced, so that the fixes share one allocation and
-	// do not keep the input alive; a text of one byte is [byteTexts]'.
-	// The records are read chunk by chunk, in order (see [fixLog.chunk]).
-	var b strings.Builder
-	size := len(r.written)
+	// do not keep the input alive; a text of one byte is [byteTexts]',
+	// and when every text is one byte or none, there is no string. The
+	// records are read chunk by chunk, in order (see [fixLog.chunk]).
+	befores, longAfter := 0, false
 	for c, i := 0, 0; i < count; c++ {
 		chunk := r.fixes.chunk(c, i)
 		for j := range chunk {
 			if before := r.fixes.beforeOf(&chunk[j], i+j); before > 1 {
-				size += before
+				befores += before
 			}
+			longAfter = longAfter || r.afterEnd(chunk, c, i, j)-chunk[j].afterAt() > 1
 		}
 		i += len(chunk)
 	}
-	b.Grow(size)
-	b.Write(r.written)
-	for c, i := 0, 0; i < count; c++ {
-		chunk := r.fixes.chunk(c, i)
-		for j := range chunk {
-			if before := r.fixes.beforeOf(&chunk[j], i+j); before > 1 {
-				off := chunk[j].offset()
-				b.WriteString(r.text[off : off+before])
+	var texts string
+	if befores > 0 || longAfter {
+		var b strings.Builder
+		b.Grow(len(r.written) + befores)
+		b.Write(r.written)
+		for c, i := 0, 0; i < count; c++ {
+			chunk := r.fixes.chunk(c, i)
+			for j := range chunk {
+				if before := r.fixes.beforeOf(&chunk[j], i+j); before > 1 {
+					off := chunk[j].offset()
+					b.WriteString(r.text[off : off+before])
+				}
 			}
+			i += len(chunk)
 		}
-		i += len(chunk)
+		texts = b.String()
 	}
-	texts := b.String()
 	list := make([]Fix, count)
 	var details detailCache
 	at := len(r.written)
@@ -376,13 +401,7 @@ func (r *repairer) fixList() []Fix {
 		for j := range chunk {
 			rec := &chunk[j]
 			n := &notes[rec.note()]
-			// The text it wrote ends where the next record's starts.
-			afterAt, afterEnd := rec.afterAt(), len(r.written)
-			if j+1 < len(chunk) {
-				afterEnd = chunk[j+1].afterAt()
-			} else if i+j+1 < count {
-				afterEnd = r.fixes.chunks[c+1][0].afterAt()
-			}
+			afterAt, afterEnd := rec.afterAt(), r.afterEnd(chunk, c, i, j)
 			// Field by field: the list is new and zero, and a whole Fix
 			// stored at once is copied with the collector's barrier on
 			// every word. An empty text is left as it is.
@@ -418,6 +437,19 @@ func (r *repairer) fixList() []Fix {
 		slices.SortStableFunc(list, func(a, b Fix) int { return cmp.Compare(a.Offset, b.Offset) })
 	}
 	return list
+}
+
+// afterEnd returns the end, in the written buffer, of the text the fix
+// of chunk[j] wrote, chunk being the c-th chunk of the log, whose first
+// record is the i-th: the text ends where the next record's starts.
+func (r *repairer) afterEnd(chunk []fixRecord, c, i, j int) int {
+	switch {
+	case j+1 < len(chunk):
+		return chunk[j+1].afterAt()
+	case i+j+1 < r.fixes.len():
+		return r.fixes.chunks[c+1][0].afterAt()
+	}
+	return len(r.written)
 }
 
 // byteTexts holds every byte, in order: the text of a fix that is one

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -120,6 +123,17 @@ func FuzzRepair(f *testing.F) {
 		} else if !errors.Is(err, extract.ErrNoJSON) {
 			t.Fatalf("unexpected error %v", err)
 		}
+		// An Extractor that searched another reply of the same length
+		// first (the text backwards: what a search remembers of a text,
+		// it tells by the length) finds what the package functions find.
+		var x extract.Extractor
+		x.Candidates(reversed(text), extract.WithRepair())
+		if xc := x.Candidates(text, extract.WithRepair()); !reflect.DeepEqual(xc, cands) {
+			t.Fatalf("an Extractor found %+v, Candidates %+v", xc, cands)
+		}
+		if xgot, xerr := x.JSON(text, extract.WithRepair()); !reflect.DeepEqual(xgot, got) || fmt.Sprint(xerr) != fmt.Sprint(err) {
+			t.Fatalf("an Extractor gave %+v, %v; JSON %+v, %v", xgot, xerr, got, err)
+		}
 		// A validator is handed valid JSON only, and what it settles is a
 		// candidate like any other.
 		valid := func(v json.RawMessage) bool {
@@ -139,6 +153,13 @@ func FuzzRepair(f *testing.F) {
 			}
 		}
 	})
+}
+
+// reversed returns s's bytes in reverse order.
+func reversed(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
 }
 
 // checkCandidate checks the properties every candidate has.

@@ -29,19 +29,26 @@ type config struct {
 	err         error                      // first bad option value, reported by the call
 }
 
-// newConfig applies opts over the defaults. It is the one place defaults are set.
+// newConfig applies opts over the defaults.
 func newConfig(opts []Option) config {
-	c := config{maxSize: DefaultMaxSize}
+	var c config
+	c.set(opts)
+	return c
+}
+
+// set makes c the defaults with opts applied over them. It is the one
+// place defaults are set.
+func (c *config) set(opts []Option) {
+	*c = config{maxSize: DefaultMaxSize}
 	for i, o := range opts {
 		if o == nil {
 			c.setErr(fmt.Errorf("%w: option %d is nil", ErrInvalidOption, i))
 			continue
 		}
-		if err := o(&c); err != nil {
+		if err := o(c); err != nil {
 			c.setErr(err)
 		}
 	}
-	return c
 }
 
 // WithRepair turns on repair: when no candidate parses as JSON, the most

@@ -12,8 +12,9 @@ var reasoningTags = [...]struct{ open, close string }{
 	{"<thinking>", "</thinking>"},
 }
 
-// visibleSpans returns the parts of text outside reasoning blocks, in order,
-// and whether the text ends inside an unterminated leading block.
+// visibleSpans appends to spans the parts of text outside reasoning
+// blocks, in order, and reports whether the text ends inside an
+// unterminated leading block (then it returns spans as it was).
 //
 // A block runs from an opening tag to the next matching closing tag. An
 // opening tag that is the first non-space text and is never closed makes the
@@ -23,7 +24,8 @@ var reasoningTags = [...]struct{ open, close string }{
 //
 // The search is linear: the text is read once for tags, and once more for
 // each kind of closing tag that turns out to be missing.
-func visibleSpans(text string) (spans []span, unterminated bool) {
+func visibleSpans(text string, spans []span) (_ []span, unterminated bool) {
+	n0 := len(spans)
 	segStart, search := 0, 0
 	lead := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
 	if at, n, isClose, _ := nextTag(text, 0); at >= 0 && isClose {
@@ -46,7 +48,7 @@ func visibleSpans(text string) (spans []span, unterminated bool) {
 		}
 		if end < 0 {
 			if at == lead && segStart == 0 {
-				return nil, true
+				return spans[:n0], true
 			}
 			continue // an unclosed opening tag in the middle is text
 		}
@@ -56,7 +58,7 @@ func visibleSpans(text string) (spans []span, unterminated bool) {
 		segStart = search + end + len(reasoningTags[k].close)
 		search = segStart
 	}
-	if segStart < len(text) || len(spans) == 0 {
+	if segStart < len(text) || len(spans) == n0 {
 		spans = append(spans, span{segStart, len(text)})
 	}
 	return spans, false

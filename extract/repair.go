@@ -21,6 +21,7 @@ const (
 // It is used by one goroutine, and reset between values.
 type repairer struct {
 	text    string // the input, cut at how far repair may read
+	from    int    // where the value being repaired starts
 	pos     int
 	out     []byte
 	fixes   fixLog
@@ -90,7 +91,7 @@ func (r *repairer) reread(from int) bool {
 // reset prepares the repairer for text, keeping its buffers. The results
 // of the previous run are overwritten.
 func (r *repairer) reset(text string) {
-	r.text, r.pos, r.reach, r.far, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, 0, -1, -1
+	r.text, r.from, r.pos, r.reach, r.far, r.guesses, r.calls, r.early, r.badEscape = text, 0, 0, 0, 0, 0, 0, -1, -1
 	r.noCalls, r.overdrawn = false, false
 	r.out, r.written, r.kinds = r.out[:0], r.written[:0], r.kinds[:0]
 	r.fixes.truncate(0)
@@ -100,7 +101,7 @@ func (r *repairer) reset(text string) {
 // repairer's buffer, valid until the next reset), the end of the value in
 // the input, and false when the text cannot be read as a value.
 func (r *repairer) run(start int) ([]byte, int, bool) {
-	r.pos = start
+	r.pos, r.from = start, start
 	ok := r.value(roleTop) && !r.refused() && !r.overdrawn
 	r.reach = max(r.reach, r.pos)
 	if !ok {
@@ -118,23 +119,37 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 	return r.out, end, true
 }
 
-// roomy gives the output room for a value as long as the rest of the
-// text, with an eighth to spare, but at most twice what it holds, once
-// it holds several kilobytes and is nearly full. A value is often about
-// as long as the text it is rebuilt from: a buffer that doubles up to
-// that size, kept for the search's later repairs, costs less than
-// growing one to it a quarter at a time, and a value that fails early
-// (a reply of a million '{') never asks for it. It runs
-// between the items of containers and before strings.
+// roomy gives the output room for the value it would hold if the rest
+// of the text were rebuilt at the rate the value read so far was (bytes
+// written for bytes read), with an eighth to spare, but at most
+// roomyGrowth times what it holds, once it holds several kilobytes and
+// is nearly full. A value is often about as long as the text it is
+// rebuilt from: a buffer sized for it in a few steps, kept for the
+// search's later repairs, costs less than one doubled up to it (the
+// steps add up to twice its size) or grown a quarter at a time, and a
+// value that fails early (a reply of a million '{') never asks for it.
+// It runs between the items of containers and before strings.
 func (r *repairer) roomy() {
 	if len(r.out) >= roomyFrom && cap(r.out)-len(r.out) < roomyFrom/4 {
-		// At most twice what it holds: the value may be a small part of
-		// a long text (a value of kilobytes before megabytes of prose).
-		rest := len(r.out) + len(r.text) - r.pos
-		n := min(rest+rest/8, 2*cap(r.out))
-		r.out = slices.Grow(r.out, n-len(r.out))
+		r.out = slices.Grow(r.out, r.projected(len(r.out))-len(r.out))
 	}
 }
+
+// projected returns how long a buffer that holds n bytes written for
+// the value read so far will be once the rest of the text is read, at
+// the same rate, with an eighth to spare, but at most roomyGrowth
+// times n: the value may be a small part of a long text (a value of
+// kilobytes before megabytes of prose).
+func (r *repairer) projected(n int) int {
+	read := max(r.pos-r.from, 1)
+	rest := n + int(int64(len(r.text)-r.pos)*int64(n)/int64(read))
+	return min(rest+rest/8, roomyGrowth*n)
+}
+
+// roomyGrowth bounds how many times [repairer.projected] multiplies a
+// buffer's length in one step: the most a buffer sized from the text
+// may overshoot a value followed by prose.
+const roomyGrowth = 8
 
 // roomyFrom is how long the output grows by append before
 // [repairer.roomy] sizes it from the text.

@@ -69,9 +69,15 @@ func heldInputs(t *testing.T, n int, sizes []int) []string {
 // heldResult is what the repairs of one input returned, held as the
 // caller got it, and its text when it was returned.
 type heldResult struct {
-	cands []extract.Candidate
-	text  string // the candidates'
-	shown string // what the validators were shown, and the errors
+	list  []extract.Candidate // as Candidates returned it
+	picks []extract.Candidate // what JSON returned, with each validator
+	text  string              // the candidates'
+	shown string              // what the validators were shown, and the errors
+}
+
+// all returns the candidates of r, in a new list.
+func (r heldResult) all() []extract.Candidate {
+	return append(append([]extract.Candidate(nil), r.list...), r.picks...)
 }
 
 func heldText(cs []extract.Candidate) string {
@@ -85,34 +91,70 @@ func heldText(cs []extract.Candidate) string {
 	return b.String()
 }
 
-// heldRepairs runs the repairs a caller does on text: every candidate,
-// and the value a validator picks (which settles guesses by reading the
-// text twice), logging what the validators were shown.
-func heldRepairs(text string) heldResult {
-	var cs []extract.Candidate
-	cs = append(cs, extract.Candidates(text, extract.WithRepair())...)
+// A searcher is what extracts: the package functions (packageFuncs) or
+// an [extract.Extractor].
+type searcher interface {
+	JSON(text string, opts ...extract.Option) (extract.Candidate, error)
+	Candidates(text string, opts ...extract.Option) []extract.Candidate
+}
+
+// packageFuncs is the searcher of the package functions.
+type packageFuncs struct{}
+
+func (packageFuncs) JSON(text string, opts ...extract.Option) (extract.Candidate, error) {
+	return extract.JSON(text, opts...)
+}
+
+func (packageFuncs) Candidates(text string, opts ...extract.Option) []extract.Candidate {
+	return extract.Candidates(text, opts...)
+}
+
+// heldRepairs runs with s the repairs a caller does on text: every
+// candidate, and the value a validator picks (which settles guesses by
+// reading the text twice), logging what the validators were shown.
+func heldRepairs(s searcher, text string) heldResult {
+	list := s.Candidates(text, extract.WithRepair())
+	var picks []extract.Candidate
 	var shown strings.Builder
 	for _, valid := range []func(json.RawMessage) bool{
 		func(m json.RawMessage) bool { return true },
 		func(m json.RawMessage) bool { return len(m) > 0 && m[0] == '{' },
 		func(m json.RawMessage) bool { h := fnv.New32a(); h.Write(m); return h.Sum32()%2 == 0 },
 	} {
-		c, err := extract.JSON(text, extract.WithRepair(), extract.WithAccept(func(m json.RawMessage) bool {
+		c, err := s.JSON(text, extract.WithRepair(), extract.WithAccept(func(m json.RawMessage) bool {
 			fmt.Fprintf(&shown, "%q\n", m)
 			return valid(m)
 		}))
 		fmt.Fprintf(&shown, "err %v\n", err)
-		cs = append(cs, c)
+		picks = append(picks, c)
 	}
-	return heldResult{cands: cs, text: heldText(cs), shown: shown.String()}
+	r := heldResult{list: list, picks: picks, shown: shown.String()}
+	r.text = heldText(r.all())
+	return r
 }
 
 // TestRepairResultsHeldStay holds what every repair returned while the
 // same goroutine and others repair other replies, and checks that nothing
 // returned changed afterwards (a fix's text or a value aliasing a buffer
 // the repairer writes again), that each fix's Before is the input's text
-// at its offset, and that every goroutine got the same results.
+// at its offset, and that every goroutine got the same results: with the
+// package functions, and with an Extractor per goroutine that repairs
+// every reply, its results held across all its later calls (a value,
+// list or text sharing its buffers would change).
 func TestRepairResultsHeldStay(t *testing.T) {
+	tests := []struct {
+		name     string
+		searcher func() searcher // one for each goroutine
+	}{
+		{name: "package functions", searcher: func() searcher { return packageFuncs{} }},
+		{name: "Extractor", searcher: func() searcher { return new(extract.Extractor) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { testResultsHeldStay(t, tt.searcher) })
+	}
+}
+
+func testResultsHeldStay(t *testing.T, newSearcher func() searcher) {
 	n, sizes := 3000, []int{3000, 70000}
 	if testing.Short() || shared.Race {
 		// The race detector slows repair seven-fold: fewer and shorter
@@ -126,10 +168,11 @@ func TestRepairResultsHeldStay(t *testing.T) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			s := newSearcher()
 			res := make([]heldResult, len(ins))
 			for k := range ins {
 				i := (k + w*len(ins)/workers) % len(ins) // each its own order
-				res[i] = heldRepairs(ins[i])
+				res[i] = heldRepairs(s, ins[i])
 			}
 			got[w] = res
 		})
@@ -138,10 +181,10 @@ func TestRepairResultsHeldStay(t *testing.T) {
 	for i, text := range ins {
 		for w := range workers {
 			r := got[w][i]
-			require.Equal(t, r.text, heldText(r.cands), "input %d changed after later repairs", i)
+			require.Equal(t, r.text, heldText(r.all()), "input %d changed after later repairs", i)
 			assert.Equal(t, got[0][i].text, r.text, "input %d: goroutines disagree", i)
 			assert.Equal(t, got[0][i].shown, r.shown, "input %d: goroutines disagree", i)
-			for _, c := range r.cands {
+			for _, c := range r.all() {
 				for _, f := range c.Fixes {
 					require.LessOrEqual(t, f.Offset+len(f.Before), len(text), "input %d: %+v", i, f)
 					require.Equal(t, text[f.Offset:f.Offset+len(f.Before)], f.Before, "input %d: %+v", i, f)
