@@ -38,3 +38,25 @@ func TestPartOf(t *testing.T) {
 		assert.False(t, ok, "%v", v)
 	}
 }
+
+// TestReview42aNilMapAndNilSliceAreDifferentParts: partOf gives a nil
+// map and a nil []any the same part, {0, 0} (reflect's reading of a nil
+// map's pointer is 0 too, so 2896312 did the same), and the fast path's
+// memo, keyed by node and part, hands the verdict of the first to the
+// second: under anyOf [object, string], [nil map, nil slice] passes while
+// [nil slice] alone, and [{}, []], are refused (#38 review).
+func TestReview42aNilMapAndNilSliceAreDifferentParts(t *testing.T) {
+	pm, okm := partOf(map[string]any(nil))
+	ps, oks := partOf([]any(nil))
+	if okm && oks {
+		assert.NotEqual(t, pm, ps, "a nil map and a nil slice are one part")
+	}
+
+	s, err := Parse([]byte(`{"type":"array","items":{"anyOf":[{"type":"object"},{"type":"string"}]}}`))
+	require.NoError(t, err)
+	require.NotEmpty(t, s.Validate([]any{[]any(nil)}), "a nil slice is an array")
+	vs := s.Validate([]any{map[string]any(nil), []any(nil)})
+	if assert.Len(t, vs, 1, "the nil slice at $[1] is no object or string") {
+		assert.Equal(t, "$[1]", vs[0].Path)
+	}
+}
