@@ -74,14 +74,20 @@ type part struct {
 	len int
 }
 
-// partOf returns the part v is, when v is an array or object; scalars are
-// cheap to check again and have none.
+// partOf returns the part v is, when v is an array or object that holds
+// something; scalars and empty arrays and objects are cheap to check
+// again and have none (a nil map and a nil slice, both at address 0,
+// would otherwise be one part).
 func partOf(v any) (part, bool) {
 	switch x := v.(type) {
 	case map[string]any:
-		return part{uintptr(*(*unsafe.Pointer)(unsafe.Pointer(&x))), len(x)}, true // a map is a pointer; reflect is slower
+		if len(x) > 0 {
+			return part{uintptr(*(*unsafe.Pointer)(unsafe.Pointer(&x))), len(x)}, true // a map is a pointer; reflect is slower
+		}
 	case []any:
-		return part{uintptr(unsafe.Pointer(unsafe.SliceData(x))), len(x)}, true // reflect would box the slice
+		if len(x) > 0 {
+			return part{uintptr(unsafe.Pointer(unsafe.SliceData(x))), len(x)}, true // reflect would box the slice
+		}
 	}
 	return part{}, false
 }
