@@ -19,9 +19,10 @@ import (
 //
 // The zero value is ready to use. An Extractor must not be copied after
 // first use, and is used by one goroutine at a time: its methods must
-// not run concurrently, nor be called from a func given to [WithAccept]
-// for one of its own calls. The package functions, which use a fresh
-// Extractor per call, are safe for concurrent use.
+// not run concurrently. A method called from a func given to
+// [WithAccept] for one of the Extractor's own calls works as the package
+// function does, without the Extractor's memory. The package functions,
+// which use a fresh Extractor per call, are safe for concurrent use.
 //
 // What its methods return belongs to the caller: no candidate, value,
 // fix or list shares memory with the Extractor, so that results held
@@ -43,6 +44,9 @@ type Extractor struct {
 	// once says this Extractor serves one call: its buffers may be handed
 	// to the results and nothing is tidied for a next call.
 	once bool
+	// busy is set during a call: a call made inside it (from a WithAccept
+	// func) runs on a fresh Extractor.
+	busy bool
 }
 
 // keepMax is how many bytes of buffers an [Extractor] keeps between
@@ -56,11 +60,11 @@ const keepMax = 8 << 20
 type scratch struct {
 	v   validator
 	rep repairer
-	// Spans of text: the fences' parts the scan leaves alone, the
-	// regions it scans, the values it found, the repaired fences'.
-	exclude, regions, scanned, covered []span
+	// Spans of text: the values the scan found, the repaired fences'.
+	// (The fences' lists and the regions between them, short, are the
+	// search's own, on the stack.)
+	scanned, covered []span
 	// Candidates by where they were found, and the ranked list.
-	jsonFenced, otherFenced                                  []Candidate
 	repairedJSON, repairedOther, repairedWhole, repairedScan []Candidate
 	fragments, found                                         []Candidate
 }
@@ -74,9 +78,15 @@ type scratch struct {
 // Extractor allocates only what the candidate holds: its JSON, its list
 // of fixes, one string with the texts of those fixes when any is longer
 // than a byte, and the detail of each fix written from its texts (a
-// [FixPythonLiteral], [FixNumber], ...), which fixes alike share. A value
-// found without repair costs its copy alone.
+// [FixPythonLiteral], [FixNumber], ...), which fixes alike share. When
+// the reply holds several broken values that repair alike well (two
+// broken json fences, two broken values in its prose), each is repaired
+// and costs as much, since which one is returned is known only after. A
+// value found without repair costs its copy alone.
 func (x *Extractor) JSON(text string, opts ...Option) (Candidate, error) {
+	if x.busy {
+		return JSON(text, opts...)
+	}
 	if err := x.configure(text, opts); err != nil {
 		return Candidate{}, err
 	}
@@ -89,6 +99,9 @@ func (x *Extractor) JSON(text string, opts ...Option) (Candidate, error) {
 // [Candidates] does with the same options. The list and every candidate
 // in it are the caller's.
 func (x *Extractor) Candidates(text string, opts ...Option) []Candidate {
+	if x.busy {
+		return Candidates(text, opts...)
+	}
 	if x.configure(text, opts) != nil {
 		return nil
 	}
@@ -120,6 +133,7 @@ func (x *Extractor) configure(text string, opts []Option) error {
 
 // start starts the search of a call, over text, with the call's options.
 func (x *Extractor) start(text string) {
+	x.busy = true
 	x.f.once = x.once
 	x.f.start(text, *x.cfg)
 }
@@ -127,6 +141,7 @@ func (x *Extractor) start(text string) {
 // finish ends a call: it forgets the reply and the results, and drops
 // buffers past [keepMax].
 func (x *Extractor) finish() {
+	x.busy = false
 	if x.once {
 		return
 	}
@@ -146,17 +161,16 @@ func (x *Extractor) finish() {
 
 // truncate empties the scratch's lists, keeping their memory.
 func (s *scratch) truncate() {
-	s.exclude, s.regions, s.scanned, s.covered = s.exclude[:0], s.regions[:0], s.scanned[:0], s.covered[:0]
+	s.scanned, s.covered = s.scanned[:0], s.covered[:0]
 	for _, l := range s.candidateLists() {
 		*l = (*l)[:0]
 	}
 }
 
 // candidateLists returns the scratch's lists of candidates.
-func (s *scratch) candidateLists() [8]*[]Candidate {
-	return [8]*[]Candidate{
-		&s.jsonFenced, &s.otherFenced, &s.repairedJSON, &s.repairedOther,
-		&s.repairedWhole, &s.repairedScan, &s.fragments, &s.found,
+func (s *scratch) candidateLists() [6]*[]Candidate {
+	return [6]*[]Candidate{
+		&s.repairedJSON, &s.repairedOther, &s.repairedWhole, &s.repairedScan, &s.fragments, &s.found,
 	}
 }
 
@@ -183,7 +197,7 @@ func (x *Extractor) trim() {
 }
 
 // numBuffers is how many buffers [Extractor.buffer] knows.
-const numBuffers = 21
+const numBuffers = 17
 
 // buffer returns the bytes the i-th of the Extractor's buffers holds,
 // and drops it when drop is set.
@@ -213,16 +227,12 @@ func (x *Extractor) buffer(i int, drop bool) int {
 	case 8:
 		return sized(&f.failures, drop)
 	case 9:
-		return sized(&s.exclude, drop)
-	case 10:
-		return sized(&s.regions, drop)
-	case 11:
 		return sized(&s.scanned, drop)
-	case 12:
+	case 10:
 		return sized(&s.covered, drop)
 	}
 	lists := s.candidateLists()
-	return sized(lists[i-13], drop)
+	return sized(lists[i-11], drop)
 }
 
 // sized returns the bytes the array of *p holds, and drops it when drop

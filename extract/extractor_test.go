@@ -271,3 +271,47 @@ func TestExtractorForgetsTheCall(t *testing.T) {
 		})
 	}
 }
+
+// TestExtractorCalledFromItsOwnAccept holds the doc: a method called
+// from a WithAccept func of one of the Extractor's own calls works as the
+// package function does, and the outer call's result is unchanged by it.
+func TestExtractorCalledFromItsOwnAccept(t *testing.T) {
+	reply := "first {'a': 1,} then ```json\n{\"c\": 3}\n``` and {\"b\": 2}"
+	inner := "text {'x': [1, 2,]} more"
+	accept := func(call func(string) (extract.Candidate, error), seen *[]extract.Candidate) func(json.RawMessage) bool {
+		return func(raw json.RawMessage) bool {
+			c, err := call(inner)
+			require.NoError(t, err)
+			*seen = append(*seen, c)
+			return strings.Contains(string(raw), `"b"`) // the second in order
+		}
+	}
+	var x extract.Extractor
+	var gotSeen, wantSeen []extract.Candidate
+	got, err := x.JSON(reply, extract.WithRepair(), extract.WithAccept(accept(func(s string) (extract.Candidate, error) {
+		return x.JSON(s, extract.WithRepair())
+	}, &gotSeen)))
+	require.NoError(t, err)
+	want, err := extract.JSON(reply, extract.WithRepair(), extract.WithAccept(accept(func(s string) (extract.Candidate, error) {
+		return extract.JSON(s, extract.WithRepair())
+	}, &wantSeen)))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	assert.JSONEq(t, `{"b": 2}`, string(got.JSON))
+	require.GreaterOrEqual(t, len(gotSeen), 2, "accept is asked of more than the first")
+	assert.Equal(t, wantSeen, gotSeen)
+	var inCands []extract.Candidate
+	got, err = x.JSON(reply, extract.WithAccept(func(raw json.RawMessage) bool {
+		inCands = x.Candidates(inner, extract.WithRepair())
+		return strings.Contains(string(raw), `"b"`)
+	}))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"b": 2}`, string(got.JSON))
+	require.NotEmpty(t, inCands)
+	assert.Equal(t, extract.Candidates(inner, extract.WithRepair()), inCands)
+	// And the Extractor serves the next call as before.
+	again, err := x.JSON(reply, extract.WithRepair())
+	require.NoError(t, err)
+	fresh, _ := extract.JSON(reply, extract.WithRepair())
+	assert.Equal(t, fresh, again)
+}

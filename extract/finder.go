@@ -1,8 +1,8 @@
 package extract
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 	"unicode"
 	"unicode/utf8"
 )
@@ -59,14 +59,22 @@ type finder struct {
 // start prepares f for a search of text, keeping its memory: its
 // scratch and its lists of segments, fences and failures, emptied.
 func (f *finder) start(text string, cfg config) {
-	*f = finder{
-		scratch:  f.scratch,
-		segs:     f.segs[:0],
-		fences:   f.fences[:0],
-		failures: f.failures[:0],
-		text:     text,
-		cfg:      cfg,
-		once:     f.once,
+	if f.once {
+		// A finder of one search starts as its zero value, but for its
+		// scratch (see [finder.again]): there is nothing to tidy, and
+		// rewriting the whole finder costs a small reply a tenth of
+		// its time.
+		f.text, f.cfg = text, cfg
+	} else {
+		*f = finder{
+			scratch:  f.scratch,
+			segs:     f.segs[:0],
+			fences:   f.fences[:0],
+			failures: f.failures[:0],
+			text:     text,
+			cfg:      cfg,
+			once:     f.once,
+		}
 	}
 	f.repairLeft = rereadAllowance(text)
 	f.rep.off = cfg.rulesOff
@@ -124,11 +132,17 @@ func (f *finder) search(first bool) []Candidate {
 		}
 	}
 
-	// Fenced blocks.
+	// Fenced blocks. Their lists, and the regions between them, are
+	// short, so they start on the stack: only a reply of many fences
+	// grows one onto the heap.
+	var excludeBuf, regionsBuf [8]span
+	var fencedBuf [2][4]span
+	exclude, jsonFenced, otherFenced := excludeBuf[:0], fencedBuf[0][:0], fencedBuf[1][:0]
+	regions := regionsBuf[:0] // the parts of the text the scan reads
 	for _, seg := range f.segs {
 		f.fences = findFences(text, seg, f.fences)
 	}
-	// s.exclude: parts of fences the scan leaves alone, in order.
+	// exclude: parts of fences the scan leaves alone, in order.
 	for _, fc := range f.fences {
 		cs, ce := trimSpan(text, fc.content)
 		if cs == ce {
@@ -141,12 +155,11 @@ func (f *finder) search(first bool) []Candidate {
 			if !f.kindOK(text[cs]) {
 				continue
 			}
-			s.exclude = append(s.exclude, span{fc.start, end})
-			c := f.candidate(cs, end, SourceFence)
+			exclude = append(exclude, span{fc.start, end})
 			if fc.jsonLabel {
-				s.jsonFenced = append(s.jsonFenced, c)
+				jsonFenced = append(jsonFenced, span{cs, end})
 			} else {
-				s.otherFenced = append(s.otherFenced, c)
+				otherFenced = append(otherFenced, span{cs, end})
 			}
 			continue
 		}
@@ -158,15 +171,15 @@ func (f *finder) search(first bool) []Candidate {
 			t = tierJSONFence
 			// A json block that starts like JSON is the model's answer,
 			// broken: values inside it are its fragments, not candidates.
-			s.exclude = append(s.exclude, span{fc.start, fc.end})
+			exclude = append(exclude, span{fc.start, fc.end})
 		}
 		f.failures = append(f.failures, failure{start: cs, limit: ce, stop: end, tier: t})
 	}
-	out := append(s.found, f.ordered(s.jsonFenced)...)
+	out := f.ranked(s.found, jsonFenced, SourceFence, first)
 	if first && len(out) > 0 {
 		return out
 	}
-	out = append(out, f.ordered(s.otherFenced)...)
+	out = f.ranked(out, otherFenced, SourceFence, first)
 	if first && len(out) > 0 {
 		return out
 	}
@@ -174,17 +187,17 @@ func (f *finder) search(first bool) []Candidate {
 	// The scan of everything outside the fences' values.
 	for _, seg := range f.segs {
 		pos := seg.start
-		for _, x := range s.exclude {
+		for _, x := range exclude {
 			if x.start < seg.start || x.end > seg.end {
 				continue
 			}
 			if x.start > pos {
-				s.regions = append(s.regions, span{pos, x.start})
+				regions = append(regions, span{pos, x.start})
 			}
 			pos = x.end
 		}
 		if pos < seg.end {
-			s.regions = append(s.regions, span{pos, seg.end})
+			regions = append(regions, span{pos, seg.end})
 		}
 	}
 	// Scanned values that parse, as spans until the end. When only the best
@@ -206,7 +219,7 @@ func (f *finder) search(first bool) []Candidate {
 	}
 
 	if !f.cfg.repair {
-		for _, r := range s.regions {
+		for _, r := range regions {
 			more := f.scanRegion(r, func(a attempt) bool {
 				if a.ok {
 					return takeScanned(a)
@@ -241,12 +254,10 @@ func (f *finder) search(first bool) []Candidate {
 		}
 	}
 	covered := s.covered
-	if len(covered) > 1 { // sort.Slice allocates, even for one span
-		sort.Slice(covered, func(i, j int) bool { return covered[i].start < covered[j].start })
-	}
+	slices.SortFunc(covered, func(a, b span) int { return cmp.Compare(a.start, b.start) })
 	ci := 0
 	skip := span{-1, -1} // the last scan repair, or the reach of one that gave up
-	for _, r := range s.regions {
+	for _, r := range regions {
 		more := f.scanRegion(r, func(a attempt) bool {
 			for ci < len(covered) && covered[ci].end <= a.start {
 				ci++
@@ -381,6 +392,23 @@ func (f *finder) candidates(dst []Candidate, spans []span, src Source) []Candida
 		buf = append(buf, f.text[sp.start:sp.end]...)
 		dst = append(dst, Candidate{JSON: buf[off:len(buf):len(buf)], Start: sp.start, End: sp.end, Source: src})
 	}
+	return dst
+}
+
+// ranked appends to dst, in preference order, the values at spans, of
+// one rank, as candidates; when first is set, only the preferred one,
+// the only one wanted, is copied.
+func (f *finder) ranked(dst []Candidate, spans []span, src Source, first bool) []Candidate {
+	if first && len(spans) > 1 {
+		i := 0
+		if f.cfg.preferLast {
+			i = len(spans) - 1
+		}
+		spans = spans[i : i+1]
+	}
+	n := len(dst)
+	dst = f.candidates(dst, spans, src)
+	f.ordered(dst[n:])
 	return dst
 }
 

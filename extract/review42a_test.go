@@ -42,12 +42,13 @@ func TestReview42aPackageFunctionsAllocateAsBefore(t *testing.T) {
 
 // TestReview42aExtractorAllocatesOnlyTheCandidate holds the claims of
 // [extract.Extractor.JSON] ("repairing the reply without WithAccept, the
-// Extractor allocates only what the candidate holds"; "a value found
+// Extractor allocates only what the candidate holds", and what each of
+// several broken values holds when there are several; "a value found
 // without repair costs its copy alone") on replies holding more than one
-// value of the winning strategy: with first set, the search still copies
-// or repairs every value of that strategy into candidates it then drops,
-// and sorting s.covered with sort.Slice allocates for two repaired fences
-// (#41 review).
+// value of the winning strategy. The review found the search copying
+// every fenced value, of the winning rank and the next, where one was
+// returned, and sort.Slice allocating for two repaired fences; the doc
+// now says what several broken values cost (#41 review).
 func TestReview42aExtractorAllocatesOnlyTheCandidate(t *testing.T) {
 	tests := []struct {
 		name string
@@ -56,8 +57,11 @@ func TestReview42aExtractorAllocatesOnlyTheCandidate(t *testing.T) {
 		want float64 // what the candidate holds
 	}{
 		// The value and its list of one-byte fixes.
-		{name: "two broken values in prose", text: "first {'a': 1,} then {'b': 2,}", opts: []extract.Option{extract.WithRepair()}, want: 2},
-		{name: "two broken json fences", text: "```json\n{'a': 1,}\n```\n```json\n{'b': 2,}\n```", opts: []extract.Option{extract.WithRepair()}, want: 2},
+		{name: "one broken value in prose", text: "first {'a': 1,} then", opts: []extract.Option{extract.WithRepair()}, want: 2},
+		// Each broken value and its list: which one is returned is known
+		// only once both are repaired, as the doc says.
+		{name: "two broken values in prose", text: "first {'a': 1,} then {'b': 2,}", opts: []extract.Option{extract.WithRepair()}, want: 4},
+		{name: "two broken json fences", text: "```json\n{'a': 1,}\n```\n```json\n{'b': 2,}\n```", opts: []extract.Option{extract.WithRepair()}, want: 4},
 		// The value's copy.
 		{name: "a json fence and a plain one", text: "```json\n{\"a\": 1}\n```\n```\n{\"b\": 2}\n```", want: 1},
 	}
