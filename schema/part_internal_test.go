@@ -46,13 +46,11 @@ func TestPartOf(t *testing.T) {
 	}
 }
 
-// TestReview42aNilMapAndNilSliceAreDifferentParts: partOf gives a nil
-// map and a nil []any the same part, {0, 0} (reflect's reading of a nil
-// map's pointer is 0 too, so 2896312 did the same), and the fast path's
-// memo, keyed by node and part, hands the verdict of the first to the
-// second: under anyOf [object, string], [nil map, nil slice] passes while
-// [nil slice] alone, and [{}, []], are refused (#38 review).
-func TestReview42aNilMapAndNilSliceAreDifferentParts(t *testing.T) {
+// TestNilMapAndNilSliceAreDifferentParts: a nil map and a nil []any are
+// both at address 0, and were one part to the fast path's memo, keyed by
+// node and part, which handed the verdict of the first to the second:
+// under anyOf [object, string], [nil map, nil slice] passed.
+func TestNilMapAndNilSliceAreDifferentParts(t *testing.T) {
 	pm, okm := partOf(map[string]any(nil))
 	ps, oks := partOf([]any(nil))
 	if okm && oks {

@@ -8,14 +8,13 @@ import (
 	"github.com/agentio/agentio/extract"
 )
 
-// TestReview42aPackageFunctionsAllocateAsBefore: extract.JSON and
-// extract.Candidates, which now run an Extractor{once: true}, allocate
-// more than they did at 2896312 for replies holding fenced blocks (the
-// usual shape of a model's reply): the lists the search builds (exclude,
-// regions, jsonFenced, found) live in the finder's scratch, on the heap,
-// where they were locals the compiler kept on the stack. The wants are
-// the counts measured at 2896312 (#41 review).
-func TestReview42aPackageFunctionsAllocateAsBefore(t *testing.T) {
+// TestPackageFunctionsAllocateAsBefore holds extract.JSON and
+// extract.Candidates, which run an Extractor of one call, to the
+// allocations they made before the Extractor existed, on replies holding
+// fenced blocks (the usual shape of a model's reply): a cold review found
+// them higher, the search's short lists having moved from the stack to
+// the Extractor's memory. The limits are the counts measured before.
+func TestPackageFunctionsAllocateAsBefore(t *testing.T) {
 	tests := []struct {
 		name             string
 		text             string
@@ -40,7 +39,7 @@ func TestReview42aPackageFunctionsAllocateAsBefore(t *testing.T) {
 	}
 }
 
-// TestReview42aExtractorAllocatesOnlyTheCandidate holds the claims of
+// TestExtractorAllocatesOnlyTheCandidate holds the claims of
 // [extract.Extractor.JSON] ("repairing the reply without WithAccept, the
 // Extractor allocates only what the candidate holds", and what each of
 // several broken values holds when there are several; "a value found
@@ -49,7 +48,7 @@ func TestReview42aPackageFunctionsAllocateAsBefore(t *testing.T) {
 // every fenced value, of the winning rank and the next, where one was
 // returned, and sort.Slice allocating for two repaired fences; the doc
 // now says what several broken values cost (#41 review).
-func TestReview42aExtractorAllocatesOnlyTheCandidate(t *testing.T) {
+func TestExtractorAllocatesOnlyTheCandidate(t *testing.T) {
 	tests := []struct {
 		name string
 		text string
