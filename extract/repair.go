@@ -162,6 +162,21 @@ func (r *repairer) openObject(role) (ok, applied bool) { return r.object(), true
 // openArray reads an array at its '[', an entry of [valueRules].
 func (r *repairer) openArray(role) (ok, applied bool) { return r.array(), true }
 
+// plainNumber reads a bare word that is a JSON number, as it stands, an
+// entry of [wordRules].
+func (r *repairer) plainNumber(_ role, w *bareToken) (ok, applied bool) {
+	tok := r.text[w.start:w.end]
+	if tok == "" {
+		return false, false
+	}
+	if n, ok := scanNumber(tok, 0); !ok || n != len(tok) {
+		return false, false
+	}
+	r.pos = w.end
+	r.out = append(r.out, tok...)
+	return true, true
+}
+
 // object repairs an object starting at '{'.
 func (r *repairer) object() bool {
 	if !r.enter() {
