@@ -24,15 +24,29 @@ func quotedValueAt(text string, i int, qs *quoteScans) bool {
 		return false
 	}
 	closers := closersOf(open)
-	var q *quoteScan
-	if qs != nil {
-		q = qs.of(closers)
+	// A plain text (see [plainInRepair]) holds no closing quote nor line
+	// break: past it, a closing quote is the first.
+	from := i + len(open)
+	j := from
+	for j < len(text) && plainInRepair[text[j]] {
+		j++
 	}
-	j := q.next(text, i+len(open), closers)
-	if j >= len(text) || text[j] == '\n' {
-		return false
+	closer := ""
+	if j < len(text) {
+		closer = matchAny(text[j:], closers[:])
 	}
-	j += len(matchAny(text[j:], closers[:]))
+	if closer == "" {
+		var q *quoteScan
+		if qs != nil {
+			q = qs.of(closers)
+		}
+		j = q.next(text, from, closers)
+		if j >= len(text) || text[j] == '\n' {
+			return false
+		}
+		closer = matchAny(text[j:], closers[:])
+	}
+	j += len(closer)
 	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
 		j++
 	}
