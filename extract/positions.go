@@ -195,7 +195,7 @@ func init() {
 	blankRules = [...]blankRule{
 		blankLineComment:  {[]FixKind{FixComment}, "/#", (*repairer).lineComment},
 		blankBlockComment: {[]FixKind{FixComment}, "/", (*repairer).blockComment},
-		blankOddSpace:     {[]FixKind{FixWhitespace}, multiByte, (*repairer).oddSpace},
+		blankOddSpace:     {[]FixKind{FixWhitespace}, oddSpaceStarts, (*repairer).oddSpace},
 	}
 	// A literal's letters, and the bytes a name may start with.
 	const literalStarts, nameStarts = "tfnTFNuIi+-", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.$"
@@ -229,15 +229,10 @@ func init() {
 	}
 }
 
-// multiByte lists the bytes that start a multi-byte UTF-8 character, and
-// those that continue one: every byte from 0x80.
-var multiByte = func() string {
-	b := make([]byte, 0, 0x80)
-	for c := 0x80; c < 0x100; c++ {
-		b = append(b, byte(c))
-	}
-	return string(b)
-}()
+// oddSpaceStarts lists the bytes the space characters of [isOddSpace]
+// start with in UTF-8: C2 (U+00A0), E1 (U+1680, U+180E), E2 (U+2000 to
+// U+205F), E3 (U+3000) and EF (U+FEFF).
+const oddSpaceStarts = "\xc2\xe1\xe2\xe3\xef"
 
 // unquotedStarts lists the bytes an unquoted string may start with: all
 // but control characters, the delimiters that end a value, and the '/' and
@@ -273,6 +268,12 @@ func index[T uint8 | uint16](at []T, starts string, bit T) {
 // [valueRules] that applies there.
 func (r *repairer) value(where role) bool {
 	r.skipBlanks()
+	return r.valueHere(where)
+}
+
+// valueHere is [repairer.value] where the blanks were skipped: skipping
+// them again, where skipping stopped, would drop nothing.
+func (r *repairer) valueHere(where role) bool {
 	if r.eof() {
 		return false
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -295,6 +296,17 @@ func TestWordRulesSkipOnlyWhatWouldNotApply(t *testing.T) {
 					assert.Zero(t, w.classes&^e.holds, "wordRules[%d] applies at %q, whose token holds bytes it is not tried for", i, text)
 				}
 			}
+		}
+	}
+}
+
+// TestOddSpaceStarts: the odd-space entry of blankRules is tried at the
+// first byte of every space character [isOddSpace] reports, in UTF-8.
+func TestOddSpaceStarts(t *testing.T) {
+	for ch := rune(0); ch <= utf8.MaxRune; ch++ {
+		if isOddSpace(ch) {
+			b := string(ch)
+			assert.True(t, blankAt[b[0]]&(1<<blankOddSpace) != 0, "%U starts with %#x", ch, b[0])
 		}
 	}
 }

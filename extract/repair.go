@@ -222,6 +222,7 @@ func (r *repairer) object() bool {
 		switch c := r.text[r.pos]; {
 		case c == ':':
 			r.pos++
+			r.skipBlanks()
 		case c == '}' || c == ',':
 			// A key with neither colon nor value: a set ({'a', 'b'}), a
 			// key and value run together ({"a:1}) or a stray word.
@@ -238,7 +239,7 @@ func (r *repairer) object() bool {
 		default:
 			return false
 		}
-		r.skipBlanks()
+		// Blanks were skipped: the value starts at r.pos.
 		if r.eof() {
 			r.dropDanglingKey(mark, fmark, keyAt)
 			return true
@@ -246,7 +247,7 @@ func (r *repairer) object() bool {
 		if c := r.text[r.pos]; c == '}' || c == ',' || c == ']' {
 			r.fix(noteMissingValue, r.pos, "", "null")
 			r.out = append(r.out, "null"...)
-		} else if !r.value(roleValue) {
+		} else if !r.valueHere(roleValue) {
 			return false
 		}
 		members++
@@ -275,7 +276,7 @@ func (r *repairer) array() bool {
 			}
 			r.out = append(r.out, ',')
 		}
-		if !r.value(roleElement) {
+		if !r.valueHere(roleElement) { // between skipped the blanks
 			return false
 		}
 		items++
