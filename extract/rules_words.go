@@ -23,7 +23,6 @@ func quotedValueAt(text string, i int, qs *quoteScans) bool {
 	} else if open != `"` && open != "'" && open != "`" {
 		return false
 	}
-	closers := closersOf(open)
 	// A plain text (see [plainInRepair]) holds no closing quote nor line
 	// break: past it, a closing quote is the first.
 	from := i + len(open)
@@ -32,10 +31,16 @@ func quotedValueAt(text string, i int, qs *quoteScans) bool {
 		j++
 	}
 	closer := ""
-	if j < len(text) {
-		closer = matchAny(text[j:], closers[:])
+	if c := open[0]; j < len(text) && (c == '"' || c == '\'') && text[j] == c {
+		closer = open // a straight quote closes its string
+	} else if c == '`' || c >= 0x80 {
+		if j < len(text) {
+			closers := closersOf(open)
+			closer = matchAny(text[j:], closers[:])
+		}
 	}
 	if closer == "" {
+		closers := closersOf(open)
 		var q *quoteScan
 		if qs != nil {
 			q = qs.of(closers)
@@ -61,6 +66,14 @@ func isBareByte(c byte) bool {
 	}
 	return c >= 0x20
 }
+
+// bareBytes marks the bytes [isBareByte] reports (a read-only table).
+var bareBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isBareByte(byte(c))
+	}
+	return t
+}()
 
 // A bareToken is the first token of a bare word, which the rules of
 // [wordRules] read: from r.pos up to a blank or a delimiter ([isTokenEnd]),
@@ -317,7 +330,7 @@ func (r *repairer) bareWord(where role) (ok, applied bool) { return r.word(where
 // closing quote ({a":1}).
 func (r *repairer) unquotedKey(role) (ok, applied bool) {
 	start, end := r.pos, r.pos
-	for end < len(r.text) && isBareByte(r.text[end]) {
+	for end < len(r.text) && bareBytes[r.text[end]] {
 		end++
 	}
 	r.pos = end
@@ -327,21 +340,22 @@ func (r *repairer) unquotedKey(role) (ok, applied bool) {
 	// A bare key must be followed by its colon (after blanks, and after a
 	// stray closing quote, as in {a":1}) or by a quoted string, its value
 	// with the colon left out ({a 'b'}); anything else is not an object.
-	if !r.eof() && r.text[r.pos] == '"' {
+	key := r.text[start:end]
+	if end < len(r.text) && r.text[end] == '"' {
 		r.pos++
-		r.fixQuoted(noteKeyOpeningQuote, start, r.text[start:r.pos], r.text[start:end])
+		r.fixQuoted(noteKeyOpeningQuote, start, r.text[start:r.pos], key)
 	} else {
-		r.fixQuoted(noteUnquotedKey, start, r.text[start:end], r.text[start:end])
+		r.fixQuoted(noteUnquotedKey, start, key, key)
 	}
-	save := r.pos
-	for !r.eof() && isSpace(r.text[r.pos]) {
-		r.pos++
+	next := r.pos
+	for next < len(r.text) && isSpace(r.text[next]) {
+		next++
 	}
-	if r.eof() || r.text[r.pos] != ':' && !quotedValueAt(r.text, r.pos, &r.stops) {
+	if next == len(r.text) || r.text[next] != ':' && !quotedValueAt(r.text, next, &r.stops) {
+		r.pos = next
 		return false, true
 	}
-	r.pos = save
-	appendQuotedInPlace(&r.out, r.text[start:end])
+	appendQuotedInPlace(&r.out, key)
 	return true, true
 }
 
