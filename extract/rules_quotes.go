@@ -97,30 +97,27 @@ func (r *repairer) str(where role) bool {
 // key. None of strUntil's rules but its quotes' applies to it. It reports
 // false, having read nothing, for any other string.
 func (r *repairer) plainString(where role, open int) bool {
-	start := r.pos
+	text, start := r.text, r.pos
 	from := start + open
 	end := from
-	for end < len(r.text) && plainInRepair[r.text[end]] {
+	for end < len(text) && plainInRepair[text[end]] {
 		end++
 	}
-	if end == len(r.text) {
+	if end == len(text) {
 		return false
 	}
-	quote, closer := r.text[start:from], ""
-	if c := quote[0]; c == '"' || c == '\'' {
-		if r.text[end] != c {
+	c, after := text[start], end+1
+	if c == '"' || c == '\'' {
+		if text[end] != c {
 			return false
 		}
-		closer = quote
+	} else if n := closerAt(text, end, text[start:from]); n > 0 {
+		after = end + n
 	} else {
-		closers := closersOf(quote)
-		if closer = matchAny(r.text[end:], closers[:]); closer == "" {
-			return false
-		}
+		return false
 	}
-	after := end + len(closer)
-	if after < len(r.text) {
-		switch r.text[after] {
+	if after < len(text) {
+		switch text[after] {
 		case ',', '}', ']':
 		case ':':
 			if where != roleKey && where != roleTop {
@@ -130,18 +127,25 @@ func (r *repairer) plainString(where role, open int) bool {
 			return false
 		}
 	}
-	switch quote[0] {
-	case '"':
-	case '\'':
-		r.fix(noteSingleQuote, start, quote, `"`)
-	default:
-		r.fix(noteSmartQuote, start, quote, `"`)
+	if c != '"' {
+		n := noteSmartQuote
+		if c == '\'' {
+			n = noteSingleQuote
+		}
+		r.fix(n, start, text[start:from], `"`)
 	}
 	r.out = append(r.out, '"')
-	r.out = append(r.out, r.text[from:end]...)
+	r.out = append(r.out, text[from:end]...)
 	r.out = append(r.out, '"')
 	r.pos = after
 	return true
+}
+
+// closerAt returns the length of the quote at j that closes a string
+// opened by quote, or 0.
+func closerAt(text string, j int, quote string) int {
+	closers := closersOf(quote)
+	return len(matchAny(text[j:], closers[:]))
 }
 
 // strUntil reads the string at r.pos, ending it at stop when stop >= 0. It
