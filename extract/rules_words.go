@@ -340,7 +340,7 @@ func (r *repairer) unquotedKey(role) (ok, applied bool) {
 	// A bare key must be followed by its colon (after blanks, and after a
 	// stray closing quote, as in {a":1}) or by a quoted string, its value
 	// with the colon left out ({a 'b'}); anything else is not an object.
-	key := r.text[start:end]
+	key, at := r.text[start:end], len(r.written)
 	if end < len(r.text) && r.text[end] == '"' {
 		r.pos++
 		r.fixQuoted(noteKeyOpeningQuote, start, r.text[start:r.pos], key)
@@ -355,7 +355,8 @@ func (r *repairer) unquotedKey(role) (ok, applied bool) {
 		r.pos = next
 		return false, true
 	}
-	appendQuotedInPlace(&r.out, key)
+	// Either fix wrote the key quoted: the output copies it.
+	r.out = append(r.out, r.written[at:]...)
 	return true, true
 }
 
