@@ -99,7 +99,7 @@ const (
 // and, if so, whether it read a value.
 type wordRule struct {
 	kinds  []FixKind
-	starts string
+	starts string    // the bytes the word may start with
 	token  bool      // the rule reads the first token, and holds applies
 	holds  wordClass // the classes of bytes the first token may hold
 	read   func(r *repairer, where role, w *bareToken) (ok, applied bool)
