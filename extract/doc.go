@@ -88,16 +88,21 @@
 // recognises and writes and whether some of its readings are guesses (see
 // below), and [WithoutRepairRule] turns rules off by their kind.
 //
-// In the source, the scanner tries rules from a table at each of four
+// In the source, the scanner tries rules from a table at each of five
 // positions, in the table's order (positions.go): the start of a value
 // (valueRules), an object key (keyRules), between the items of a
-// container (betweenRules) and the blanks between tokens (blankRules).
-// Each entry names the kinds of fix its rule records and the method that
-// applies it, found in the file of its family: rules_quotes.go (the
-// string reader), rules_escapes.go, rules_words.go, rules_numbers.go,
-// rules_brackets.go, rules_separators.go, rules_blanks.go and
-// rules_wrappers.go. Inside a string and a bare word, and after a key,
-// the rules are still tried inline, in those readers.
+// container (betweenRules), the blanks between tokens (blankRules) and a
+// bare word in a container (wordRules: a regular expression, a call, a
+// JSON number, digit separators, a literal, a number in a form JSON
+// lacks, an unquoted string). A bare word's first token is read once,
+// its bytes sorted into classes, and only the forms that can hold them
+// are tried. Each entry names the kinds of fix its rule records and the
+// method that applies it, found in the file of its family:
+// rules_quotes.go (the string reader), rules_escapes.go, rules_words.go,
+// rules_numbers.go, rules_brackets.go, rules_separators.go,
+// rules_blanks.go and rules_wrappers.go. Inside a string, in a whole
+// reply that is one bare token, and after a key, the rules are still
+// tried inline, in those readers.
 //
 // A whole reply that is one bare token is read when the token can only
 // be a value: a number in a form JSON lacks (2., -.3), undefined, NaN, a

@@ -1,11 +1,16 @@
 package extract
 
-import "math/bits"
+import (
+	"math/bits"
+	"strings"
+)
 
 // This file holds the scanner's positions, each with the ordered table of
 // the rules tried there: at the start of a value ([valueRules]), at an
 // object key ([keyRules]), between the items of a container
-// ([betweenRules]) and in the blanks between tokens ([blankRules]). Each
+// ([betweenRules]), in the blanks between tokens ([blankRules]) and at a
+// bare word, a value in a container that no quote or bracket starts
+// ([wordRules]). Each
 // entry names the kinds of fix its rule may record and the method that
 // applies it, which lives in the rules_*.go file of its family. At each
 // position the scanner tries the entries whose first bytes match the
@@ -86,6 +91,36 @@ const (
 	betweenEllipsis
 )
 
+// A wordRule is an entry of [wordRules]: a form a bare word may take, and
+// the method that reads it. Most forms are told by the word's first token
+// (see [bareToken]), read once for them all: holds says which classes of
+// bytes that token may hold for the form to apply, and an entry is tried
+// only when it holds no others. read reports whether the rule applied
+// and, if so, whether it read a value.
+type wordRule struct {
+	kinds  []FixKind
+	starts string    // the bytes the word may start with
+	token  bool      // the rule reads the first token, and holds applies
+	holds  wordClass // the classes of bytes the first token may hold
+	read   func(r *repairer, where role, w *bareToken) (ok, applied bool)
+}
+
+// wordRules are the forms of a bare word, in order: the rules tried at a
+// value in a container where no rule of [valueRules] before the bare-word
+// entry applies.
+var wordRules [7]wordRule
+
+// The entries of [wordRules], by their place.
+const (
+	wordRegexp = iota
+	wordCall
+	wordNumber
+	wordDigitSeparators
+	wordLiteral
+	wordNearNumber
+	wordUnquoted
+)
+
 // A blankRule is an entry of [blankRules]: something that may stand
 // between tokens besides JSON's whitespace, and the method that drops it.
 // skip reports whether the rule applied.
@@ -115,6 +150,7 @@ var (
 	keyAt      [256]uint8
 	betweenAt  [256]uint8
 	blankAt    [256]uint8
+	wordAt     [256]uint8
 	blankStart [256]bool
 )
 
@@ -159,7 +195,19 @@ func init() {
 	blankRules = [...]blankRule{
 		blankLineComment:  {[]FixKind{FixComment}, "/#", (*repairer).lineComment},
 		blankBlockComment: {[]FixKind{FixComment}, "/", (*repairer).blockComment},
-		blankOddSpace:     {[]FixKind{FixWhitespace}, multiByte, (*repairer).oddSpace},
+		blankOddSpace:     {[]FixKind{FixWhitespace}, oddSpaceStarts, (*repairer).oddSpace},
+	}
+	// A literal's letters, and the bytes a name may start with.
+	const literalStarts, nameStarts = "tfnTFNuIi+-", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.$"
+	const numberStarts, nearNumberStarts = "-0123456789", "+-.0123456789"
+	wordRules = [...]wordRule{
+		wordRegexp:          {[]FixKind{FixUnquotedString}, "/", false, 0, (*repairer).regexpWord},
+		wordCall:            {[]FixKind{FixWrapper}, nameStarts, true, anyClass, (*repairer).callWord},
+		wordNumber:          {nil, numberStarts, true, numeric, (*repairer).plainNumber},
+		wordDigitSeparators: {[]FixKind{FixNumber}, numberStarts, true, numeric | classUnderscore, (*repairer).digitSeparators},
+		wordLiteral:         {[]FixKind{FixPythonLiteral, FixNonFinite}, literalStarts, true, classLetter | classExp | classSign, (*repairer).literalWord},
+		wordNearNumber:      {[]FixKind{FixNumber}, nearNumberStarts, true, numeric, (*repairer).nearNumber},
+		wordUnquoted:        {[]FixKind{FixUnquotedString, FixMissingQuote}, unquotedStarts, true, anyClass, (*repairer).unquotedWord},
 	}
 	for i, e := range valueRules {
 		index(valueAt[:], e.starts, uint16(1)<<i)
@@ -173,20 +221,34 @@ func init() {
 	for i, e := range blankRules {
 		index(blankAt[:], e.starts, uint8(1)<<i)
 	}
+	for i, e := range wordRules {
+		index(wordAt[:], e.starts, uint8(1)<<i)
+	}
 	for c := range blankStart {
 		blankStart[c] = isSpace(byte(c)) || blankAt[c] != 0
 	}
 }
 
-// multiByte lists the bytes that start a multi-byte UTF-8 character, and
-// those that continue one: every byte from 0x80.
-var multiByte = func() string {
-	b := make([]byte, 0, 0x80)
-	for c := 0x80; c < 0x100; c++ {
-		b = append(b, byte(c))
+// oddSpaceStarts lists the bytes the space characters of [isOddSpace]
+// start with in UTF-8: C2 (U+00A0), E1 (U+1680, U+180E), E2 (U+2000 to
+// U+205F), E3 (U+3000) and EF (U+FEFF).
+const oddSpaceStarts = "\xc2\xe1\xe2\xe3\xef"
+
+// unquotedStarts lists the bytes an unquoted string may start with: all
+// but control characters, the delimiters that end a value, and the '/' and
+// '#' of comments.
+var unquotedStarts = func() string {
+	b := make([]byte, 0, 0x100)
+	for c := 0x20; c < 0x100; c++ {
+		if strings.IndexByte(unquotedNever, byte(c)) < 0 {
+			b = append(b, byte(c))
+		}
 	}
 	return string(b)
 }()
+
+// unquotedNever lists the printable bytes no unquoted string starts with.
+const unquotedNever = ",:}]/#"
 
 // index adds bit to at[c] for each byte c of starts, or for every byte
 // when starts is "".
@@ -206,6 +268,12 @@ func index[T uint8 | uint16](at []T, starts string, bit T) {
 // [valueRules] that applies there.
 func (r *repairer) value(where role) bool {
 	r.skipBlanks()
+	return r.valueHere(where)
+}
+
+// valueHere is [repairer.value] where the blanks were skipped: skipping
+// them again, where skipping stopped, would drop nothing.
+func (r *repairer) valueHere(where role) bool {
 	if r.eof() {
 		return false
 	}
@@ -369,4 +437,49 @@ func (r *repairer) blankRule(i int) bool {
 		return r.oddSpace()
 	}
 	return false
+}
+
+// word repairs a bare word at r.pos, a value in a container, by the first
+// rule of [wordRules] that applies there. The word's first token is read
+// once, for every rule that reads it, and a rule whose form cannot hold
+// the token's bytes is not tried.
+func (r *repairer) word(where role) bool {
+	var w bareToken
+	for m := wordAt[r.text[r.pos]]; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros8(m)
+		if e := &wordRules[i]; e.token {
+			if !w.read {
+				r.readToken(&w)
+			}
+			if w.classes&^e.holds != 0 {
+				continue
+			}
+		}
+		if ok, applied := r.wordRule(i, where, &w); applied {
+			return ok
+		}
+	}
+	return false
+}
+
+// wordRule applies entry i of [wordRules] to the word whose first token
+// is w (read, unless the entry reads none).
+func (r *repairer) wordRule(i int, where role, w *bareToken) (ok, applied bool) {
+	switch i {
+	case wordRegexp:
+		return r.regexpWord(where, w)
+	case wordCall:
+		return r.callWord(where, w)
+	case wordNumber:
+		return r.plainNumber(where, w)
+	case wordDigitSeparators:
+		return r.digitSeparators(where, w)
+	case wordLiteral:
+		return r.literalWord(where, w)
+	case wordNearNumber:
+		return r.nearNumber(where, w)
+	case wordUnquoted:
+		return r.unquotedWord(where, w)
+	}
+	return false, false
 }

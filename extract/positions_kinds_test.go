@@ -83,6 +83,20 @@ func TestRuleEntriesNameTheirKinds(t *testing.T) {
 				check(fmtEntry("blankRules", i), blankRules[i].kinds, r.fixList())
 			}
 		}
+		for i := range wordRules {
+			if i == wordCall || wordAt[c]&(1<<i) == 0 {
+				continue // a call reads a nested value
+			}
+			for _, where := range []role{roleElement, roleValue} {
+				r := fresh(text)
+				r.kinds = append(r.kinds, '[')
+				var w bareToken
+				r.readToken(&w)
+				if _, applied := r.wordRule(i, where, &w); applied {
+					check(fmtEntry("wordRules", i), wordRules[i].kinds, r.fixList())
+				}
+			}
+		}
 	}
 	assert.Empty(t, undeclared, "kinds of fix recorded by an entry that does not name them")
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -63,6 +64,16 @@ func TestRuleTablesCoverKinds(t *testing.T) {
 	for _, e := range blankRules {
 		entryKinds = append(entryKinds, e.kinds)
 	}
+	var wordKinds []FixKind
+	for _, e := range wordRules {
+		entryKinds = append(entryKinds, e.kinds)
+		for _, k := range e.kinds {
+			if !slices.Contains(wordKinds, k) {
+				wordKinds = append(wordKinds, k)
+			}
+		}
+	}
+	assert.ElementsMatch(t, wordKinds, valueRules[valueBareWord].kinds, "the bare-word entry of valueRules names the kinds of its word rules")
 	for _, kinds := range entryKinds {
 		for _, k := range kinds {
 			assert.GreaterOrEqual(t, ruleIndex(k), 0, "an entry's kind %q is a rule of RepairRules", k)
@@ -104,6 +115,9 @@ func TestRuleTablesNameRules(t *testing.T) {
 	for _, e := range blankRules {
 		check(e.skip, e.kinds)
 	}
+	for _, e := range wordRules {
+		check(e.read, e.kinds)
+	}
 }
 
 // tableSamples returns texts to apply the rules at: the rule cases' replies
@@ -118,7 +132,8 @@ func tableSamples(t *testing.T) []string {
 		}
 	}
 	tails := []string{"", "a\": 1}", "'x', 2]", "..]", "\"b, c]", "\" + \"d\"", "x(1)", `\"k\": 1}`,
-		"*c*/ 1", "/ c\n1", "}", ", 2]", "\u00a0 1", "“q”", "` x", "…, 1]", "1, 2)", "rue,"}
+		"*c*/ 1", "/ c\n1", "}", ", 2]", "\u00a0 1", "“q”", "` x", "…, 1]", "1, 2)", "rue,",
+		"_000]", ".5e3}", "nf, 1]", "Infinity]", "inf}", "(2)]", "a/b/g]", "1_2.5, 3]"}
 	for c := range 256 {
 		for _, tail := range tails {
 			samples = append(samples, string([]byte{byte(c)})+tail)
@@ -204,6 +219,21 @@ func TestRuleTablesApply(t *testing.T) {
 			done, done2 := blankRules[i].skip(a), b.blankRule(i)
 			require.Equal(t, state(a, true, done), state(b, true, done2), "blankRules[%d] at %q", i, text)
 		}
+		for i := range wordRules {
+			if wordAt[c]&(1<<i) == 0 {
+				continue
+			}
+			for _, where := range []role{roleElement, roleValue} {
+				a, b := fresh(text, 1), fresh(text, 1)
+				a.kinds, b.kinds = append(a.kinds, '['), append(b.kinds, '[')
+				var wa, wb bareToken
+				a.readToken(&wa)
+				b.readToken(&wb)
+				ok, done := wordRules[i].read(a, where, &wa)
+				ok2, done2 := b.wordRule(i, where, &wb)
+				require.Equal(t, state(a, ok, done), state(b, ok2, done2), "wordRules[%d] at %q", i, text)
+			}
+		}
 	}
 }
 
@@ -223,6 +253,9 @@ func TestRuleTablesIndex(t *testing.T) {
 		for i, e := range betweenRules {
 			assert.Equal(t, starts(e.starts, b), betweenAt[c]&(1<<i) != 0, "betweenRules[%d], byte %#x", i, c)
 		}
+		for i, e := range wordRules {
+			assert.Equal(t, starts(e.starts, b), wordAt[c]&(1<<i) != 0, "wordRules[%d], byte %#x", i, c)
+		}
 		blank := isSpace(b)
 		for i, e := range blankRules {
 			assert.Equal(t, starts(e.starts, b), blankAt[c]&(1<<i) != 0, "blankRules[%d], byte %#x", i, c)
@@ -232,4 +265,48 @@ func TestRuleTablesIndex(t *testing.T) {
 	}
 	assert.True(t, slices.IndexFunc(valueRules[:], func(e valueRule) bool { return e.starts == "" && !e.topOnly }) == len(valueRules)-1,
 		"a bare word, which any byte may start, is the last value rule")
+}
+
+// TestWordRulesSkipOnlyWhatWouldNotApply: [repairer.word] tries an entry of
+// wordRules only at the bytes it may start with and for a first token
+// whose bytes its form may hold, so a wrong starts or holds would skip a
+// form that applies. From every sample, each entry applied on its own,
+// whatever its first byte and the token, applies only where word would
+// try it.
+func TestWordRulesSkipOnlyWhatWouldNotApply(t *testing.T) {
+	for _, text := range tableSamples(t) {
+		text = "[" + text
+		if len(text) == 1 {
+			continue
+		}
+		c := text[1]
+		for i, e := range wordRules {
+			for _, where := range []role{roleElement, roleValue} {
+				r := &repairer{rereadLeft: rereadAllowance(text)}
+				r.reset(text)
+				r.pos = 1
+				r.kinds = append(r.kinds, '[')
+				var w bareToken
+				r.readToken(&w)
+				if _, applied := r.wordRule(i, where, &w); !applied {
+					continue
+				}
+				assert.True(t, wordAt[c]&(1<<i) != 0, "wordRules[%d] applies at %q, a byte it is not tried at", i, text)
+				if e.token {
+					assert.Zero(t, w.classes&^e.holds, "wordRules[%d] applies at %q, whose token holds bytes it is not tried for", i, text)
+				}
+			}
+		}
+	}
+}
+
+// TestOddSpaceStarts: the odd-space entry of blankRules is tried at the
+// first byte of every space character [isOddSpace] reports, in UTF-8.
+func TestOddSpaceStarts(t *testing.T) {
+	for ch := rune(0); ch <= utf8.MaxRune; ch++ {
+		if isOddSpace(ch) {
+			b := string(ch)
+			assert.True(t, blankAt[b[0]]&(1<<blankOddSpace) != 0, "%U starts with %#x", ch, b[0])
+		}
+	}
 }

@@ -177,6 +177,21 @@ func (r *repairer) openObject(role) (ok, applied bool) { return r.object(), true
 // openArray reads an array at its '[', an entry of [valueRules].
 func (r *repairer) openArray(role) (ok, applied bool) { return r.array(), true }
 
+// plainNumber reads a bare word that is a JSON number, as it stands, an
+// entry of [wordRules].
+func (r *repairer) plainNumber(_ role, w *bareToken) (ok, applied bool) {
+	tok := r.text[w.start:w.end]
+	if tok == "" {
+		return false, false
+	}
+	if n, ok := scanNumber(tok, 0); !ok || n != len(tok) {
+		return false, false
+	}
+	r.pos = w.end
+	r.out = append(r.out, tok...)
+	return true, true
+}
+
 // object repairs an object starting at '{'.
 func (r *repairer) object() bool {
 	if !r.enter() {
@@ -222,6 +237,7 @@ func (r *repairer) object() bool {
 		switch c := r.text[r.pos]; {
 		case c == ':':
 			r.pos++
+			r.skipBlanks()
 		case c == '}' || c == ',':
 			// A key with neither colon nor value: a set ({'a', 'b'}), a
 			// key and value run together ({"a:1}) or a stray word.
@@ -238,7 +254,7 @@ func (r *repairer) object() bool {
 		default:
 			return false
 		}
-		r.skipBlanks()
+		// Blanks were skipped: the value starts at r.pos.
 		if r.eof() {
 			r.dropDanglingKey(mark, fmark, keyAt)
 			return true
@@ -246,7 +262,7 @@ func (r *repairer) object() bool {
 		if c := r.text[r.pos]; c == '}' || c == ',' || c == ']' {
 			r.fix(noteMissingValue, r.pos, "", "null")
 			r.out = append(r.out, "null"...)
-		} else if !r.value(roleValue) {
+		} else if !r.valueHere(roleValue) {
 			return false
 		}
 		members++
@@ -275,7 +291,7 @@ func (r *repairer) array() bool {
 			}
 			r.out = append(r.out, ',')
 		}
-		if !r.value(roleElement) {
+		if !r.valueHere(roleElement) { // between skipped the blanks
 			return false
 		}
 		items++

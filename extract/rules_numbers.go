@@ -20,19 +20,20 @@ func isNumberByte(c byte) bool {
 	return isDigit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
-// digitSeparators reads tok, at offset start, as a number written with _
-// between digits (1_000, 1_234.5_6) and writes it without them, recording
-// the fix. It reports false, having written nothing, for anything else.
-func (r *repairer) digitSeparators(start int, tok string) bool {
-	if strings.IndexByte(tok, '_') < 0 {
-		return false
+// digitSeparators reads a number written with _ between digits (1_000,
+// 1_234.5_6) and writes it without them, recording the fix. It does not
+// apply, having written nothing, to anything else.
+func (r *repairer) digitSeparators(_ role, w *bareToken) (ok, applied bool) {
+	if w.classes&classUnderscore == 0 {
+		return false, false
 	}
+	start, tok := w.start, r.text[w.start:w.end]
 	for i := 0; i < len(tok); i++ {
 		if tok[i] != '_' {
 			continue
 		}
 		if i == 0 || i == len(tok)-1 || !isDigit(tok[i-1]) || !isDigit(tok[i+1]) {
-			return false
+			return false, false
 		}
 	}
 	at := len(r.written)
@@ -45,11 +46,25 @@ func (r *repairer) digitSeparators(start int, tok string) bool {
 	plain := stringView(r.written[at:])
 	if end, ok := scanNumber(plain, 0); !ok || end != len(plain) {
 		r.written = r.written[:at]
-		return false
+		return false, false
 	}
 	r.fixes.push(noteDigitSeparators, start, len(tok), at)
 	r.out = append(r.out, plain...)
-	return true
+	r.pos = w.end
+	return true, true
+}
+
+// nearNumber reads a number in a form JSON lacks (+1, .5, 2., 1e, a lone
+// minus) and writes it in JSON's ([number]).
+func (r *repairer) nearNumber(_ role, w *bareToken) (ok, applied bool) {
+	tok := r.text[w.start:w.end]
+	var num numberForm
+	if !number(tok, &num) {
+		return false, false
+	}
+	r.pos = w.end
+	r.writeNumber(w.start, tok, &num)
+	return true, true
 }
 
 // isDigit reports an ASCII digit.
@@ -67,7 +82,7 @@ type numberForm struct {
 }
 
 // appendJSON appends the number's JSON form to dst.
-func (n numberForm) appendJSON(dst []byte) []byte {
+func (n *numberForm) appendJSON(dst []byte) []byte {
 	if n.neg {
 		dst = append(dst, '-')
 	}
@@ -91,7 +106,7 @@ func (n numberForm) appendJSON(dst []byte) []byte {
 
 // writeNumber writes the number num, read from tok at offset start, to
 // the output, recording a fix when its form changed.
-func (r *repairer) writeNumber(start int, tok string, num numberForm) {
+func (r *repairer) writeNumber(start int, tok string, num *numberForm) {
 	if !num.changed {
 		r.out = append(r.out, tok...)
 		return
@@ -103,19 +118,19 @@ func (r *repairer) writeNumber(start int, tok string, num numberForm) {
 }
 
 // number reads tok as a number, JSON or a near miss (+1, .5, 1., 1e, a lone
-// minus), and returns its form, whose changed says whether its JSON form
-// differs from tok.
-func number(tok string) (numberForm, bool) {
+// minus), into n, whose changed says whether its JSON form differs from
+// tok. It reports false for anything else, leaving n in no useful state.
+func number(tok string, n *numberForm) bool {
+	*n = numberForm{}
 	if tok == "" {
-		return numberForm{}, false
+		return false
 	}
 	if tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9' {
 		if end, ok := scanNumber(tok, 0); ok && end == len(tok) {
-			return numberForm{}, true
+			return true
 		}
 	}
 	i := 0
-	var n numberForm
 	if tok[0] == '+' || tok[0] == '-' {
 		n.neg = tok[0] == '-'
 		i++
@@ -136,7 +151,7 @@ func number(tok string) (numberForm, bool) {
 	}
 	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
 		if n.intPart == "" && n.frac == "" {
-			return numberForm{}, false
+			return false
 		}
 		i++
 		es := i
@@ -152,19 +167,20 @@ func number(tok string) (numberForm, bool) {
 		}
 	}
 	if i != len(tok) {
-		return numberForm{}, false
+		return false
 	}
 	if n.intPart == "" && n.frac == "" {
 		if tok != "-" {
-			return numberForm{}, false
+			return false
 		}
-		return numberForm{changed: true}, true // a lone minus: 0
+		*n = numberForm{changed: true}
+		return true // a lone minus: 0
 	}
 	if len(n.intPart) > 1 && n.intPart[0] == '0' {
 		// Leading zeros (0789) mark an identifier or a code, not a number:
 		// the caller keeps the text as a string.
-		return numberForm{}, false
+		return false
 	}
 	n.changed = true
-	return n, true
+	return true
 }

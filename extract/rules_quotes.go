@@ -67,6 +67,9 @@ func (r *repairer) str(where role) bool {
 	}
 	drive := drivePath(r.text, start+open)
 	r.badEscape, r.raw = -1, drive
+	if !drive && r.plainString(where, open) {
+		return true
+	}
 	ok, cut := r.strUntil(where, -1)
 	raw := drive || r.badEscape >= 0 && (cut < 0 || r.badEscape < cut)
 	if ok && (cut >= 0 || raw && !drive) {
@@ -85,6 +88,64 @@ func (r *repairer) str(where role) bool {
 	}
 	r.raw = false
 	return ok
+}
+
+// plainString reads at once, as [repairer.strUntil] would, a string of
+// open bytes of quote at r.pos whose text is plain (see [plainInRepair])
+// and whose closing quote is followed by the end of the text or by what
+// ends a string wherever it stands: a ',', '}' or ']', or the ':' after a
+// key. None of strUntil's rules but its quotes' applies to it. It reports
+// false, having read nothing, for any other string.
+func (r *repairer) plainString(where role, open int) bool {
+	text, start := r.text, r.pos
+	from := start + open
+	end := from
+	for end < len(text) && plainInRepair[text[end]] {
+		end++
+	}
+	if end == len(text) {
+		return false
+	}
+	c, after := text[start], end+1
+	if c == '"' || c == '\'' {
+		if text[end] != c {
+			return false
+		}
+	} else if n := closerAt(text, end, text[start:from]); n > 0 {
+		after = end + n
+	} else {
+		return false
+	}
+	if after < len(text) {
+		switch text[after] {
+		case ',', '}', ']':
+		case ':':
+			if where != roleKey && where != roleTop {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	if c != '"' {
+		n := noteSmartQuote
+		if c == '\'' {
+			n = noteSingleQuote
+		}
+		r.fix(n, start, text[start:from], `"`)
+	}
+	r.out = append(r.out, '"')
+	r.out = append(r.out, text[from:end]...)
+	r.out = append(r.out, '"')
+	r.pos = after
+	return true
+}
+
+// closerAt returns the length of the quote at j that closes a string
+// opened by quote, or 0.
+func closerAt(text string, j int, quote string) int {
+	closers := closersOf(quote)
+	return len(matchAny(text[j:], closers[:]))
 }
 
 // strUntil reads the string at r.pos, ending it at stop when stop >= 0. It
@@ -485,6 +546,19 @@ func appendQuoted(dst []byte, s string) []byte {
 // while *dst has room, only its length is stored, with no barrier of the
 // collector.
 func appendQuotedInPlace(dst *[]byte, s string) {
+	plain := 0
+	for plain < len(s) && s[plain] >= 0x20 && s[plain] != '"' && s[plain] != '\\' {
+		plain++
+	}
+	if n := len(*dst); plain == len(s) && cap(*dst)-n >= len(s)+2 {
+		// Nothing to escape: copied at once.
+		*dst = (*dst)[:n+len(s)+2]
+		b := (*dst)[n:]
+		b[0] = '"'
+		copy(b[1:], s)
+		b[len(s)+1] = '"'
+		return
+	}
 	*dst = append(*dst, '"')
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 0x20 && c != '"' && c != '\\' {

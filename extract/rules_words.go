@@ -23,16 +23,35 @@ func quotedValueAt(text string, i int, qs *quoteScans) bool {
 	} else if open != `"` && open != "'" && open != "`" {
 		return false
 	}
-	closers := closersOf(open)
-	var q *quoteScan
-	if qs != nil {
-		q = qs.of(closers)
+	// A plain text (see [plainInRepair]) holds no closing quote nor line
+	// break: past it, a closing quote is the first.
+	from := i + len(open)
+	j := from
+	for j < len(text) && plainInRepair[text[j]] {
+		j++
 	}
-	j := q.next(text, i+len(open), closers)
-	if j >= len(text) || text[j] == '\n' {
-		return false
+	closer := ""
+	if c := open[0]; j < len(text) && (c == '"' || c == '\'') && text[j] == c {
+		closer = open // a straight quote closes its string
+	} else if c == '`' || c >= 0x80 {
+		if j < len(text) {
+			closers := closersOf(open)
+			closer = matchAny(text[j:], closers[:])
+		}
 	}
-	j += len(matchAny(text[j:], closers[:]))
+	if closer == "" {
+		closers := closersOf(open)
+		var q *quoteScan
+		if qs != nil {
+			q = qs.of(closers)
+		}
+		j = q.next(text, from, closers)
+		if j >= len(text) || text[j] == '\n' {
+			return false
+		}
+		closer = matchAny(text[j:], closers[:])
+	}
+	j += len(closer)
 	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
 		j++
 	}
@@ -48,57 +67,132 @@ func isBareByte(c byte) bool {
 	return c >= 0x20
 }
 
-// word repairs a bare word in a container: a literal, a Python or JavaScript
-// literal, a number in a form JSON lacks, or an unquoted string.
-func (r *repairer) word(where role) bool {
-	start := r.pos
-	c := r.text[start]
-	if c == '/' && !commentAt(r.text, start) {
-		return r.regexp()
+// bareBytes marks the bytes [isBareByte] reports (a read-only table).
+var bareBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isBareByte(byte(c))
 	}
-	if c < 0x20 || c == ',' || c == ':' || c == '}' || c == ']' || c == '/' || c == '#' {
-		return false
+	return t
+}()
+
+// A bareToken is the first token of a bare word, which the rules of
+// [wordRules] read: from r.pos up to a blank or a delimiter ([isTokenEnd]),
+// a '/' that starts no comment being part of it (1/3), or up to a ')'
+// inside a call. It is read in one pass, which sorts its bytes into
+// classes.
+type bareToken struct {
+	read       bool // the token was read: the fields below hold it
+	start, end int
+	classes    wordClass // the classes of its bytes
+	paren      int       // the offset of its first '(', or -1
+}
+
+// A wordClass is a set of classes of bytes, those a bare word's first
+// token holds (see [bareToken]) or a form of [wordRules] may hold.
+type wordClass uint8
+
+// The classes of bytes.
+const (
+	classDigit      wordClass = 1 << iota // 0 to 9
+	classSign                             // + and -
+	classPoint                            // .
+	classExp                              // e and E
+	classUnderscore                       // _
+	classLetter                           // the other ASCII letters
+	classOther                            // every other byte
+	// classStop marks, in byteClasses, the bytes that may end the token
+	// or open a call: the token ends ([isTokenEnd]), '(' and ')'.
+	classStop
+
+	numeric  = classDigit | classSign | classPoint | classExp // a number's bytes
+	anyClass = classStop - 1                                  // every class
+)
+
+// byteClasses gives the class of each byte, and classStop for the bytes
+// that may end a token or open a call (a read-only table).
+var byteClasses = func() (t [256]wordClass) {
+	for c := range t {
+		b := byte(c)
+		switch {
+		case isDigit(b):
+			t[c] = classDigit
+		case b == '+' || b == '-':
+			t[c] = classSign
+		case b == '.':
+			t[c] = classPoint
+		case b == 'e' || b == 'E':
+			t[c] = classExp
+		case b == '_':
+			t[c] = classUnderscore
+		case b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z':
+			t[c] = classLetter
+		default:
+			t[c] = classOther
+		}
+		if isTokenEnd(b) || b == '(' || b == ')' {
+			t[c] |= classStop
+		}
 	}
-	// The first token: up to a blank or a delimiter; a '/' that starts no
-	// comment (1/3) is part of it.
-	end := start
-	for end < len(r.text) && (!isTokenEnd(r.text[end]) || r.text[end] == '/' && !commentAt(r.text, end)) &&
-		!(r.calls > 0 && r.text[end] == ')') {
-		if r.text[end] == '(' && isIdentifier(r.text[start:end]) {
-			if r.call(where) {
-				return true
+	return t
+}()
+
+// readToken reads the first token of the bare word at r.pos into w.
+func (r *repairer) readToken(w *bareToken) {
+	w.read, w.start, w.paren = true, r.pos, -1
+	end := r.pos
+	for ; end < len(r.text); end++ {
+		c := r.text[end]
+		k := byteClasses[c]
+		if k&classStop != 0 {
+			if isTokenEnd(c) && (c != '/' || commentAt(r.text, end)) || c == ')' && r.calls > 0 {
+				break
 			}
+			if c == '(' && w.paren < 0 {
+				w.paren = end
+			}
+			k &^= classStop
 		}
-		end++
+		w.classes |= k
 	}
-	tok := r.text[start:end]
-	if c == '-' || c >= '0' && c <= '9' {
-		if n, ok := scanNumber(tok, 0); ok && n == len(tok) {
-			// A JSON number, the commonest word, as it stands.
-			r.pos = end
-			r.out = append(r.out, tok...)
-			return true
-		}
+	w.end = end
+}
+
+// regexpWord reads a regular expression literal ([repairer.regexp]) at a
+// '/' that starts no comment.
+func (r *repairer) regexpWord(role, *bareToken) (ok, applied bool) {
+	if r.text[r.pos] != '/' || commentAt(r.text, r.pos) || !r.regexp() {
+		return false, false
 	}
-	if r.digitSeparators(start, tok) {
-		r.pos = end
-		return true
+	return true, true
+}
+
+// literalWord reads a literal, JSON's or one of Python or JavaScript
+// ([literal]).
+func (r *repairer) literalWord(_ role, w *bareToken) (ok, applied bool) {
+	tok := r.text[w.start:w.end]
+	lit, kind, ok := literal(tok)
+	if !ok {
+		return false, false
 	}
-	if lit, kind, ok := literal(tok); ok {
-		r.pos = end
-		r.writeLiteral(start, tok, lit, kind)
-		return true
-	}
-	if num, ok := number(tok); ok {
-		r.pos = end
-		r.writeNumber(start, tok, num)
-		return true
+	r.pos = w.end
+	r.writeLiteral(w.start, tok, lit, kind)
+	return true, true
+}
+
+// unquotedWord reads a bare word that is no other form as an unquoted
+// string, or one that lost its opening quote. A control character, a
+// delimiter that ends a value, or the '/' or '#' of a comment starts
+// none ([unquotedStarts]).
+func (r *repairer) unquotedWord(where role, w *bareToken) (ok, applied bool) {
+	start := w.start
+	if c := r.text[start]; c < 0x20 || strings.IndexByte(unquotedNever, c) >= 0 {
+		return false, false
 	}
 	// An unquoted string runs to the next delimiter, line end or comment
 	// (a // comment after a blank: https://x.org is a string). A bracket
 	// glued to a word opens a part of the text (f{x}, a[0]) that runs to
 	// its own closing bracket, commas and all.
-	end = start
+	end := start
 	depth := 0
 scan:
 	for ; end < len(r.text); end++ {
@@ -116,7 +210,7 @@ scan:
 	}
 	val := strings.TrimRight(r.text[start:end], " \t")
 	if val == "" {
-		return false
+		return false, true
 	}
 	r.pos = end
 	appendQuotedInPlace(&r.out, val)
@@ -124,10 +218,10 @@ scan:
 	if r.pos < len(r.text) && r.text[r.pos] == '"' && endsString(r.text, r.pos+1, where) {
 		r.pos++
 		r.fixQuoted(noteStringOpeningQuote, start, r.text[start:r.pos], val)
-		return true
+		return true, true
 	}
 	r.fixQuoted(noteUnquotedWord, start, val, val)
-	return true
+	return true, true
 }
 
 // regexp repairs a JavaScript regular expression literal at r.pos,
@@ -236,7 +330,7 @@ func (r *repairer) bareWord(where role) (ok, applied bool) { return r.word(where
 // closing quote ({a":1}).
 func (r *repairer) unquotedKey(role) (ok, applied bool) {
 	start, end := r.pos, r.pos
-	for end < len(r.text) && isBareByte(r.text[end]) {
+	for end < len(r.text) && bareBytes[r.text[end]] {
 		end++
 	}
 	r.pos = end
@@ -246,21 +340,23 @@ func (r *repairer) unquotedKey(role) (ok, applied bool) {
 	// A bare key must be followed by its colon (after blanks, and after a
 	// stray closing quote, as in {a":1}) or by a quoted string, its value
 	// with the colon left out ({a 'b'}); anything else is not an object.
-	if !r.eof() && r.text[r.pos] == '"' {
+	key, at := r.text[start:end], len(r.written)
+	if end < len(r.text) && r.text[end] == '"' {
 		r.pos++
-		r.fixQuoted(noteKeyOpeningQuote, start, r.text[start:r.pos], r.text[start:end])
+		r.fixQuoted(noteKeyOpeningQuote, start, r.text[start:r.pos], key)
 	} else {
-		r.fixQuoted(noteUnquotedKey, start, r.text[start:end], r.text[start:end])
+		r.fixQuoted(noteUnquotedKey, start, key, key)
 	}
-	save := r.pos
-	for !r.eof() && isSpace(r.text[r.pos]) {
-		r.pos++
+	next := r.pos
+	for next < len(r.text) && isSpace(r.text[next]) {
+		next++
 	}
-	if r.eof() || r.text[r.pos] != ':' && !quotedValueAt(r.text, r.pos, &r.stops) {
+	if next == len(r.text) || r.text[next] != ':' && !quotedValueAt(r.text, next, &r.stops) {
+		r.pos = next
 		return false, true
 	}
-	r.pos = save
-	appendQuotedInPlace(&r.out, r.text[start:end])
+	// Either fix wrote the key quoted: the output copies it.
+	r.out = append(r.out, r.written[at:]...)
 	return true, true
 }
 

@@ -41,7 +41,8 @@ func (r *repairer) topScalar() bool {
 		r.writeLiteral(start, tok, lit, kind)
 		return true
 	}
-	if num, ok := number(tok); ok {
+	var num numberForm
+	if number(tok, &num) {
 		r.pos = end
 		if !r.restIsBlank() {
 			return r.prose(start)
@@ -49,7 +50,7 @@ func (r *repairer) topScalar() bool {
 		if tok == "-" && !r.guess() {
 			return false // a lone minus is a dash as much as a number
 		}
-		r.writeNumber(start, tok, num)
+		r.writeNumber(start, tok, &num)
 		return true
 	}
 	if numberLike(tok) {
@@ -129,6 +130,15 @@ func (r *repairer) call(where role) bool {
 	r.pos++
 	r.fix(noteCall, start, r.text[start:start+open+1], "")
 	return true
+}
+
+// callWord reads a value wrapped in a function call ([repairer.call]):
+// a bare word whose first token holds a '(' after a name.
+func (r *repairer) callWord(where role, w *bareToken) (ok, applied bool) {
+	if w.paren < 0 || !isIdentifier(r.text[w.start:w.paren]) || !r.call(where) {
+		return false, false
+	}
+	return true, true
 }
 
 // closesCall reports whether blanks and a ')' follow at.
