@@ -14,9 +14,6 @@ import (
 // repairing a reply of a size it has seen before, it then allocates
 // little beyond what it returns (see [Extractor.JSON]).
 //
-// The name says what the value is for at the call site: x.JSON(reply)
-// extracts the reply's JSON, as extract.JSON(reply) does.
-//
 // The zero value is ready to use. An Extractor must not be copied after
 // first use, and is used by one goroutine at a time: its methods must
 // not run concurrently. A method called from a func given to
