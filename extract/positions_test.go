@@ -310,3 +310,41 @@ func TestOddSpaceStarts(t *testing.T) {
 		}
 	}
 }
+
+// TestTableSamplesApplyEachWordRuleToEveryClassItHolds: a holds narrower
+// than its form skips a reading that applies, and
+// TestWordRulesSkipOnlyWhatWouldNotApply catches that only at a sample
+// whose token holds the class dropped and that the rule reads. So for
+// each entry of wordRules that reads the first token, every class of its
+// holds is held by the token of some sample the entry applies to: a call
+// of a signed number (f(-1)), digit separators with an exponent (1_000e3).
+// Without them, dropping classSign from the call's holds or classExp from
+// the digit separators' leaves every test of the package passing while
+// [f(-1)] and [1_000e3] become strings.
+func TestTableSamplesApplyEachWordRuleToEveryClassItHolds(t *testing.T) {
+	var shown [len(wordRules)]wordClass
+	for _, text := range tableSamples(t) {
+		text = "[" + text
+		if len(text) == 1 {
+			continue
+		}
+		for i := range wordRules {
+			for _, where := range []role{roleElement, roleValue} {
+				r := &repairer{rereadLeft: rereadAllowance(text)}
+				r.reset(text)
+				r.pos = 1
+				r.kinds = append(r.kinds, '[')
+				var w bareToken
+				r.readToken(&w)
+				if _, applied := r.wordRule(i, where, &w); applied {
+					shown[i] |= w.classes
+				}
+			}
+		}
+	}
+	for i, e := range wordRules {
+		if e.token {
+			assert.Zero(t, e.holds&^shown[i], "wordRules[%d] holds classes %07b; the samples it applies to hold %07b", i, e.holds, shown[i])
+		}
+	}
+}
