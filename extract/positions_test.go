@@ -133,7 +133,8 @@ func tableSamples(t *testing.T) []string {
 	}
 	tails := []string{"", "a\": 1}", "'x', 2]", "..]", "\"b, c]", "\" + \"d\"", "x(1)", `\"k\": 1}`,
 		"*c*/ 1", "/ c\n1", "}", ", 2]", "\u00a0 1", "“q”", "` x", "…, 1]", "1, 2)", "rue,",
-		"_000]", ".5e3}", "nf, 1]", "Infinity]", "inf}", "(2)]", "a/b/g]", "1_2.5, 3]"}
+		"_000]", ".5e3}", "nf, 1]", "Infinity]", "inf}", "(2)]", "a/b/g]", "1_2.5, 3]",
+		"(-1)]", "_0e5]"}
 	for c := range 256 {
 		for _, tail := range tails {
 			samples = append(samples, string([]byte{byte(c)})+tail)
