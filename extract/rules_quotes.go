@@ -547,7 +547,7 @@ func appendQuoted(dst []byte, s string) []byte {
 // collector.
 func appendQuotedInPlace(dst *[]byte, s string) {
 	plain := 0
-	for plain < len(s) && s[plain] >= 0x20 && s[plain] != '"' && s[plain] != '\\' {
+	for plain < len(s) && strPlain[s[plain]] {
 		plain++
 	}
 	if n := len(*dst); plain == len(s) && cap(*dst)-n >= len(s)+2 {
