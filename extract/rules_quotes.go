@@ -528,11 +528,26 @@ func bareKeyAt(text string, i int) bool {
 // matchAny returns the element of qs that s starts with, or "".
 func matchAny(s string, qs []string) string {
 	for _, q := range qs {
-		if strings.HasPrefix(s, q) {
+		if hasQuote(s, q) {
 			return q
 		}
 	}
 	return ""
+}
+
+// hasQuote reports whether s starts with the quote q, as
+// [strings.HasPrefix] does, comparing the bytes of a quote (one to three)
+// one by one rather than by a call.
+func hasQuote(s, q string) bool {
+	switch len(q) {
+	case 1:
+		return len(s) >= 1 && s[0] == q[0]
+	case 2:
+		return len(s) >= 2 && s[0] == q[0] && s[1] == q[1]
+	case 3:
+		return len(s) >= 3 && s[0] == q[0] && s[1] == q[1] && s[2] == q[2]
+	}
+	return strings.HasPrefix(s, q)
 }
 
 // appendQuoted appends s as a JSON string.
