@@ -561,18 +561,23 @@ func appendQuoted(dst []byte, s string) []byte {
 // while *dst has room, only its length is stored, with no barrier of the
 // collector.
 func appendQuotedInPlace(dst *[]byte, s string) {
-	plain := 0
-	for plain < len(s) && strPlain[s[plain]] {
-		plain++
-	}
-	if n := len(*dst); plain == len(s) && cap(*dst)-n >= len(s)+2 {
-		// Nothing to escape: copied at once.
-		*dst = (*dst)[:n+len(s)+2]
-		b := (*dst)[n:]
-		b[0] = '"'
-		copy(b[1:], s)
-		b[len(s)+1] = '"'
-		return
+	if n := len(*dst); cap(*dst)-n >= len(s)+2 {
+		// Copied as it is tested, byte by byte: what is quoted here is
+		// most often a short key, and a call to copy it would cost more.
+		// Bytes copied before one to escape lie past the length, unused.
+		b := (*dst)[n : n+len(s)+2]
+		in := b[1 : len(s)+1]
+		i := 0
+		for i < len(in) && strPlain[s[i]] {
+			in[i] = s[i]
+			i++
+		}
+		if i == len(s) {
+			b[0] = '"'
+			b[len(s)+1] = '"'
+			*dst = (*dst)[:n+len(s)+2]
+			return
+		}
 	}
 	*dst = append(*dst, '"')
 	for i := 0; i < len(s); i++ {
