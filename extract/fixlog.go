@@ -298,8 +298,13 @@ func (r *repairer) fix(n note, offset int, before, after string) {
 	if cap(r.written)-len(r.written) < len(after) {
 		r.written = r.roomToWrite(len(after))
 	}
-	// In place: storing only the length, with no barrier of the collector.
-	r.written = append(r.written, after...)
+	// In place: storing only the length, with no barrier of the collector;
+	// most fixes write one byte, stored without a call to copy it.
+	if len(after) == 1 {
+		r.written = append(r.written, after[0])
+	} else {
+		r.written = append(r.written, after...)
+	}
 }
 
 // fixQuoted records a change at offset, as [repairer.fix] does, that

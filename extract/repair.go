@@ -130,9 +130,15 @@ func (r *repairer) run(start int) ([]byte, int, bool) {
 // value that fails early (a reply of a million '{') never asks for it.
 // It runs between the items of containers and before strings.
 func (r *repairer) roomy() {
+	// Small enough to be inlined: the output seldom needs to grow.
 	if len(r.out) >= roomyFrom && cap(r.out)-len(r.out) < roomyFrom/4 {
-		r.out = slices.Grow(r.out, r.projected(len(r.out))-len(r.out))
+		r.growOut()
 	}
+}
+
+// growOut gives the output the room [repairer.roomy] decided on.
+func (r *repairer) growOut() {
+	r.out = slices.Grow(r.out, r.projected(len(r.out))-len(r.out))
 }
 
 // projected returns how long a buffer that holds n bytes written for

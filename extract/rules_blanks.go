@@ -77,6 +77,11 @@ func (r *repairer) blockComment() bool {
 // oddSpace drops a Unicode space or invisible character JSON does not
 // allow between tokens ([isOddSpace]).
 func (r *repairer) oddSpace() bool {
+	// A typographic quote, which starts as some of those spaces do, is
+	// told apart without decoding it.
+	if smartQuote(r.text[r.pos:]) != "" {
+		return false
+	}
 	ch, n := utf8.DecodeRuneInString(r.text[r.pos:])
 	if !isOddSpace(ch) {
 		return false

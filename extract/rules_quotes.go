@@ -528,63 +528,26 @@ func bareKeyAt(text string, i int) bool {
 // matchAny returns the element of qs that s starts with, or "".
 func matchAny(s string, qs []string) string {
 	for _, q := range qs {
-		if strings.HasPrefix(s, q) {
+		if hasQuote(s, q) {
 			return q
 		}
 	}
 	return ""
 }
 
-// appendQuoted appends s as a JSON string.
-func appendQuoted(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	dst = appendEscaped(dst, s)
-	return append(dst, '"')
-}
-
-// appendQuotedInPlace appends s to *dst as [appendQuoted] does, in place:
-// while *dst has room, only its length is stored, with no barrier of the
-// collector.
-func appendQuotedInPlace(dst *[]byte, s string) {
-	plain := 0
-	for plain < len(s) && s[plain] >= 0x20 && s[plain] != '"' && s[plain] != '\\' {
-		plain++
+// hasQuote reports whether s starts with the quote q, as
+// [strings.HasPrefix] does, comparing the bytes of a quote (one to three)
+// one by one rather than by a call.
+func hasQuote(s, q string) bool {
+	switch len(q) {
+	case 1:
+		return len(s) >= 1 && s[0] == q[0]
+	case 2:
+		return len(s) >= 2 && s[0] == q[0] && s[1] == q[1]
+	case 3:
+		return len(s) >= 3 && s[0] == q[0] && s[1] == q[1] && s[2] == q[2]
 	}
-	if n := len(*dst); plain == len(s) && cap(*dst)-n >= len(s)+2 {
-		// Nothing to escape: copied at once.
-		*dst = (*dst)[:n+len(s)+2]
-		b := (*dst)[n:]
-		b[0] = '"'
-		copy(b[1:], s)
-		b[len(s)+1] = '"'
-		return
-	}
-	*dst = append(*dst, '"')
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 0x20 && c != '"' && c != '\\' {
-			*dst = append(*dst, c)
-		} else {
-			*dst = appendEscaped(*dst, s[i:i+1])
-		}
-	}
-	*dst = append(*dst, '"')
-}
-
-// appendEscaped appends s escaped for the inside of a JSON string.
-func appendEscaped(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c < 0x20:
-			const hex = "0123456789abcdef"
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
+	return strings.HasPrefix(s, q)
 }
 
 // concatenation reports where the next string starts when the quote just

@@ -1,5 +1,7 @@
 package extract
 
+import "strings"
+
 // An attempt is one place the scan tried to read a value: a '{' or '[' in
 // prose and how far valid JSON reached from it.
 type attempt struct {
@@ -28,12 +30,26 @@ var opener = func() (t [256]bool) {
 func (v *validator) scan(text string, seg span, objectsOnly bool, visit func(attempt) bool) bool {
 	s := text[:seg.end]
 	pos := seg.start
+	// The next '{' and '[' at or after pos, each found by a search of the
+	// bytes at once and searched for again only once pos has passed it,
+	// so that the bytes between values are skipped at the search's pace
+	// and none is searched twice for either.
+	brace, bracket := -1, -1
 	for pos < seg.end {
-		c := s[pos]
-		if !opener[c] || (objectsOnly && c != '{') {
-			pos++
-			continue
+		if brace < pos {
+			brace = indexByteFrom(s, pos, '{')
 		}
+		next := brace
+		if !objectsOnly {
+			if bracket < pos {
+				bracket = indexByteFrom(s, pos, '[')
+			}
+			next = min(next, bracket)
+		}
+		if next == len(s) {
+			break
+		}
+		pos = next
 		end, ok := v.value(s, pos)
 		if !visit(attempt{start: pos, end: end, ok: ok}) {
 			return false
@@ -44,4 +60,13 @@ func (v *validator) scan(text string, seg span, objectsOnly bool, visit func(att
 		pos = end
 	}
 	return true
+}
+
+// indexByteFrom returns the offset of the first c in s at or after from,
+// or len(s).
+func indexByteFrom(s string, from int, c byte) int {
+	if i := strings.IndexByte(s[from:], c); i >= 0 {
+		return from + i
+	}
+	return len(s)
 }
