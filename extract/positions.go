@@ -12,7 +12,9 @@ import (
 // bare word, a value in a container that no quote or bracket starts
 // ([wordRules]). Each
 // entry names the kinds of fix its rule may record and the method that
-// applies it, which lives in the rules_*.go file of its family. At each
+// applies it, which lives in the rules_*.go file of its family (the
+// containers' and the plain JSON number's, which are JSON's own forms, in
+// repair.go). At each
 // position the scanner tries the entries whose first bytes match the
 // text, in the table's order, through an index from a byte to those
 // entries built once, at init, and only read after.
