@@ -275,13 +275,24 @@ func TestRuleTablesIndex(t *testing.T) {
 // whatever its first byte and the token, applies only where word would
 // try it.
 func TestWordRulesSkipOnlyWhatWouldNotApply(t *testing.T) {
+	eachWordRuleApplied(t, func(i int, text string, w bareToken) {
+		assert.True(t, wordAt[text[1]]&(1<<i) != 0, "wordRules[%d] applies at %q, a byte it is not tried at", i, text)
+		if wordRules[i].token {
+			assert.Zero(t, w.classes&^wordRules[i].holds, "wordRules[%d] applies at %q, whose token holds bytes it is not tried for", i, text)
+		}
+	})
+}
+
+// eachWordRuleApplied calls applied with each entry of wordRules that
+// applies to a table sample, as an element or a member's value, after an
+// opening bracket, and the sample's first token.
+func eachWordRuleApplied(t *testing.T, applied func(i int, text string, w bareToken)) {
 	for _, text := range tableSamples(t) {
 		text = "[" + text
 		if len(text) == 1 {
 			continue
 		}
-		c := text[1]
-		for i, e := range wordRules {
+		for i := range wordRules {
 			for _, where := range []role{roleElement, roleValue} {
 				r := &repairer{rereadLeft: rereadAllowance(text)}
 				r.reset(text)
@@ -289,12 +300,8 @@ func TestWordRulesSkipOnlyWhatWouldNotApply(t *testing.T) {
 				r.kinds = append(r.kinds, '[')
 				var w bareToken
 				r.readToken(&w)
-				if _, applied := r.wordRule(i, where, &w); !applied {
-					continue
-				}
-				assert.True(t, wordAt[c]&(1<<i) != 0, "wordRules[%d] applies at %q, a byte it is not tried at", i, text)
-				if e.token {
-					assert.Zero(t, w.classes&^e.holds, "wordRules[%d] applies at %q, whose token holds bytes it is not tried for", i, text)
+				if _, ok := r.wordRule(i, where, &w); ok {
+					applied(i, text, w)
 				}
 			}
 		}
@@ -324,25 +331,7 @@ func TestOddSpaceStarts(t *testing.T) {
 // [f(-1)] and [1_000e3] become strings.
 func TestTableSamplesApplyEachWordRuleToEveryClassItHolds(t *testing.T) {
 	var shown [len(wordRules)]wordClass
-	for _, text := range tableSamples(t) {
-		text = "[" + text
-		if len(text) == 1 {
-			continue
-		}
-		for i := range wordRules {
-			for _, where := range []role{roleElement, roleValue} {
-				r := &repairer{rereadLeft: rereadAllowance(text)}
-				r.reset(text)
-				r.pos = 1
-				r.kinds = append(r.kinds, '[')
-				var w bareToken
-				r.readToken(&w)
-				if _, applied := r.wordRule(i, where, &w); applied {
-					shown[i] |= w.classes
-				}
-			}
-		}
-	}
+	eachWordRuleApplied(t, func(i int, _ string, w bareToken) { shown[i] |= w.classes })
 	for i, e := range wordRules {
 		if e.token {
 			assert.Zero(t, e.holds&^shown[i], "wordRules[%d] holds classes %07b; the samples it applies to hold %07b", i, e.holds, shown[i])
